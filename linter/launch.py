@@ -1,0 +1,157 @@
+"""Launches: the place where a file starts vLLM, as the argv vLLM would receive.
+
+Every extractor in ``linter.sources`` yields :class:`Launch` objects.  A launch
+holds tokens, and each token knows exactly where it stands in the file, so a
+diagnostic can point at the right characters and a fix can edit them.
+
+Offsets are indices into the decoded text of the file (``str`` indices), half
+open: ``text[span.start:span.end]``.  :class:`linter.source_file.SourceFile`
+converts them to 1-based lines and columns and to byte offsets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range ``[start, end)`` of character offsets in a file's text."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if self.start < 0 or self.end < self.start:
+            raise ValueError(f"bad span {self.start}..{self.end}")
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def contains(self, other: Span) -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One argv element (or one key / value of a keyword-style launch).
+
+    ``value`` is the string the program would receive, after the source's own
+    quoting rules are undone (shell quotes, YAML scalar styles, Python string
+    literals).  Parts that cannot be known statically (``$VAR``, ``$(VAR)``,
+    ``{{ .Values.x }}``, ``${{ matrix.x }}``) stay in ``value`` as written and
+    are listed in ``opaque``, as ranges of ``value``.
+
+    ``span`` is where the whole token stands in the file (quotes included).
+
+    ``value_start`` is the file offset of ``value[0]`` when ``value`` appears in
+    the file verbatim and contiguously (``file_text[value_start:value_start +
+    len(value)] == value``); only then can a fix edit part of the token, and the
+    offset of ``value[i]`` is ``value_start + i``.  ``None`` means the token is
+    not safely editable (escapes, folded scalars, concatenations).
+
+    ``splat`` marks a token that may expand to any number of argv elements
+    (``"${ARGS[@]}"``, ``$EXTRA_ARGS`` unquoted, a templated list): nothing may be
+    concluded about the argv positions after it from its count.
+    """
+
+    value: str
+    span: Span
+    value_start: int | None = None
+    opaque: tuple[tuple[int, int], ...] = ()
+    splat: bool = False
+
+    @property
+    def editable(self) -> bool:
+        return self.value_start is not None
+
+    @property
+    def is_opaque(self) -> bool:
+        """True when some part of the value is unknown."""
+        return bool(self.opaque) or self.splat
+
+    def opaque_in(self, start: int, end: int) -> bool:
+        """True when any unknown part overlaps ``value[start:end]``."""
+        return self.splat or any(s < end and start < e for s, e in self.opaque)
+
+    def value_span(self, start: int = 0, end: int | None = None) -> Span | None:
+        """The file span of ``value[start:end]``, or None if not editable."""
+        if self.value_start is None:
+            return None
+        if end is None:
+            end = len(self.value)
+        return Span(self.value_start + start, self.value_start + end)
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """A keyword-style option: a Python keyword argument or a ``--config`` YAML key.
+
+    ``name`` is the keyword or key as written (``mamba_cache_mode``,
+    ``max-model-len``).  ``value`` holds the value as text; ``kind`` says how it
+    was written: ``str``, ``int``, ``float``, ``bool``, ``null``, ``json`` (a
+    mapping or list, rendered as JSON in ``value.value``) or ``opaque`` (a
+    Python expression or template that cannot be evaluated).
+    """
+
+    name: Token
+    value: Token | None
+    kind: Literal["str", "int", "float", "bool", "null", "json", "opaque"] = "str"
+
+
+@dataclass(frozen=True, slots=True)
+class VersionHint:
+    """The vLLM release that a file pins near a launch."""
+
+    version: str  # as written, e.g. "v0.30.1", "0.30.0", "latest", "nightly"
+    span: Span  # where the version text stands (for a fix that bumps it)
+    origin: Literal["image-tag", "pip-pin", "dockerfile-from", "requirements", "comment"]
+    editable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class EnvVar:
+    """An environment variable set for the launch (only ``VLLM_*`` ones are kept)."""
+
+    name: Token
+    value: Token | None
+
+
+Program = Literal["vllm", "lmcache"]
+Style = Literal["argv", "settings"]
+
+
+@dataclass(slots=True)
+class Launch:
+    """One start of vLLM (or of an LMCache server beside it) found in a file.
+
+    ``args`` is the argv the program's own parser receives, *after* the words
+    that select it (``vllm serve``, ``python -m vllm.entrypoints.openai.api_server``,
+    the image's entrypoint); the positional model, when given, is ``args[0]`` as
+    argparse would see it.  ``entry`` holds the words that selected it.
+
+    ``style`` is ``argv`` for command lines and ``settings`` for keyword
+    launches (``LLM(model=..., max_model_len=...)``, ``EngineArgs(...)``) and for
+    ``--config`` files, whose options are in ``settings``.
+
+    ``group`` names the unit that launches share for cross-launch checks (a pod
+    template, a compose file, a script): launches with the same ``path`` and
+    ``group`` run together.
+    """
+
+    path: str
+    kind: str  # shell, dockerfile, k8s, compose, helm-values, helm-template, actions, skypilot, yaml, vllm-config, python, markdown
+    span: Span
+    program: Program = "vllm"
+    entrypoint: str = "vllm serve"  # "vllm serve", "api_server", "image", "LLM", "EngineArgs", "AsyncEngineArgs", "config", "lmcache server"
+    style: Style = "argv"
+    entry: list[Token] = field(default_factory=list)
+    args: list[Token] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
+    env: list[EnvVar] = field(default_factory=list)
+    version_hint: VersionHint | None = None
+    image: Token | None = None  # the container image, when the launch runs in one
+    group: str = ""
+    editable: bool = True  # False when no token of the launch may be edited safely
+    notes: list[str] = field(default_factory=list)  # why a launch is partial (e.g. "folded scalar")

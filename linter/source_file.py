@@ -1,0 +1,99 @@
+"""A file's text, decoded once, with conversions between offsets, lines and bytes."""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+from dataclasses import dataclass, field
+
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+class DecodeError(ValueError):
+    """The bytes are not text in an encoding vllm-lint can round-trip."""
+
+
+def decode(data: bytes) -> tuple[str, str, bytes]:
+    """Return ``(text, encoding, bom)``; raise :class:`DecodeError` for binary data.
+
+    UTF-8 is tried first, then a BOM-announced UTF-16/32.  Anything else (NUL
+    bytes without a BOM, Latin-1 bytes that are not UTF-8) is refused: guessing
+    an encoding and writing the file back could corrupt it.
+    """
+    for bom, encoding in BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(encoding), encoding, bom
+            except UnicodeDecodeError as exc:
+                raise DecodeError(f"invalid {encoding} after its byte order mark: {exc.reason}") from None
+    if b"\x00" in data:
+        raise DecodeError("binary file (NUL bytes)")
+    try:
+        return data.decode("utf-8"), "utf-8", b""
+    except UnicodeDecodeError as exc:
+        raise DecodeError(
+            f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "vllm-lint reads UTF-8 and BOM-marked UTF-16/32 files"
+        ) from None
+
+
+@dataclass
+class SourceFile:
+    """The decoded text of one file and the facts needed to map and rewrite it."""
+
+    path: str
+    text: str
+    encoding: str = "utf-8"
+    bom: bytes = b""
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def from_bytes(cls, path: str, data: bytes) -> SourceFile:
+        text, encoding, bom = decode(data)
+        return cls(path, text, encoding, bom)
+
+    @classmethod
+    def from_text(cls, path: str, text: str) -> SourceFile:
+        return cls(path, text)
+
+    def encode(self, text: str | None = None) -> bytes:
+        """The bytes of ``text`` (default: this file's text) in the file's own encoding."""
+        return self.bom + (self.text if text is None else text).encode(self.encoding)
+
+    @property
+    def line_starts(self) -> list[int]:
+        if not self._line_starts:
+            starts = [0]
+            text = self.text
+            i = text.find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = text.find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and 1-based column (in characters) of a character offset."""
+        starts = self.line_starts
+        line = bisect.bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    def offset(self, line: int, column: int) -> int:
+        """The character offset of a 1-based line and column."""
+        return self.line_starts[line - 1] + column - 1
+
+    def line_text(self, line: int) -> str:
+        starts = self.line_starts
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def byte_offset(self, offset: int) -> int:
+        """The byte offset (BOM included) of a character offset."""
+        return len(self.bom) + len(self.text[:offset].encode(self.encoding))
