@@ -1,0 +1,305 @@
+"""Recognise a vLLM (or LMCache server) start in a list of command words.
+
+Shared by every extractor that ends up with an argv: shell commands, YAML
+``command``/``args`` lists, compose ``command``, Dockerfile exec forms and
+Python ``subprocess`` lists.  It knows which words are wrappers (``exec``,
+``nohup``, ``env A=b``, ``uv run``, ``docker run [opts] IMAGE``) and which words
+select vLLM's parser (``vllm serve``, ``python -m vllm.entrypoints.openai.api_server``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from linter.launch import Span, Token
+
+# Images whose entrypoint is vLLM's OpenAI server.  Matched on the last path
+# component of the repository (so registries and mirrors count).
+VLLM_IMAGE_NAMES = frozenset({"vllm-openai", "vllm-openai-rocm", "vllm-tpu", "vllm-cpu", "vllm-openai-cpu"})
+LMCACHE_IMAGE_NAMES = frozenset({"lmcache", "vllm-openai-lmcache", "lmcache-vllm", "standalone"})
+_VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    repository: str  # e.g. "vllm/vllm-openai", "docker.io/vllm/vllm-openai"
+    name: str  # last path component, e.g. "vllm-openai"
+    tag: str | None
+    tag_offset: int | None  # offset of the tag inside the reference string
+
+
+def parse_image(ref: str) -> ImageRef:
+    """Split ``[registry/]path[:tag][@digest]`` (Docker's reference grammar)."""
+    digestless = ref.split("@", 1)[0]
+    slash = digestless.rfind("/")
+    colon = digestless.rfind(":")
+    if colon > slash:
+        repo, tag, tag_offset = digestless[:colon], digestless[colon + 1 :], colon + 1
+    else:
+        repo, tag, tag_offset = digestless, None, None
+    name = repo.rsplit("/", 1)[-1]
+    return ImageRef(repo, name, tag or None, tag_offset if tag else None)
+
+
+def is_vllm_image(ref: str) -> bool:
+    image = parse_image(ref)
+    return image.name in VLLM_IMAGE_NAMES or image.repository.endswith("vllm/vllm-openai")
+
+
+def is_lmcache_image(ref: str) -> bool:
+    image = parse_image(ref)
+    return image.repository.startswith("lmcache/") or image.repository.endswith("/lmcache")
+
+
+def version_of_tag(tag: str) -> str | None:
+    """``v0.30.1`` -> ``0.30.1``; ``0.31`` -> ``0.31``; ``latest``/``nightly`` -> None."""
+    m = _VERSION_RE.match(tag)
+    if not m:
+        return None
+    return ".".join(g for g in m.groups() if g is not None)
+
+
+# ---------------------------------------------------------------------------
+# Wrappers that run the next words as a command.
+
+_WRAPPERS_NO_ARGS = frozenset({"exec", "nohup", "time", "setsid", "command", "builtin", "caffeinate", "unbuffer"})
+# wrapper -> options of that wrapper that take a separate value
+_WRAPPER_OPTS: dict[str, frozenset[str]] = {
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "ionice": frozenset({"-c", "-n", "-t"}),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "taskset": frozenset(),
+    "numactl": frozenset({"-C", "-N", "-m", "-i", "-p", "--cpunodebind", "--physcpubind", "--membind", "--interleave", "--preferred"}),
+    "chrt": frozenset(),
+    "tini": frozenset(),
+    "dumb-init": frozenset(),
+}
+_WRAPPERS_WITH_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1}
+
+# ``uv run``, ``poetry run``, ``pipenv run``, ``pdm run``, ``hatch run``, ``conda run``
+_RUNNERS = {"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "hatch": "run", "conda": "run", "micromamba": "run", "mamba": "run", "rye": "run", "pixi": "run"}
+_RUNNER_OPTS = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory", "--env-file", "--extra", "--group", "--index", "--index-url", "--from", "-e", "--environment"})
+
+_PYTHON_RE = re.compile(r"^(python|python\d(\.\d+)?|pypy3?)$")
+_PYTHON_OPTS_WITH_VALUE = frozenset({"-W", "-X", "-Q"})
+
+# vLLM module entrypoints that take the serve options.
+VLLM_MODULES = {
+    "vllm.entrypoints.openai.api_server": "api_server",
+    "vllm.entrypoints.api_server": "api_server",
+    "vllm.entrypoints.cli.main": "cli",
+}
+LMCACHE_MODULES = {
+    "lmcache.v1.multiprocess.server": "lmcache server",
+    "lmcache.v1.multiprocess.http_server": "lmcache server",
+    "lmcache.cli.main": "lmcache cli",
+}
+
+# docker/podman run options that take a separate value (docker run --help, 28.x)
+_DOCKER_RUN_VALUE_OPTS = frozenset(
+    """-a --attach --add-host --annotation --blkio-weight --blkio-weight-device --cap-add --cap-drop
+    --cgroup-parent --cgroupns --cidfile --cpu-period --cpu-quota --cpu-rt-period --cpu-rt-runtime -c
+    --cpu-shares --cpus --cpuset-cpus --cpuset-mems --device --device-cgroup-rule --device-read-bps
+    --device-read-iops --device-write-bps --device-write-iops --dns --dns-option --dns-search
+    --domainname --entrypoint -e --env --env-file --expose --gpus --group-add --health-cmd
+    --health-interval --health-retries --health-start-interval --health-start-period --health-timeout
+    -h --hostname --ip --ip6 --ipc --isolation --kernel-memory -l --label --label-file --link
+    --link-local-ip --log-driver --log-opt --mac-address -m --memory --memory-reservation
+    --memory-swap --memory-swappiness --mount --name --network --net --network-alias --net-alias
+    --oom-score-adj --pid --pids-limit --platform -p --publish --pull --restart --runtime
+    --security-opt --shm-size --stop-signal --stop-timeout --storage-opt --sysctl --tmpfs --ulimit
+    -u --user --userns --uts -v --volume --volume-driver --volumes-from -w --workdir
+    --hooks-dir --pod --replace --secret --userns --uidmap --gidmap --subuidname --subgidname""".split()
+)
+
+
+def basename(word: str) -> str:
+    return posixpath.basename(word)
+
+
+@dataclass
+class Match:
+    """What the words start: the program, the entrypoint, and where its own argv begins."""
+
+    program: str  # "vllm" | "lmcache"
+    entrypoint: str  # "vllm serve", "api_server", "image", "lmcache server"
+    entry: list[Token]
+    args: list[Token]
+    image: Token | None = None
+    env: list[tuple[Token, Token | None]] = field(default_factory=list)  # VAR=x words of env/docker -e
+
+
+def _split_assignment(tok: Token) -> tuple[Token, Token | None] | None:
+    """``VLLM_X=1`` -> (name token, value token)."""
+    eq = tok.value.find("=")
+    if eq <= 0 or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", tok.value[:eq]):
+        return None
+    return _sub_token(tok, 0, eq), _sub_token(tok, eq + 1, len(tok.value))
+
+
+def _sub_token(tok: Token, start: int, end: int) -> Token:
+    """The token for ``tok.value[start:end]``, keeping exact positions when editable."""
+    value = tok.value[start:end]
+    opaque = tuple((max(s, start) - start, min(e, end) - start) for s, e in tok.opaque if s < end and start < e)
+    if tok.value_start is not None:
+        span = Span(tok.value_start + start, tok.value_start + end)
+        return Token(value, span, tok.value_start + start, opaque, tok.splat)
+    return Token(value, tok.span, None, opaque, tok.splat)
+
+
+def sub_token(tok: Token, start: int, end: int) -> Token:
+    return _sub_token(tok, start, end)
+
+
+def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match | None:
+    """Find a vLLM or LMCache start at the beginning of ``words`` (after wrappers).
+
+    ``image_entrypoint``: the words are the arguments handed to a vLLM image's
+    entrypoint (Kubernetes ``args`` without ``command``, compose ``command``,
+    ``docker run IMAGE ARGS``), so they are vLLM's argv unless they themselves
+    start a known program.
+    """
+    if image_entrypoint:
+        return Match("vllm", "image", [], list(words))
+    env: list[tuple[Token, Token | None]] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if w.is_opaque and w.opaque_in(0, len(w.value)):
+            return None
+        word = basename(w.value)
+        assignment = _split_assignment(w)
+        if assignment is not None and "/" not in w.value.split("=", 1)[0]:
+            env.append(assignment)
+            i += 1
+            continue
+        if word in _WRAPPERS_NO_ARGS:
+            i += 1
+            continue
+        if word in _WRAPPER_OPTS:
+            value_opts = _WRAPPER_OPTS[word]
+            i += 1
+            positional = _WRAPPERS_WITH_POSITIONAL.get(word, 0)
+            while i < n:
+                v = words[i].value
+                if v == "--":
+                    i += 1
+                    break
+                if v.startswith("-") and v != "-":
+                    i += 2 if v in value_opts else 1
+                    continue
+                if word == "env":
+                    a = _split_assignment(words[i])
+                    if a is not None:
+                        env.append(a)
+                        i += 1
+                        continue
+                if positional:
+                    positional -= 1
+                    i += 1
+                    continue
+                break
+            continue
+        if word in _RUNNERS and i + 1 < n and words[i + 1].value == _RUNNERS[word]:
+            i += 2
+            while i < n and words[i].value.startswith("-"):
+                i += 2 if words[i].value in _RUNNER_OPTS else 1
+            continue
+        break
+    else:
+        return None
+    rest = words[i:]
+    if not rest:
+        return None
+    head = basename(rest[0].value)
+
+    if head == "vllm" or head == "vllm.exe":
+        if len(rest) >= 2 and rest[1].value == "serve":
+            return Match("vllm", "vllm serve", rest[:2], rest[2:], env=env)
+        return None
+    if head == "lmcache":
+        if len(rest) >= 2 and rest[1].value == "server":
+            return Match("lmcache", "lmcache server", rest[:2], rest[2:], env=env)
+        return None
+    if head in ("lmcache_server", "lmcache_v1_server"):
+        return None  # the legacy LMCache server takes positional host/port, not options
+    if _PYTHON_RE.match(head):
+        j = 1
+        while j < len(rest):
+            v = rest[j].value
+            if v == "-m" and j + 1 < len(rest):
+                module = rest[j + 1].value
+                if module in VLLM_MODULES:
+                    kind = VLLM_MODULES[module]
+                    if kind == "cli":
+                        if j + 2 < len(rest) and rest[j + 2].value == "serve":
+                            return Match("vllm", "vllm serve", rest[: j + 3], rest[j + 3 :], env=env)
+                        return None
+                    return Match("vllm", "api_server", rest[: j + 2], rest[j + 2 :], env=env)
+                if module in LMCACHE_MODULES:
+                    if LMCACHE_MODULES[module] == "lmcache cli":
+                        if j + 2 < len(rest) and rest[j + 2].value == "server":
+                            return Match("lmcache", "lmcache server", rest[: j + 3], rest[j + 3 :], env=env)
+                        return None
+                    return Match("lmcache", "lmcache server", rest[: j + 2], rest[j + 2 :], env=env)
+                return None
+            if v.startswith("-"):
+                j += 2 if v in _PYTHON_OPTS_WITH_VALUE else 1
+                continue
+            if v.endswith("api_server.py") and "vllm" in v:
+                return Match("vllm", "api_server", rest[: j + 1], rest[j + 1 :], env=env)
+            return None
+        return None
+    if head in ("docker", "podman", "nerdctl") and len(rest) >= 2:
+        k = 1
+        if rest[1].value == "container" and len(rest) >= 3:
+            k = 2
+        if rest[k].value not in ("run", "create"):
+            return None
+        j = k + 1
+        entrypoint_override: Token | None = None
+        while j < len(rest):
+            v = rest[j].value
+            if v == "--":
+                j += 1
+                break
+            if v.startswith("-") and len(v) > 1:
+                name = v.split("=", 1)[0]
+                takes = name in _DOCKER_RUN_VALUE_OPTS and "=" not in v
+                if name in ("-e", "--env"):
+                    val = rest[j + 1] if takes and j + 1 < len(rest) else (_sub_token(rest[j], len(name) + 1, len(v)) if "=" in v else None)
+                    if val is not None:
+                        a = _split_assignment(val)
+                        if a is not None:
+                            env.append(a)
+                if name == "--entrypoint":
+                    entrypoint_override = rest[j + 1] if takes and j + 1 < len(rest) else _sub_token(rest[j], len(name) + 1, len(v))
+                j += 2 if takes else 1
+                continue
+            break
+        if j >= len(rest):
+            return None
+        image = rest[j]
+        after = rest[j + 1 :]
+        if entrypoint_override is not None:
+            sub = match_words([entrypoint_override, *after])
+            if sub is not None:
+                sub.image = image
+                sub.env = env + sub.env
+            return sub
+        if is_vllm_image(image.value):
+            # The image's entrypoint receives ``after`` as its argv, even when it
+            # repeats ``vllm serve`` (a doubled entrypoint that vLLM rejects).
+            return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
+        sub = match_words(after) if after else None
+        if sub is not None:
+            sub.image = image
+            sub.env = env + sub.env
+        return sub
+    return None
