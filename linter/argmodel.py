@@ -1,0 +1,544 @@
+"""Read a launch the way one vLLM release's ``vllm serve`` parser reads it.
+
+Two stages, as in vLLM:
+
+1. ``FlexibleArgumentParser.parse_args`` rewrites the argv: ``vllm serve``
+   moves ``--model X`` to the positional slot, pulls ``--config FILE`` options
+   in, turns underscores into dashes in option names, expands ``-O3``, and
+   gathers dotted keys (``--compilation-config.mode 3``) into JSON values that it
+   appends at the end.
+2. argparse resolves each option string (exact, ``--opt=value``, unique prefix
+   when ``allow_abbrev``, ambiguous prefix, unknown), and consumes values by
+   ``nargs``.
+
+Every item keeps a pointer to the token (and the range inside it) that it came
+from, so rules can point at, and fix, exactly what the user wrote.  Tokens that
+are not known statically (``$VAR``, templates) are *opaque*: the model never
+draws a conclusion from an opaque part.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from linter.knowledge import OptionSpec, Release
+from linter.launch import Launch, Setting, Token
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+Match = Literal["exact", "normalized", "abbrev", "ambiguous", "unknown"]
+
+
+@dataclass
+class Item:
+    """One argv string after vLLM's rewriting, with where it came from."""
+
+    text: str
+    token: Token | None
+    start: int = 0  # range of ``token.value`` this item's text came from
+    end: int = 0
+    opaque: bool = False  # some part is unknown
+    splat: bool = False  # may be any number of argv strings
+    dotted_from: list[ParsedDotted] | None = None
+    from_config: bool = False
+
+
+@dataclass
+class ParsedDotted:
+    """A ``--opt.key value`` argument that vLLM gathers into a JSON value."""
+
+    key: str
+    path: list[str]
+    append: bool
+    value: str | None
+    name_item: Item
+    value_item: Item | None
+    json_ok: bool
+
+
+@dataclass
+class ParsedOption:
+    """An option as the release's parser resolved it."""
+
+    written: str  # the option string as written (e.g. "--max_num_seq")
+    normalized: str  # after vLLM's underscore rewriting (e.g. "--max-num-seq")
+    spec: OptionSpec | None  # the action argparse matched, None if unknown/ambiguous
+    matched: str | None  # the option string argparse matched (e.g. "--max-num-seqs")
+    match: Match
+    candidates: list[str]  # for ambiguous prefixes
+    name: Item  # the item of the option name
+    name_range: tuple[int, int]  # range of the option name inside name.token.value
+    values: list[Item] = field(default_factory=list)
+    explicit: bool = False  # value given with "=" in the same token
+    negative: bool = False  # a --no-x form
+    dotted: list[ParsedDotted] | None = None
+    from_config: bool = False
+    setting: Setting | None = None  # for keyword launches
+
+    @property
+    def value(self) -> str | None:
+        return self.values[0].text if self.values else None
+
+    @property
+    def value_item(self) -> Item | None:
+        return self.values[0] if self.values else None
+
+    @property
+    def value_opaque(self) -> bool:
+        return any(v.opaque or v.splat for v in self.values)
+
+    @property
+    def dest(self) -> str | None:
+        return self.spec.dest if self.spec else None
+
+    def name_token(self) -> Token | None:
+        return self.name.token
+
+
+@dataclass
+class ArgError:
+    """Something the release's parser rejects (argparse error or vLLM's own check)."""
+
+    kind: str  # missing-value, unexpected-value, extra-positional, invalid-choice, invalid-json, invalid-type, negative-decimal, model-twice, option-with-space
+    message: str
+    item: Item | None
+    option: ParsedOption | None = None
+
+
+@dataclass
+class ParsedLaunch:
+    launch: Launch
+    release: Release
+    options: list[ParsedOption] = field(default_factory=list)
+    positionals: list[Item] = field(default_factory=list)
+    errors: list[ArgError] = field(default_factory=list)
+    model_option: Item | None = None  # ``--model X`` moved to the positional slot by ``vllm serve``
+    config_files: list[Item] = field(default_factory=list)  # ``--config FILE`` values
+    config_equals: list[Item] = field(default_factory=list)  # ``--config=FILE`` (ignored by vLLM)
+    uncertain: bool = False  # a splat token makes argv positions uncertain
+
+    def find(self, dest: str) -> list[ParsedOption]:
+        return [o for o in self.options if o.spec is not None and o.spec.dest == dest]
+
+    def last(self, dest: str) -> ParsedOption | None:
+        found = self.find(dest)
+        return found[-1] if found else None
+
+    def effective(self, dest: str) -> tuple[bool, Any]:
+        """(set, value) of a dest: for flags True/False, for values the last value text."""
+        opt = self.last(dest)
+        if opt is None:
+            return False, None
+        if opt.spec is not None and not opt.spec.takes_value:
+            return True, not opt.negative
+        return True, opt.value
+
+
+# ---------------------------------------------------------------------------
+# Stage 1: vLLM's rewriting
+
+
+def _item(tok: Token) -> Item:
+    return Item(tok.value, tok, 0, len(tok.value), opaque=tok.is_opaque, splat=tok.splat)
+
+
+def _sub(it: Item, start: int, end: int, text: str | None = None) -> Item:
+    """An item for ``it.text[start:end]`` (only for items whose text mirrors the token)."""
+    tok = it.token
+    s, e = it.start + start, it.start + end
+    opaque = bool(tok is not None and tok.opaque_in(s, e))
+    return Item(text if text is not None else it.text[start:end], tok, s, e, opaque=opaque, splat=it.splat)
+
+
+def _underscores(arg: str) -> str:
+    """vLLM: underscores become dashes between ``--`` and the first ``.`` of the key."""
+    if "=" in arg:
+        key, value = arg.split("=", 1)
+        return _underscores_key(key) + "=" + value
+    return _underscores_key(arg)
+
+
+def _underscores_key(key: str) -> str:
+    dot = key.find(".", 2)
+    head, tail = (key, "") if dot == -1 else (key[:dot], key[dot:])
+    return "--" + head[2:].replace("_", "-") + tail
+
+
+def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]:
+    release = parsed.release
+    parser = release.parser
+    if serve and parser.get("model_option_moved", True):
+        model_idx = next(
+            (i for i, it in enumerate(items) if not it.opaque and (it.text == "--model" or it.text.startswith("--model="))),
+            None,
+        )
+        if model_idx is not None:
+            it = items[model_idx]
+            if it.text == "--model":
+                value = items[model_idx + 1] if model_idx + 1 < len(items) else None
+                rest = model_idx + 2
+            else:
+                value = _sub(it, len("--model="), len(it.text))
+                rest = model_idx + 1
+            parsed.model_option = value or it
+            moved = [value] if value is not None else []
+            items = moved + items[:model_idx] + items[rest:]
+
+    if parser.get("config_option", "--config"):
+        for i, it in enumerate(items):
+            if it.opaque:
+                continue
+            if it.text == "--config" and i + 1 < len(items):
+                parsed.config_files.append(items[i + 1])
+            elif it.text.startswith("--config="):
+                parsed.config_equals.append(it)
+        if any(it.text == "--config" for it in items if not it.opaque):
+            i = next(i for i, it in enumerate(items) if it.text == "--config")
+            items = items[:i] + items[i + 2 :]
+
+    out: list[Item] = []
+    underscores = parser.get("underscores_as_dashes", True)
+    o_flag = parser.get("o_flag")
+    for i, it in enumerate(items):
+        text = it.text
+        if it.opaque and it.token is not None and it.token.opaque_in(it.start, it.start + min(len(text), 2)):
+            out.append(it)
+            continue
+        if text.startswith("--") and underscores:
+            new = _underscores(text)
+            out.append(Item(new, it.token, it.start, it.end, it.opaque, it.splat, from_config=it.from_config))
+        elif o_flag == "optimization-level" and text.startswith("-O") and text != "-O":
+            level = text[3:] if text[2:3] == "=" else text[2:]
+            out.append(Item("--optimization-level", it.token, it.start, it.start + 2))
+            out.append(_sub(it, len(text) - len(level), len(text)))
+        elif o_flag == "optimization-level" and text == "-O" and i + 1 < len(items) and items[i + 1].text in {"0", "1", "2", "3"}:
+            out.append(Item("--optimization-level", it.token, it.start, it.end))
+        else:
+            out.append(it)
+
+    if not parser.get("dotted_json", True):
+        return out
+    # Dotted keys: gathered into one JSON value per option and appended at the end.
+    delete: set[int] = set()
+    gathered: dict[str, list[ParsedDotted]] = {}
+    for i, it in enumerate(out):
+        if i in delete or it.opaque and it.token is not None and it.token.opaque_in(it.start, it.end):
+            continue
+        text = it.text
+        if not (text.startswith("-") and "." in text):
+            continue
+        if text.startswith("--") and "." not in text.split("=", 1)[0] and "=" in text:
+            continue
+        if "=" in text:
+            key_text, value_text = text.split("=", 1)
+            if "." not in key_text:
+                continue
+            value_item: Item | None = Item(value_text, it.token, it.end - len(value_text), it.end, it.opaque)
+        else:
+            key_text = text
+            if i + 1 < len(out):
+                value_item = out[i + 1]
+                value_text = value_item.text
+                delete.add(i + 1)
+            else:
+                value_item, value_text = None, None
+        append = key_text.endswith("+")
+        if append:
+            key_text = key_text[:-1]
+        key, *path = key_text.split(".")
+        json_ok = True
+        if value_text is not None and not append and not (value_item and value_item.opaque):
+            try:
+                json.loads(value_text)
+            except ValueError:
+                json_ok = True  # vLLM falls back to a human-readable int or the raw string
+        name_item = Item(key, it.token, it.start, it.start + len(key) if it.text.startswith(key) else it.end, it.opaque)
+        gathered.setdefault(key, []).append(ParsedDotted(key, path, append, value_text, name_item, value_item, json_ok))
+        delete.add(i)
+    out = [it for i, it in enumerate(out) if i not in delete]
+    for key, parts in gathered.items():
+        first = parts[0]
+        # A synthetic ``--opt`` + JSON pair; the name points at the first dotted token.
+        name = Item(key, first.name_item.token, first.name_item.start, first.name_item.end, first.name_item.opaque, dotted_from=parts)
+        value = Item(_dotted_json(parts), None, opaque=any(p.value_item is not None and p.value_item.opaque for p in parts), dotted_from=parts)
+        out.append(name)
+        out.append(value)
+    return out
+
+
+def _dotted_json(parts: list[ParsedDotted]) -> str:
+    root: dict[str, Any] = {}
+    for p in parts:
+        raw = p.value or ""
+        if p.append:
+            value: Any = raw.split(",")
+        else:
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                value = raw
+        d = root
+        for k in p.path[:-1]:
+            d = d.setdefault(k, {}) if isinstance(d.get(k, {}), dict) else {}
+        if p.path:
+            if p.append and isinstance(d.get(p.path[-1]), list):
+                d[p.path[-1]] += value
+            else:
+                d[p.path[-1]] = value
+    return json.dumps(root)
+
+
+# ---------------------------------------------------------------------------
+# Stage 2: argparse
+
+
+@dataclass
+class _Resolved:
+    kind: Literal["positional", "option", "unknown", "ambiguous"]
+    spec: OptionSpec | None = None
+    option_string: str | None = None
+    explicit: str | None = None
+    candidates: list[str] = field(default_factory=list)
+    match: Match = "exact"
+
+
+def resolve_option(release: Release, arg: str) -> _Resolved:
+    """argparse's ``_parse_optional`` for one release's option table."""
+    if not arg or arg[0] != "-":
+        return _Resolved("positional")
+    by_name = release.by_name
+    if arg in by_name:
+        return _Resolved("option", by_name[arg], arg)
+    if len(arg) == 1:
+        return _Resolved("positional")
+    if "=" in arg:
+        opt, explicit = arg.split("=", 1)
+        if opt in by_name:
+            return _Resolved("option", by_name[opt], opt, explicit)
+    tuples = _option_tuples(release, arg)
+    if len(tuples) > 1:
+        return _Resolved("ambiguous", candidates=[t[1] for t in tuples], match="ambiguous")
+    if len(tuples) == 1:
+        spec, opt, explicit = tuples[0]
+        return _Resolved("option", spec, opt, explicit, match="abbrev")
+    if _NEGATIVE_NUMBER.match(arg) and not any(_NEGATIVE_NUMBER.match(o) for o in by_name):
+        return _Resolved("positional")
+    if " " in arg:
+        return _Resolved("positional")
+    return _Resolved("unknown", match="unknown")
+
+
+def _option_tuples(release: Release, arg: str) -> list[tuple[OptionSpec, str, str | None]]:
+    out: list[tuple[OptionSpec, str, str | None]] = []
+    if len(arg) >= 2 and arg[1] == "-":
+        if not release.allow_abbrev:
+            return out
+        prefix, explicit = (arg.split("=", 1) + [None])[:2] if "=" in arg else (arg, None)
+        for opt, spec in release.by_name.items():
+            if opt.startswith(prefix):
+                out.append((spec, opt, explicit))
+    else:
+        short_prefix, short_explicit = arg[:2], arg[2:]
+        for opt, spec in release.by_name.items():
+            if opt == short_prefix:
+                out.append((spec, opt, short_explicit))
+            elif opt.startswith(arg):
+                out.append((spec, opt, None))
+    return out
+
+
+def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) -> None:
+    release = parsed.release
+    kinds: list[_Resolved] = []
+    after_dashdash = False
+    for it in items:
+        if after_dashdash:
+            kinds.append(_Resolved("positional"))
+            continue
+        if it.text == "--" and not it.opaque:
+            after_dashdash = True
+            kinds.append(_Resolved("positional", match="exact"))
+            continue
+        if it.splat or (it.opaque and it.token is not None and it.token.opaque_in(it.start, it.start + 1)):
+            kinds.append(_Resolved("positional", match="exact"))
+            continue
+        kinds.append(resolve_option(release, it.text))
+
+    i = 0
+    n = len(items)
+    while i < n:
+        it, r = items[i], kinds[i]
+        if it.text == "--" and not it.opaque:
+            i += 1
+            continue
+        if r.kind == "positional":
+            if it.splat or it.opaque:
+                parsed.uncertain = parsed.uncertain or it.splat
+            parsed.positionals.append(it)
+            i += 1
+            continue
+        written = it.token.value[it.start : it.end] if it.token is not None else it.text
+        opt_text = it.text.split("=", 1)[0] if r.explicit is not None or r.kind != "option" else r.option_string or it.text
+        name_len = len(written.split("=", 1)[0]) if "=" in written else len(written)
+        option = ParsedOption(
+            written=written.split("=", 1)[0] if r.explicit is not None or "=" in written else written,
+            normalized=it.text.split("=", 1)[0] if "=" in it.text else it.text,
+            spec=r.spec,
+            matched=r.option_string,
+            match=r.match,
+            candidates=r.candidates,
+            name=it,
+            name_range=(it.start, it.start + name_len),
+            from_config=it.from_config,
+            dotted=it.dotted_from,
+        )
+        if r.kind == "option" and option.match == "exact" and option.written != option.normalized:
+            option.match = "normalized"
+        del opt_text
+        parsed.options.append(option)
+        i += 1
+        if r.kind != "option":
+            # Unknown or ambiguous: argparse errors; do not guess whether a value follows,
+            # but skip a following plain word that is clearly its value (``--unknown 5``).
+            if "=" not in it.text and i < n and kinds[i].kind == "positional" and not items[i].splat:
+                option.values.append(items[i])
+                i += 1
+            continue
+        spec = r.spec
+        assert spec is not None
+        option.negative = r.option_string in spec.negative_names
+        if r.explicit is not None:
+            value_item = Item(r.explicit, it.token, it.end - len(r.explicit), it.end, it.opaque, it.splat, from_config=it.from_config, dotted_from=it.dotted_from)
+            option.explicit = True
+            if not spec.takes_value or option.negative:
+                parsed.errors.append(ArgError("unexpected-value", f"{r.option_string} takes no value", value_item, option))
+            else:
+                option.values.append(value_item)
+            continue
+        if not spec.takes_value or option.negative:
+            continue
+        lo, hi = spec.value_count()
+        j = i
+        while j < n and kinds[j].kind == "positional" and (hi is None or len(option.values) < hi):
+            if items[j].text == "--" and not items[j].opaque:
+                break
+            option.values.append(items[j])
+            j += 1
+        i = j
+        if len(option.values) < lo:
+            if any(v.splat for v in option.values) or (i < n and items[i].splat):
+                continue
+            parsed.errors.append(
+                ArgError("missing-value", f"{r.option_string} expects {'a value' if lo == 1 else f'{lo} values'}", it, option)
+            )
+
+    # Positionals: ``vllm serve`` has one optional positional (the model).
+    extra = parsed.positionals[positional_slots:]
+    if not parsed.uncertain:
+        for it in extra:
+            if it.opaque:
+                continue
+            kind = "option-with-space" if it.text.startswith("-") and " " in it.text else "extra-positional"
+            parsed.errors.append(ArgError(kind, f"unrecognized argument {it.text!r}", it))
+
+
+def _check_values(parsed: ParsedLaunch) -> None:
+    for opt in parsed.options:
+        spec = opt.spec
+        if spec is None or not opt.values or opt.value_opaque:
+            continue
+        for v in opt.values:
+            text = v.text
+            if spec.choices is not None and spec.type in (None, "str") and text not in [str(c) for c in spec.choices]:
+                parsed.errors.append(ArgError("invalid-choice", f"invalid choice {text!r} for {spec.primary}", v, opt))
+            elif spec.type == "int" and not _is_int(text):
+                parsed.errors.append(ArgError("invalid-type", f"{spec.primary} expects an integer, got {text!r}", v, opt))
+            elif spec.type == "float" and not _is_float(text):
+                parsed.errors.append(ArgError("invalid-type", f"{spec.primary} expects a number, got {text!r}", v, opt))
+            elif spec.json and v.dotted_from is None and text.lstrip().startswith(("{", "[")):
+                try:
+                    json.loads(text)
+                except ValueError as exc:
+                    parsed.errors.append(ArgError("invalid-json", f"{spec.primary} value is not valid JSON: {exc}", v, opt))
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Keyword launches: ``LLM(max_model_len=...)`` and ``--config`` files
+
+
+def _parse_settings(parsed: ParsedLaunch) -> None:
+    release = parsed.release
+    launch = parsed.launch
+    for setting in launch.settings:
+        name_tok = setting.name
+        key = name_tok.value
+        if launch.entrypoint == "config":
+            # vLLM's load_config_file turns ``key: value`` into ``--key value``; the
+            # argv then goes through the same rewriting and argparse as the command line.
+            written = "--" + key
+            normalized = _underscores(written)
+            r = resolve_option(release, normalized)
+        else:
+            written = key
+            normalized = key
+            spec = release.by_dest.get(key)
+            r = _Resolved("option", spec, spec.primary) if spec else _Resolved("unknown", match="unknown")
+        item = Item(written, name_tok, 0, len(key), name_tok.is_opaque)
+        opt = ParsedOption(
+            written=key,
+            normalized=normalized,
+            spec=r.spec,
+            matched=r.option_string,
+            match=r.match if r.kind != "unknown" else "unknown",
+            candidates=r.candidates,
+            name=item,
+            name_range=(0, len(key)),
+            setting=setting,
+        )
+        if r.kind == "option" and opt.match == "exact" and written != normalized:
+            opt.match = "normalized"
+        if setting.value is not None:
+            v = setting.value
+            opt.values.append(Item(v.value, v, 0, len(v.value), v.is_opaque or setting.kind == "opaque", v.splat))
+        if r.spec is not None and r.option_string in r.spec.negative_names:
+            opt.negative = True
+        parsed.options.append(opt)
+
+
+# ---------------------------------------------------------------------------
+
+
+def parse(launch: Launch, release: Release) -> ParsedLaunch:
+    """Read ``launch`` as ``release``'s parser would."""
+    parsed = ParsedLaunch(launch, release)
+    if launch.style == "settings":
+        _parse_settings(parsed)
+        return parsed
+    serve = launch.entrypoint in ("vllm serve", "image")
+    items = [_item(t) for t in launch.args]
+    items = _rewrite(parsed, items, serve)
+    slots = len(release.positionals) if serve else 0
+    if not serve:
+        slots = 0
+    _argparse(parsed, items, slots)
+    _check_values(parsed)
+    return parsed

@@ -1,0 +1,136 @@
+"""What a rule sees: one parsed launch (or all launches of a file) and helpers to report.
+
+The helpers turn argument-model items into file spans and edits, so rules
+never compute offsets themselves: an edit is offered only when the token it
+touches stands verbatim in the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from packaging.version import Version
+
+from linter.argmodel import Item, ParsedLaunch, ParsedOption
+from linter.diagnostic import Diagnostic, Edit, Fix, Severity
+from linter.knowledge import Release
+from linter.launch import Launch, Span
+from linter.source_file import SourceFile
+
+
+@dataclass
+class LaunchContext:
+    src: SourceFile
+    parsed: ParsedLaunch
+    pin: Version | None  # the release the file pins for this launch, if any
+    pin_known: Version | None  # the known release that stands for the pin
+    target_explicit: bool  # the user gave --target-version
+    rule: object = None  # set by the engine before each rule runs
+
+    @property
+    def launch(self) -> Launch:
+        return self.parsed.launch
+
+    @property
+    def release(self) -> Release:
+        return self.parsed.release
+
+    @property
+    def version(self) -> Version:
+        return self.parsed.release.version
+
+    # -- spans ------------------------------------------------------------
+    def item_span(self, item: Item | None) -> Span:
+        if item is None or item.token is None:
+            return self.launch.span
+        tok = item.token
+        if tok.value_start is not None and item.end >= item.start:
+            return Span(tok.value_start + item.start, tok.value_start + item.end)
+        return tok.span
+
+    def item_editable(self, item: Item | None) -> bool:
+        return item is not None and item.token is not None and item.token.value_start is not None and self.launch.editable
+
+    def name_span(self, opt: ParsedOption) -> Span:
+        tok = opt.name.token
+        if tok is not None and tok.value_start is not None:
+            s, e = opt.name_range
+            return Span(tok.value_start + s, tok.value_start + e)
+        return self.item_span(opt.name)
+
+    def name_editable(self, opt: ParsedOption) -> bool:
+        return self.item_editable(opt.name) and opt.dotted is None
+
+    def option_span(self, opt: ParsedOption) -> Span:
+        """The option and its values, for messages about the whole option."""
+        start = self.name_span(opt)
+        end = start
+        for v in opt.values:
+            if v.token is not None:
+                s = self.item_span(v)
+                if s.end > end.end:
+                    end = s
+        return Span(start.start, max(start.end, end.end))
+
+    # -- edits -----------------------------------------------------------
+    def rename_fix(self, opt: ParsedOption, new_name: str, message: str, applicability: str = "safe") -> Fix | None:
+        """Replace the option name as written (keeps ``--opt=value`` / ``--opt value``)."""
+        if not self.name_editable(opt):
+            return None
+        if opt.setting is not None:
+            new = _setting_name(self.launch, opt, new_name)
+            if new is None:
+                return None
+            new_name = new
+        return Fix(message, (Edit(self.name_span(opt), new_name),), applicability)  # type: ignore[arg-type]
+
+    def replace_item_fix(self, item: Item, content: str, message: str, applicability: str = "safe") -> Fix | None:
+        if not self.item_editable(item):
+            return None
+        return Fix(message, (Edit(self.item_span(item), content),), applicability)  # type: ignore[arg-type]
+
+    def diagnostic(
+        self,
+        span: Span,
+        message: str,
+        *,
+        fix: Fix | None = None,
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        rule = self.rule
+        return Diagnostic(
+            code=rule.code,  # type: ignore[attr-defined]
+            message=message,
+            path=self.src.path,
+            span=span,
+            severity=severity or rule.severity,  # type: ignore[attr-defined]
+            fix=fix,
+            vllm_version=str(self.version),
+        )
+
+
+def _setting_name(launch: Launch, opt: ParsedOption, option_string: str) -> str | None:
+    """The keyword spelling of an option string for a keyword launch."""
+    bare = option_string.lstrip("-")
+    if launch.entrypoint == "config":
+        return bare.replace("-", "_") if "_" in opt.written else bare
+    return None  # Python keywords are dests, renamed through the dest
+
+
+@dataclass
+class FileContext:
+    src: SourceFile
+    launches: list[LaunchContext] = field(default_factory=list)
+    rule: object = None
+
+    def diagnostic(self, span: Span, message: str, *, version: str | None = None, fix: Fix | None = None, severity: Severity | None = None) -> Diagnostic:
+        rule = self.rule
+        return Diagnostic(
+            code=rule.code,  # type: ignore[attr-defined]
+            message=message,
+            path=self.src.path,
+            span=span,
+            severity=severity or rule.severity,  # type: ignore[attr-defined]
+            fix=fix,
+            vllm_version=version,
+        )

@@ -1,0 +1,199 @@
+"""Run the pipeline on files: source -> launches -> argument model -> rules -> diagnostics.
+
+Each stage only reads the output of the one before: extractors never see
+releases, the argument model never sees files, rules never parse text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from packaging.version import InvalidVersion, Version
+
+from linter import argmodel, knowledge
+from linter.checking import FileContext, LaunchContext
+from linter.diagnostic import Diagnostic, Severity
+from linter.launch import Launch, Span, VersionHint
+from linter.source_file import DecodeError, SourceFile
+from linter.sources import Extraction
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+# file kind -> extractor module (each exposes ``extract(src) -> Extraction``)
+EXTRACTORS = {
+    "shell": "linter.sources.shell",
+    "dockerfile": "linter.sources.dockerfile",
+    "yaml": "linter.sources.yaml",
+    "helm-template": "linter.sources.yaml",
+    "python": "linter.sources.python",
+    "markdown": "linter.sources.markdown",
+    "requirements": "linter.sources.requirements",
+}
+
+
+@dataclass
+class Settings:
+    target: Version | None = None
+    select: frozenset[str] | None = None  # codes or prefixes; None = the default set
+    extend_select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+
+    def enabled(self, code: str, default: bool) -> bool:
+        def hit(codes: Iterable[str]) -> bool:
+            return any(code.startswith(c) for c in codes if c) or "ALL" in codes
+
+        if hit(self.ignore):
+            return False
+        if self.select is not None:
+            return hit(self.select) or hit(self.extend_select)
+        return default or hit(self.extend_select)
+
+
+@dataclass
+class LaunchReport:
+    launch: Launch
+    version: Version
+    pin: str | None
+    reason: str  # "target", "pin", "newest", "pin-outside-range"
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    launches: list[LaunchReport] = field(default_factory=list)
+    src: SourceFile | None = None
+
+
+def extractor(kind: str):
+    name = EXTRACTORS.get(kind)
+    if name is None:
+        return None
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
+def extract(src: SourceFile, kind: str) -> Extraction:
+    module = extractor(kind)
+    if module is None:
+        return Extraction()
+    return module.extract(src)
+
+
+def _input_diag(code: str, path: str, span: Span, message: str, severity: Severity) -> Diagnostic:
+    return Diagnostic(code=code, message=message, path=path, span=span, severity=severity)
+
+
+def _pin_version(hint: VersionHint | None) -> Version | None:
+    if hint is None:
+        return None
+    text = hint.version.strip()
+    from linter.sources.commands import version_of_tag
+
+    v = version_of_tag(text)
+    if v is None:
+        return None
+    try:
+        return Version(v)
+    except InvalidVersion:
+        return None
+
+
+def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings) -> tuple[Version, Version | None, str]:
+    """(release to check against, pinned version, reason)."""
+    hint = launch.version_hint or (pins[0] if pins else None)
+    pin = _pin_version(hint)
+    if settings.target is not None:
+        return settings.target, pin, "target"
+    if pin is not None:
+        known = knowledge.nearest_known(pin)
+        if known is not None:
+            return known, pin, "pin"
+        hist = knowledge.history_release_for(pin)
+        if hist is not None:
+            return hist, pin, "pin-history"
+        return knowledge.newest(), pin, "pin-outside-range"
+    return knowledge.newest(), None, "newest"
+
+
+def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> FileResult:
+    result = FileResult(src.path, src=src)
+    extraction = extract(src, kind)
+    for problem in extraction.problems:
+        if settings.enabled("VL001", True):
+            result.diagnostics.append(_input_diag("VL001", src.path, problem.span, problem.message, Severity.ERROR))
+    # The knowledge base sees launches only now: a config candidate is kept when
+    # its keys really are vLLM options of the release it is checked against.
+    fctx = FileContext(src)
+    for launch in extraction.launches:
+        if extraction.pins and launch.version_hint is None:
+            launch.version_hint = _nearest_pin(launch, extraction.pins)
+        version, pin, reason = choose_release(launch, extraction.pins, settings)
+        release = knowledge.release(version)
+        parsed = argmodel.parse(launch, release)
+        if launch.kind == "vllm-config" and "candidate" in launch.notes and not _looks_like_vllm_config(parsed):
+            continue
+        pin_known = knowledge.nearest_known(pin) if pin is not None else None
+        ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None)
+        fctx.launches.append(ctx)
+        result.launches.append(LaunchReport(launch, version, str(pin) if pin else None, reason))
+        for rule in rules.values():
+            if rule.scope != "launch" or not settings.enabled(rule.code, rule.default) or not rule.applies_to(version):
+                continue
+            if launch.program != "vllm":
+                continue
+            ctx.rule = rule
+            result.diagnostics.extend(rule.run(ctx))
+    for rule in rules.values():
+        if rule.scope != "file" or not settings.enabled(rule.code, rule.default):
+            continue
+        fctx.rule = rule
+        result.diagnostics.extend(rule.run(fctx))
+    result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
+    return result
+
+
+def _nearest_pin(launch: Launch, pins: list[VersionHint]) -> VersionHint:
+    before = [p for p in pins if p.span.start <= launch.span.start]
+    return before[-1] if before else pins[0]
+
+
+def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch) -> bool:
+    known = sum(1 for o in parsed.options if o.spec is not None and o.match in ("exact", "normalized"))
+    return known >= 2 and known * 2 >= len(parsed.options)
+
+
+def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None) -> FileResult:
+    """Read and lint one file; reading problems become VL002/VL003 diagnostics."""
+    empty = Span(0, 0)
+    if data is None:
+        try:
+            size = os.path.getsize(path)
+            if size > MAX_FILE_BYTES:
+                return FileResult(path, [_input_diag("VL003", path, empty, f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit; skipped", Severity.ERROR)])
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            return FileResult(path, [_input_diag("VL003", path, empty, f"cannot read file: {exc.strerror or exc}", Severity.ERROR)])
+    try:
+        src = SourceFile.from_bytes(path, data)
+    except DecodeError as exc:
+        if settings.enabled("VL002", True):
+            return FileResult(path, [_input_diag("VL002", path, empty, str(exc), Severity.WARNING)])
+        return FileResult(path)
+    return lint_source(src, kind, settings, rules)
+
+
+def lint_paths(candidates: Iterable[tuple[str, str]], settings: Settings) -> Iterator[FileResult]:
+    from rules.base import all_rules
+
+    rules = all_rules()
+    for path, kind in candidates:
+        yield lint_file(path, kind, settings, rules)

@@ -1,0 +1,317 @@
+"""The knowledge base: what each vLLM release accepts, loaded from ``rules/data``.
+
+``rules/data/releases/<version>.json`` are generated from the release wheels by
+``tools/extract_inventory.py``; ``rules/data/history.json`` (0.6.0 to 0.27.x,
+option strings only) by ``tools/extract_history.py``; ``rules/data/migrations.yaml``
+is curated, each fact citing the code.  Files are read lazily, once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+DATA = Path(__file__).resolve().parent.parent / "rules" / "data"
+
+
+class UnknownRelease(ValueError):
+    """A ``--target-version`` that names no release in the knowledge base."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One argparse action of ``vllm serve`` in one release."""
+
+    names: tuple[str, ...]
+    negative_names: frozenset[str]
+    dest: str
+    action: str
+    takes_value: bool
+    nargs: Any
+    type: str | None
+    choices: tuple[Any, ...] | None
+    default: Any
+    deprecated: bool
+    group: str | None
+    json: bool
+    hidden: bool
+    raw: dict = field(repr=False, compare=False, hash=False, default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: dict) -> OptionSpec:
+        choices = d.get("choices")
+        return cls(
+            names=tuple(d["names"]),
+            negative_names=frozenset(d.get("negative_names") or ()),
+            dest=d["dest"],
+            action=d.get("action", "store"),
+            takes_value=bool(d.get("takes_value", True)),
+            nargs=d.get("nargs"),
+            type=d.get("type"),
+            choices=tuple(choices) if choices is not None else None,
+            default=d.get("default"),
+            deprecated=bool(d.get("deprecated", False)),
+            group=d.get("group"),
+            json=bool(d.get("json", False)),
+            hidden=bool(d.get("hidden", False)),
+            raw=d,
+        )
+
+    @property
+    def primary(self) -> str:
+        """The long option name people write (``--tensor-parallel-size``, not ``-tp``)."""
+        positives = [n for n in self.names if n not in self.negative_names]
+        longs = [n for n in positives if n.startswith("--")]
+        return (longs or positives or list(self.names))[0]
+
+    @property
+    def is_flag(self) -> bool:
+        return not self.takes_value
+
+    def value_count(self) -> tuple[int, int | None]:
+        """(minimum, maximum) number of argv values the positive form consumes."""
+        if not self.takes_value:
+            return 0, 0
+        n = self.nargs
+        if n is None:
+            return 1, 1
+        if n == "?":
+            return 0, 1
+        if n == "*":
+            return 0, None
+        if n == "+":
+            return 1, None
+        if isinstance(n, int):
+            return n, n
+        return 1, 1
+
+
+@dataclass
+class Release:
+    """The option inventory of one vLLM release."""
+
+    version: Version
+    data: dict = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        return str(self.version)
+
+    @cached_property
+    def options(self) -> list[OptionSpec]:
+        return [OptionSpec.from_json(o) for o in self.data["options"]]
+
+    @cached_property
+    def by_name(self) -> dict[str, OptionSpec]:
+        out: dict[str, OptionSpec] = {}
+        for spec in self.options:
+            for n in spec.names:
+                out[n] = spec
+        return out
+
+    @cached_property
+    def by_dest(self) -> dict[str, OptionSpec]:
+        out: dict[str, OptionSpec] = {}
+        for spec in self.options:
+            out.setdefault(spec.dest, spec)
+        return out
+
+    @cached_property
+    def option_strings(self) -> list[str]:
+        """Every option string, in parser registration order (argparse's dict order)."""
+        return list(self.by_name)
+
+    @property
+    def parser(self) -> dict:
+        return self.data.get("parser", {})
+
+    @cached_property
+    def positionals(self) -> list[dict]:
+        return list(self.data.get("positionals", []))
+
+    @cached_property
+    def env(self) -> dict[str, dict]:
+        return {e["name"]: e for e in self.data.get("env", [])}
+
+    @property
+    def allow_abbrev(self) -> bool:
+        return bool(self.parser.get("allow_abbrev", True))
+
+
+def parse_version(text: str) -> Version:
+    text = text.strip()
+    if text[:1] in ("v", "V"):
+        text = text[1:]
+    return Version(text)
+
+
+@cache
+def known_versions() -> tuple[Version, ...]:
+    folder = DATA / "releases"
+    found = []
+    for p in folder.glob("*.json"):
+        try:
+            found.append(Version(p.stem))
+        except InvalidVersion:
+            continue
+    return tuple(sorted(found))
+
+
+def newest() -> Version:
+    versions = known_versions()
+    if not versions:
+        raise UnknownRelease("no release inventories in rules/data/releases")
+    return versions[-1]
+
+
+def resolve_version(text: str) -> Version:
+    """``0.31``, ``0.31.0`` and ``v0.31.0`` -> Version('0.31.0') when that release is known."""
+    try:
+        wanted = parse_version(text)
+    except InvalidVersion:
+        raise UnknownRelease(_unknown_message(text)) from None
+    versions = known_versions()
+    if wanted in versions:
+        return wanted
+    if len(wanted.release) == 2:
+        same_minor = [v for v in versions if v.release[:2] == wanted.release]
+        if same_minor:
+            return same_minor[0]
+    raise UnknownRelease(_unknown_message(text))
+
+
+def _unknown_message(text: str) -> str:
+    known = ", ".join(str(v) for v in known_versions())
+    return f"unknown vLLM release {text!r}; known releases: {known}"
+
+
+def nearest_known(version: Version) -> Version | None:
+    """The known release whose options a pinned release would have (same minor, else None).
+
+    A pin to 0.31.2 is checked as 0.31.0 (patch releases do not change options
+    in the releases we have data for); a pin outside the known range gives None.
+    """
+    same_minor = [v for v in known_versions() if v.release[:2] == version.release[:2]]
+    if same_minor:
+        below = [v for v in same_minor if v <= version]
+        return (below or same_minor)[-1]
+    return None
+
+
+@cache
+def release(version: Version | str) -> Release:
+    """The inventory of ``version``: a full one, or a names-only one from the history."""
+    if isinstance(version, str):
+        version = resolve_version(version)
+    path = DATA / "releases" / f"{version}.json"
+    if not path.exists() and version in history_versions():
+        return Release(version, _history_inventory(version))
+    with path.open(encoding="utf-8") as f:
+        return Release(version, json.load(f))
+
+
+@cache
+def history_versions() -> tuple[Version, ...]:
+    return tuple(Version(v) for v in history().get("releases", []))
+
+
+def history_release_for(pin: Version) -> Version | None:
+    """The history release that stands for a pin older than the first inventory."""
+    same_minor = [v for v in history_versions() if v.release[:2] == pin.release[:2]]
+    if not same_minor:
+        return None
+    below = [v for v in same_minor if v <= pin]
+    return (below or same_minor)[-1]
+
+
+def _history_inventory(version: Version) -> dict:
+    """A names-only inventory: which option strings ``version`` accepted, and whether they take a value.
+
+    The history records option strings, not argparse actions, so aliases are
+    separate entries and choices and types are unknown (rules that need them stay
+    silent on such a release).
+    """
+    options = []
+    for name, info in sorted(history().get("options", {}).items()):
+        if any(Version(a) <= version <= Version(b) for a, b in info.get("accepted", [])):
+            deprecated_in = info.get("deprecated_in")
+            options.append(
+                {
+                    "names": [name],
+                    "negative_names": [name] if name.startswith("--no-") else [],
+                    "dest": name.lstrip("-").replace("-", "_"),
+                    "takes_value": bool(info.get("takes_value", True)),
+                    "deprecated": bool(deprecated_in and Version(deprecated_in) <= version),
+                }
+            )
+    return {
+        "schema": 1,
+        "vllm_version": str(version),
+        "partial": True,
+        "parser": {"allow_abbrev": True, "underscores_as_dashes": True, "dotted_json": True, "config_option": "--config"},
+        "positionals": [{"dest": "model_tag", "nargs": "?"}],
+        "options": options,
+        "env": [],
+    }
+
+
+@cache
+def history() -> dict:
+    """Option strings accepted by releases before the first inventory (0.6.0 to 0.27.x)."""
+    path = DATA / "history.json"
+    if not path.exists():
+        return {"releases": [], "options": {}}
+    with path.open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+@cache
+def migrations() -> dict:
+    path = DATA / "migrations.yaml"
+    if not path.exists():
+        return {}
+    import yaml
+
+    with path.open(encoding="utf-8") as f:
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
+
+
+def last_accepted_before(option: str, version: Version) -> tuple[str, str] | None:
+    """The newest release before ``version`` that accepted ``option``, and the first one.
+
+    Looks through the inventories first, then the history.  Returns
+    ``(first_seen, last_accepted)`` or None if no release we know ever accepted it.
+    """
+    last: Version | None = None
+    first: Version | None = None
+    for v in known_versions():
+        if v >= version:
+            break
+        if option in release(v).by_name:
+            last = v
+            first = first or v
+    hist = history().get("options", {}).get(option)
+    if hist:
+        runs = hist.get("accepted", [])
+        if runs:
+            h_first = Version(runs[0][0])
+            h_last = Version(runs[-1][1])
+            first = min(first, h_first) if first else h_first
+            if last is None and h_last < version:
+                last = h_last
+    if last is None:
+        return None
+    return str(first), str(last)
+
+
+def first_accepted_after(option: str, version: Version) -> Version | None:
+    """The oldest known release after ``version`` that accepts ``option``."""
+    for v in known_versions():
+        if v > version and option in release(v).by_name:
+            return v
+    return None

@@ -1,0 +1,112 @@
+"""What a rule is: a code, a name, a release range, a page of docs and a check.
+
+Each rule lives in its own module under ``rules/`` and registers itself with
+:func:`register`; its module docstring is the page ``vllm-lint --explain CODE``
+prints, in ruff's order (What it does, Why is this bad?, Example, Use instead,
+Fix safety, Versions).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from packaging.version import Version
+
+from linter.diagnostic import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from linter.checking import FileContext, LaunchContext
+
+
+@dataclass
+class Rule:
+    code: str
+    name: str  # kebab-case
+    summary: str  # one line, for --list-rules and SARIF shortDescription
+    severity: Severity = Severity.ERROR
+    since: str | None = None  # first release the rule applies to (inclusive)
+    until: str | None = None  # first release it no longer applies to (exclusive)
+    default: bool = True  # selected unless the user opts in
+    fixable: bool = False
+    doc: str = ""
+    scope: str = "launch"  # "launch": one launch at a time; "file": all launches of a file
+    _check: Callable[..., Iterable[Diagnostic]] | None = field(default=None, repr=False)
+
+    def applies_to(self, version: Version) -> bool:
+        if self.since is not None and version < Version(self.since):
+            return False
+        if self.until is not None and version >= Version(self.until):
+            return False
+        return True
+
+    def check(self, fn: Callable[..., Iterable[Diagnostic]]) -> Callable[..., Iterable[Diagnostic]]:
+        self._check = fn
+        return fn
+
+    def run(self, ctx: LaunchContext | FileContext) -> Iterator[Diagnostic]:
+        if self._check is None:
+            return iter(())
+        return iter(self._check(ctx))
+
+    @property
+    def versions(self) -> str:
+        if self.since and self.until:
+            return f"{self.since} to before {self.until}"
+        if self.since:
+            return f"{self.since} and later"
+        if self.until:
+            return f"before {self.until}"
+        return "all releases"
+
+
+_REGISTRY: dict[str, Rule] = {}
+
+
+def register(rule: Rule) -> Rule:
+    """Register ``rule``, taking its docs from the calling module's docstring."""
+    if rule.code in _REGISTRY and _REGISTRY[rule.code] is not rule:
+        raise ValueError(f"duplicate rule code {rule.code}")
+    if not rule.doc:
+        frame = inspect.stack()[1]
+        module = inspect.getmodule(frame[0])
+        rule.doc = inspect.cleandoc(module.__doc__ or "") if module else ""
+    _REGISTRY[rule.code] = rule
+    return rule
+
+
+RULE_MODULES = (
+    "rules.input_problem",
+    "rules.removed_option",
+    "rules.renamed_option",
+    "rules.deprecated_option",
+    "rules.unknown_option",
+    "rules.option_not_yet_available",
+    "rules.invalid_value",
+    "rules.deprecated_value",
+    "rules.abbreviated_option",
+    "rules.ambiguous_abbreviation",
+    "rules.option_value_one_element",
+    "rules.invalid_json",
+    "rules.duplicate_option",
+    "rules.parser_error",
+    "rules.config_equals_ignored",
+    "rules.model_option",
+    "rules.negative_decimal",
+    "rules.config_false",
+    "rules.no_effect_option",
+    "rules.mamba_cache_mode_all",
+    "rules.hybrid_kv_cache_manager",
+    "rules.pin_older_than_target",
+    "rules.env_var",
+)
+
+
+def all_rules() -> dict[str, Rule]:
+    if not _REGISTRY:
+        for name in RULE_MODULES:
+            importlib.import_module(name)
+    return dict(sorted(_REGISTRY.items()))

@@ -1,0 +1,57 @@
+"""## deprecated-option (VL103)
+
+What it does: finds options that the target release still accepts but marks as
+deprecated.
+
+Why is this bad? Deprecated options are removed in a later release, and some
+already do nothing: plan the change before the upgrade that breaks the launch.
+vLLM's own deprecation messages sometimes name a removal release that did not
+happen, so this rule trusts the inventories, not the messages.
+
+Example:
+    vllm serve Qwen/Qwen3-8B --mamba-cache-mode align   # deprecated in 0.33
+
+Use instead: the replacement the message names, or remove the option.
+
+Fix safety: a replacement named by the migration facts is offered as an
+unsafe fix; otherwise no fix.
+
+Versions: whatever each release's parser marks deprecated (rules/data/releases)
+plus the `deprecated-in` facts of rules/data/migrations.yaml.
+"""
+
+from packaging.version import Version
+
+from linter.diagnostic import Severity
+from rules import facts
+from rules.base import Rule, register
+
+rule = register(Rule("VL103", "deprecated-option", "Option deprecated in the target release", Severity.WARNING, fixable=True))
+
+
+@rule.check
+def check(ctx):
+    for opt in ctx.parsed.options:
+        spec = opt.spec
+        if spec is None:
+            continue
+        fact = None
+        for entry in facts.option_facts(spec.primary) + facts.option_facts(opt.matched or ""):
+            dep = entry.get("deprecated-in")
+            if dep and Version(str(dep)) <= ctx.version and not (entry.get("removed-in") and Version(str(entry["removed-in"])) <= ctx.version):
+                fact = entry
+                break
+        if not spec.deprecated and fact is None:
+            continue
+        if facts.active_effects(spec.primary, ctx.version):
+            continue  # no-effect-option (VL108) says more
+        msg = f"`{opt.written}` is deprecated in vLLM {ctx.version}"
+        replacement = (fact or {}).get("replacement")
+        fix = None
+        if replacement:
+            msg += f"; use `{replacement}`"
+            if replacement in ctx.release.by_name and (fact or {}).get("fix") == "rename":
+                fix = ctx.rename_fix(opt, replacement, f"Replace with `{replacement}`", "unsafe")
+        if fact and fact.get("note"):
+            msg += f" ({fact['note']})"
+        yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)

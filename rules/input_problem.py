@@ -1,0 +1,27 @@
+"""## input-problem (VL001, VL002, VL003)
+
+What it does: reports files, or parts of files, that vllm-lint could not read:
+VL001 a parse error (malformed YAML, unterminated shell quotes, a Python syntax
+error, a Helm template that hides the structure), VL002 a file that is not text
+vllm-lint can round-trip (binary, NUL bytes, neither UTF-8 nor BOM-marked
+UTF-16/32), VL003 a file that could not be read at all or is larger than the
+size limit.
+
+Why is this bad? A launch in a file that cannot be read is not checked; a
+silent "clean" would be a false promise.
+
+Example: `args: [--model, "Qwen/Qwen3-8B]` (unclosed quote).
+
+Use instead: fix the file, or exclude it in the configuration.
+
+Fix safety: no fix.
+
+Versions: all.  Exit code 1, like any other diagnostic.
+"""
+
+from linter.diagnostic import Severity
+from rules.base import Rule, register
+
+parse_error = register(Rule("VL001", "parse-error", "File or embedded script could not be parsed", Severity.ERROR, scope="input"))
+not_text = register(Rule("VL002", "not-text", "File is not text vllm-lint can read", Severity.WARNING, scope="input"))
+unreadable = register(Rule("VL003", "unreadable-file", "File could not be read or is too large", Severity.ERROR, scope="input"))

@@ -1,0 +1,44 @@
+"""## invalid-value (VL106)
+
+What it does: finds values that the target release's parser rejects: a value
+outside the option's choices, or text where the option's type is a number.
+
+Why is this bad? argparse exits with "invalid choice" or "invalid int value"
+before anything loads.  Choices change between releases: `--mamba-cache-mode all`
+is accepted by 0.29 to 0.31 and rejected from 0.32.
+
+Example:
+    vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp9
+
+Use instead: one of the choices the message lists.
+
+Fix safety: no generic fix; value migrations with a known replacement are
+reported, with their fix, by deprecated-value (VL107).
+
+Versions: every release; choices come from each release's parser.
+"""
+
+from linter.diagnostic import Severity
+from rules import facts
+from rules.base import Rule, register
+
+rule = register(Rule("VL106", "invalid-value", "Value rejected by the target release's parser", Severity.ERROR))
+
+
+@rule.check
+def check(ctx):
+    for err in ctx.parsed.errors:
+        if err.kind not in ("invalid-choice", "invalid-type") or err.option is None:
+            continue
+        opt = err.option
+        spec = opt.spec
+        if err.kind == "invalid-choice" and spec is not None:
+            if (spec.primary, err.item.text) in facts.SPECIFIC_VALUE_RULES or any(
+                str(f.get("value")) == err.item.text for f in facts.value_facts(spec.primary)
+            ):
+                continue  # deprecated-value explains it, with the migration
+            choices = ", ".join(str(c) for c in spec.choices or ())
+            msg = f"`{err.item.text}` is not a valid choice for `{opt.written}` in vLLM {ctx.version} (choices: {choices})"
+        else:
+            msg = f"{err.message} (vLLM {ctx.version})"
+        yield ctx.diagnostic(ctx.item_span(err.item), msg)

@@ -1,0 +1,69 @@
+"""Where an option that the target release does not accept stands in vLLM's history.
+
+One classification serves four rules (removed, renamed, not yet available,
+unknown), so an option is reported by exactly one of them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Literal
+
+from packaging.version import Version
+
+from linter import knowledge
+from linter.argmodel import ParsedOption
+from linter.checking import LaunchContext
+from rules import facts
+
+
+@dataclass
+class Lifecycle:
+    status: Literal["renamed", "removed", "not-yet", "unknown"]
+    option: str  # the option string looked up (dashes, no value)
+    last_accepted: str | None = None
+    first_seen: str | None = None
+    replacement: str | None = None
+    replacement_in_target: bool = False
+    available_in: str | None = None
+    fact: dict | None = None
+    suggestion: str | None = None
+
+
+def looked_up_name(ctx: LaunchContext, opt: ParsedOption) -> str:
+    if opt.setting is not None and ctx.launch.entrypoint != "config":
+        return facts.option_string_for_dest(opt.written)
+    return opt.normalized
+
+
+def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
+    """None when the option is accepted (or not decidable: opaque, ambiguous)."""
+    if opt.spec is not None or opt.match != "unknown" or opt.name.opaque:
+        return None
+    name = looked_up_name(ctx, opt)
+    target = ctx.version
+    release = ctx.release
+    fact = facts.removal(name, target)
+    replacement = (fact or {}).get("replacement") or facts.history_replacement(name)
+    in_target = bool(replacement) and replacement in release.by_name
+    seen = knowledge.last_accepted_before(name, target)
+    if fact is not None and fact.get("fix") == "rename" and replacement:
+        return Lifecycle("renamed", name, seen[1] if seen else None, seen[0] if seen else None, replacement, in_target, fact=fact)
+    if seen is not None:
+        return Lifecycle("removed", name, seen[1], seen[0], replacement, in_target, fact=fact)
+    later = knowledge.first_accepted_after(name, target)
+    if later is not None:
+        return Lifecycle("not-yet", name, available_in=str(later))
+    suggestion = None
+    if ctx.launch.entrypoint != "config" and opt.setting is not None:
+        close = difflib.get_close_matches(opt.written, list(release.by_dest), n=1, cutoff=0.75)
+    else:
+        close = difflib.get_close_matches(name, release.option_strings, n=1, cutoff=0.75)
+    if close:
+        suggestion = close[0]
+    return Lifecycle("unknown", name, suggestion=suggestion)
+
+
+def display(version: Version | str) -> str:
+    return str(version)

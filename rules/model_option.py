@@ -1,0 +1,42 @@
+"""## model-option (VL207)
+
+What it does: finds `--model` on a `vllm serve` command line (including
+container images whose entrypoint is `vllm serve`).
+
+Why is this bad? `vllm serve` moves `--model X` to the positional model slot and
+logs that the option will be removed.  With a positional model as well, the
+moved value becomes a second positional and the server exits with
+"unrecognized arguments".
+
+Example:
+    vllm serve Qwen/Qwen3-8B --model Qwen/Qwen3-8B
+
+Use instead:
+    vllm serve Qwen/Qwen3-8B
+
+Fix safety: none.
+
+Versions: 0.28 and later (vllm/utils/argparse_utils.py `parse_args`).
+"""
+
+from linter.diagnostic import Severity
+from rules.base import Rule, register
+
+rule = register(Rule("VL207", "model-option", "`--model` given to `vllm serve`", Severity.WARNING))
+
+
+@rule.check
+def check(ctx):
+    moved = ctx.parsed.model_option
+    if moved is None:
+        return
+    positionals = [p for p in ctx.parsed.positionals if p is not moved]
+    span = ctx.item_span(moved)
+    if positionals and not ctx.parsed.uncertain:
+        yield ctx.diagnostic(
+            span,
+            f"the model is given twice (`--model {moved.text}` and positional `{positionals[0].text}`); vLLM {ctx.version} rejects the second",
+            severity=Severity.ERROR,
+        )
+    else:
+        yield ctx.diagnostic(span, f"`vllm serve` takes the model as its first positional argument; `--model` is deprecated (vLLM {ctx.version})")

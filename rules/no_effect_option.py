@@ -1,0 +1,42 @@
+"""## no-effect-option (VL108)
+
+What it does: finds options that the target release still accepts but no
+longer acts on, from the `effects` facts of rules/data/migrations.yaml:
+`--mamba-block-size` once the Mamba cache mode `all` is gone (0.32), and
+`--mamba-cache-mode` in 0.33, where Mamba prefix caching follows
+`--enable-prefix-caching`.
+
+Why is this bad? The launch reads as if it tunes something, and it does not;
+readers and reviewers are misled, and the option is a removal waiting to break
+the next upgrade.
+
+Example (0.33):
+    vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align
+
+Use instead:
+    vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching
+
+Fix safety: none: removing an option is left to the author.
+
+Versions: per fact (`no-effect-from`), each citing the code that stopped reading it.
+"""
+
+from linter.diagnostic import Severity
+from rules import facts
+from rules.base import Rule, register
+
+rule = register(Rule("VL108", "no-effect-option", "Option accepted but has no effect in the target release", Severity.WARNING))
+
+
+@rule.check
+def check(ctx):
+    for opt in ctx.parsed.options:
+        if opt.spec is None:
+            continue
+        for fact in facts.active_effects(opt.spec.primary, ctx.version):
+            note = fact.get("note") or ""
+            msg = f"`{opt.written}` has no effect in vLLM {ctx.version} (since {fact.get('no-effect-from')})"
+            if note:
+                msg += f": {note}"
+            yield ctx.diagnostic(ctx.name_span(opt), msg)
+            break

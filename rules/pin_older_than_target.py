@@ -1,0 +1,61 @@
+"""## pin-older-than-target (VL601)
+
+What it does: with `--target-version`, finds files that pin an older vLLM
+release than the target: an image tag (`vllm/vllm-openai:v0.29.0`), a
+`vllm==0.29.0` pin, a Dockerfile `FROM`.
+
+Why is this bad? Migrating the flags to the target while the image stays old
+breaks the launch the other way: the new option names do not exist yet.  The
+pin must move with the flags.
+
+Example (`--target-version 0.32`):
+    image: vllm/vllm-openai:v0.29.0
+
+Use instead:
+    image: vllm/vllm-openai:v0.32.0
+
+Fix safety: unsafe: a new release changes more than the flags (kernels,
+defaults, memory use); bump it deliberately.
+
+Versions: whatever the target is.
+"""
+
+import re
+
+from linter.diagnostic import Edit, Fix, Severity
+from linter.launch import Span
+from rules.base import Rule, register
+
+rule = register(Rule("VL601", "pin-older-than-target", "File pins an older release than the target", Severity.WARNING, scope="file", fixable=True))
+
+VERSION_IN_TAG = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+@rule.check
+def check(fctx):
+    seen = set()
+    for lctx in fctx.launches:
+        if not lctx.target_explicit or lctx.pin is None:
+            continue
+        hint = lctx.launch.version_hint
+        if hint is None or lctx.pin >= lctx.version:
+            continue
+        key = (hint.span.start, hint.span.end)
+        if key in seen:
+            continue
+        seen.add(key)
+        text = fctx.src.text[hint.span.start : hint.span.end]
+        m = VERSION_IN_TAG.search(text)
+        fix = None
+        target = lctx.version
+        if m and hint.editable:
+            parts = len([g for g in m.groups() if g is not None])
+            new = ".".join(str(x) for x in target.release[:parts]) if parts < 3 else f"{target.major}.{target.minor}.{target.micro}"
+            span = Span(hint.span.start + m.start(), hint.span.start + m.end())
+            fix = Fix(f"Pin vLLM {new}", (Edit(span, new),), "unsafe")
+        yield fctx.diagnostic(
+            hint.span,
+            f"this file pins vLLM {hint.version} but is checked for {target}: move the pin with the flags",
+            version=str(target),
+            fix=fix,
+        )
