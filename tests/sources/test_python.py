@@ -1,0 +1,392 @@
+"""Python extraction: LLM/EngineArgs settings, subprocess argv, shell strings, exact places."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from linter.launch import Launch, Token
+from linter.source_file import SourceFile
+from linter.sources import python as pysrc
+
+HAS_SHELL = importlib.util.find_spec("linter.sources.shell") is not None
+
+
+def check_token(src: SourceFile, tok: Token, raw: str | None = None) -> None:
+    if raw is not None:
+        assert src.text[tok.span.start : tok.span.end] == raw
+    if tok.value_start is not None:
+        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+
+
+def check_launch(src: SourceFile, launch: Launch) -> None:
+    assert src.text[launch.span.start : launch.span.end]
+    for tok in [*launch.entry, *launch.args]:
+        check_token(src, tok)
+    for s in launch.settings:
+        check_token(src, s.name)
+        if s.value is not None:
+            check_token(src, s.value)
+    for e in launch.env:
+        check_token(src, e.name)
+        if e.value is not None:
+            check_token(src, e.value)
+
+
+def run(text: str, path: str = "script.py") -> tuple[SourceFile, pysrc.Extraction]:
+    src = SourceFile.from_text(path, text)
+    ex = pysrc.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+        assert launch.kind == "python"
+    return src, ex
+
+
+def settings_of(launch: Launch) -> dict[str, tuple[str, str]]:
+    return {s.name.value: (s.kind, s.value.value if s.value else None) for s in launch.settings}
+
+
+OFFLINE = '''\
+"""Offline batch inference with a hybrid (Mamba) model."""
+import argparse
+
+from vllm import LLM, SamplingParams
+
+prompts = [
+    "Hello, my name is",
+    "The capital of France is",
+]
+
+
+def main(args: argparse.Namespace) -> None:
+    sampling_params = SamplingParams(temperature=0.8, top_p=0.95)
+    llm = LLM(
+        model="ibm-ai-platform/Bamba-9B",
+        mamba_cache_mode="all",
+        max_model_len=8192,
+        gpu_memory_utilization=0.90,
+        enforce_eager=True,
+        quantization=None,
+        tensor_parallel_size=args.tp,
+        hf_overrides={"architectures": ["BambaForCausalLM"], "max_position_embeddings": 8192},
+        compilation_config={"level": 3, "cudagraph_capture_sizes": [1, 2, 4]},
+        seed=-1,
+        tokenizer_mode='auto',
+        revision="a\\tb",
+        download_dir="/models" "/cache",
+    )
+    outputs = llm.generate(prompts, sampling_params)
+    for output in outputs:
+        print(output.outputs[0].text)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tp", type=int, default=1)
+    main(parser.parse_args())
+'''
+
+
+def test_offline_llm_script() -> None:
+    src, ex = run(OFFLINE, "examples/offline_inference/mamba.py")
+    assert ex.problems == []
+    [launch] = ex.launches
+    assert launch.style == "settings"
+    assert launch.entrypoint == "LLM"
+    assert launch.group == "examples/offline_inference/mamba.py"
+    assert src.text[launch.span.start : launch.span.end].startswith("LLM(")
+    got = settings_of(launch)
+    assert got["model"] == ("str", "ibm-ai-platform/Bamba-9B")
+    assert got["mamba_cache_mode"] == ("str", "all")
+    assert got["max_model_len"] == ("int", "8192")
+    assert got["gpu_memory_utilization"] == ("float", "0.90")
+    assert got["enforce_eager"] == ("bool", "True")
+    assert got["quantization"] == ("null", "None")
+    assert got["tensor_parallel_size"] == ("opaque", "args.tp")
+    assert got["seed"] == ("int", "-1")
+    assert got["tokenizer_mode"] == ("str", "auto")
+    assert json.loads(got["hf_overrides"][1]) == {"architectures": ["BambaForCausalLM"], "max_position_embeddings": 8192}
+    assert got["compilation_config"] == ("json", '{"level":3,"cudagraph_capture_sizes":[1,2,4]}')
+    assert got["revision"] == ("str", "a\tb")
+    assert got["download_dir"] == ("str", "/models/cache")
+
+    by_name = {s.name.value: s for s in launch.settings}
+    mode = by_name["mamba_cache_mode"]
+    check_token(src, mode.name, "mamba_cache_mode")
+    check_token(src, mode.value, '"all"')
+    assert mode.name.editable and mode.value.editable
+    # a fix can rewrite the value in place
+    assert src.text[mode.value.value_start : mode.value.value_start + 3] == "all"
+    check_token(src, by_name["tokenizer_mode"].value, "'auto'")
+    # escapes and implicit concatenation: the value is known but not editable
+    assert not by_name["revision"].value.editable
+    assert not by_name["download_dir"].value.editable
+    check_token(src, by_name["download_dir"].value, '"/models" "/cache"')
+    # json and opaque values are never editable
+    assert not by_name["hf_overrides"].value.editable
+    tp = by_name["tensor_parallel_size"].value
+    assert not tp.editable and tp.opaque == ((0, len("args.tp")),)
+    check_token(src, tp, "args.tp")
+    assert by_name["max_model_len"].value.editable
+    check_token(src, by_name["seed"].value, "-1")
+    assert launch.notes == []
+
+
+ALIASES = """\
+import vllm as v
+from vllm import LLM as L
+from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs as EA
+from vllm.engine.async_llm_engine import AsyncLLMEngine
+
+llm = L("facebook/opt-125m", max_num_seqs=16)
+other = v.LLM(model='Qwen/Qwen3-0.6B', **extra_kwargs)
+engine = AsyncLLMEngine.from_engine_args(AsyncEngineArgs(model="m", max_model_len=1024, disable_log_requests=True))
+kwargs = dict(model="x", enable_prefix_caching=True)
+ea = EA(**kwargs)
+opts = {"model": "y", "kv_cache_dtype": "fp8"}
+EA(**opts)
+
+
+class LLM:  # not vLLM's: a local class with the same name is not a launch
+    pass
+"""
+
+
+def test_aliased_imports() -> None:
+    src, ex = run(ALIASES)
+    kinds = [(l.entrypoint, settings_of(l).get("model")) for l in ex.launches]
+    assert kinds == [
+        ("LLM", ("str", "facebook/opt-125m")),
+        ("LLM", ("str", "Qwen/Qwen3-0.6B")),
+        ("AsyncEngineArgs", ("str", "m")),
+        ("EngineArgs", ("str", "x")),
+        ("EngineArgs", ("str", "y")),
+    ]
+    first, second, third, fourth, fifth = ex.launches
+    # the positional model: the value is editable, the (absent) keyword is not
+    model = first.settings[0]
+    assert model.name.value == "model" and not model.name.editable
+    check_token(src, model.value, '"facebook/opt-125m"')
+    assert first.entry[0].value == "L"
+    assert second.entry[0].value == "v.LLM"
+    assert second.notes and "extra_kwargs" in second.notes[0]
+    assert settings_of(third)["disable_log_requests"] == ("bool", "True")
+    assert settings_of(fourth)["enable_prefix_caching"] == ("bool", "True")
+    # keys of a dict splat are the setting names, placed inside their quotes
+    kv = {s.name.value: s for s in fifth.settings}["kv_cache_dtype"]
+    check_token(src, kv.name, '"kv_cache_dtype"')
+    assert kv.name.editable
+
+
+def test_names_not_from_vllm_are_ignored() -> None:
+    _, ex = run("from langchain_community.llms import VLLM\nfrom mylib import LLM\nLLM(model='vllm')\nVLLM(model='x')\n")
+    assert ex.launches == []
+
+
+def test_star_import() -> None:
+    _, ex = run("from vllm import *\nLLM('m', max_model_len=100)\n")
+    assert [l.entrypoint for l in ex.launches] == ["LLM"]
+
+
+SERVER = '''\
+import os
+import subprocess
+import sys
+import time
+
+import requests
+
+MODEL = "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def start_server(port: int, extra_args: list[str]) -> subprocess.Popen:
+    cmd = [
+        sys.executable,
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        MODEL,
+        "--port",
+        str(port),
+        "--gpu-memory-utilization",
+        "0.85",
+    ]
+    cmd += ["--max-model-len", "16384"]
+    cmd.append("--enable-chunked-prefill")
+    cmd.extend(extra_args)
+    env = {**os.environ, "VLLM_USE_V1": "1", "CUDA_VISIBLE_DEVICES": "0"}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE)
+    for _ in range(60):
+        try:
+            requests.get(f"http://localhost:{port}/health")
+            break
+        except requests.ConnectionError:
+            time.sleep(1)
+    return proc
+'''
+
+
+def test_popen_api_server_argv() -> None:
+    src, ex = run(SERVER)
+    assert ex.problems == []
+    [launch] = ex.launches
+    assert launch.style == "argv"
+    assert launch.entrypoint == "api_server"
+    assert [t.value for t in launch.entry] == ["python", "-m", "vllm.entrypoints.openai.api_server"]
+    assert src.text[launch.entry[0].span.start : launch.entry[0].span.end] == "sys.executable"
+    values = [t.value for t in launch.args]
+    assert values == [
+        "--model", "MODEL", "--port", "str(port)", "--gpu-memory-utilization", "0.85",
+        "--max-model-len", "16384", "--enable-chunked-prefill", "extra_args",
+    ]
+    model = launch.args[1]
+    assert model.is_opaque and not model.editable
+    util = launch.args[5]
+    check_token(src, util, '"0.85"')
+    assert util.editable
+    appended = launch.args[8]
+    check_token(src, appended, '"--enable-chunked-prefill"')
+    assert launch.args[-1].splat
+    # env given as a dict literal (via a name): only VLLM_ variables are kept
+    assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_USE_V1", "1")]
+    check_token(src, launch.env[0].name, '"VLLM_USE_V1"')
+
+
+def test_other_argv_calls() -> None:
+    text = """\
+import asyncio, os, shutil, subprocess
+from subprocess import check_call as cc
+
+async def main(model):
+    args = ["serve", model, "--port", "8001"]
+    p = await asyncio.create_subprocess_exec("vllm", *args, "--tensor-parallel-size", "2")
+    cc(["uv", "run", "vllm", "serve", "m", "--dtype", "half"])
+    os.execvp("vllm", ["vllm", "serve", f"{model}-awq", "--quantization", 'awq'])
+    subprocess.run([shutil.which("vllm"), "serve", "x", "--swap-space", "4"], check=True)
+    subprocess.run("vllm serve y --enforce-eager".split())
+    subprocess.run(["ls", "-l"])
+    subprocess.run(["python", "train.py", "--vllm"])
+"""
+    src, ex = run(text)
+    got = [(l.entrypoint, [t.value for t in l.args]) for l in ex.launches]
+    assert got == [
+        ("vllm serve", ["model", "--port", "8001", "--tensor-parallel-size", "2"]),
+        ("vllm serve", ["m", "--dtype", "half"]),
+        ("vllm serve", ["{model}-awq", "--quantization", "awq"]),
+        ("vllm serve", ["x", "--swap-space", "4"]),
+        ("vllm serve", ["y", "--enforce-eager"]),
+    ]
+    assert ex.launches[0].args[0].is_opaque  # the name `model`
+    fmodel = ex.launches[2].args[0]
+    assert fmodel.opaque == ((0, 7),) and fmodel.editable
+    check_token(src, fmodel, 'f"{model}-awq"')
+    eager = ex.launches[4].args[1]
+    check_token(src, eager, "--enforce-eager")
+    assert eager.editable
+
+
+@pytest.mark.skipif(not HAS_SHELL, reason="shell extractor not present")
+def test_shell_strings() -> None:
+    text = '''\
+import os
+import shlex
+import subprocess
+
+port = 8000
+os.system("vllm serve facebook/opt-125m --port 8000 --max-num-seqs 4 &")
+os.system(f"VLLM_LOGGING_LEVEL=DEBUG vllm serve {model} --port {port} --dtype 'half'")
+subprocess.run("nohup vllm serve m --swap-space 2 > log.txt 2>&1", shell=True, check=True)
+cmd = shlex.split("""vllm serve \\\\
+    mistralai/Mistral-7B-v0.1 \\\\
+    --max-model-len 4096""")
+subprocess.check_output(["bash", "-c", "exec vllm serve z --seed 1"])
+os.system("echo vllm is great")
+'''
+    src, ex = run(text)
+    got = [[t.value for t in l.args] for l in ex.launches]
+    assert got[0] == ["facebook/opt-125m", "--port", "8000", "--max-num-seqs", "4"]
+    assert got[1][1:3] == ["--port", got[1][2]] and got[1][3:] == ["--dtype", "half"]
+    assert ex.launches[1].args[0].is_opaque and ex.launches[1].args[2].is_opaque
+    assert [e.name.value for e in ex.launches[1].env] == ["VLLM_LOGGING_LEVEL"]
+    assert got[2] == ["m", "--swap-space", "2"]
+    assert got[3] == ["mistralai/Mistral-7B-v0.1", "--max-model-len", "4096"]
+    assert got[4] == ["z", "--seed", "1"]
+    assert len(ex.launches) == 5
+    # tokens inside the Python literal point at the file exactly
+    check_token(src, ex.launches[0].args[3], "--max-num-seqs")
+    assert ex.launches[0].args[3].editable
+    check_token(src, ex.launches[1].args[4], "'half'")
+    check_token(src, ex.launches[3].args[2], "4096")
+    assert ex.launches[3].args[2].editable
+
+
+def test_syntax_error_is_a_problem() -> None:
+    text = "from vllm import LLM\nllm = LLM(model='m',\nprint('unterminated'\n"
+    src, ex = run(text)
+    assert ex.launches == []
+    [problem] = ex.problems
+    assert problem.message.startswith("Python syntax error:")
+    assert 0 <= problem.span.start <= len(text)
+
+
+def test_files_without_vllm_are_not_parsed() -> None:
+    _, ex = run("this is not python ((((\n")
+    assert ex.problems == [] and ex.launches == []
+
+
+def test_crlf_and_unicode_positions() -> None:
+    text = "# é€😀\r\nfrom vllm import LLM\r\nx = '😀'; llm = LLM(model='m', max_model_len=512,\r\n\tdtype='half')\r\n"
+    src, ex = run(text)
+    [launch] = ex.launches
+    by_name = {s.name.value: s for s in launch.settings}
+    check_token(src, by_name["dtype"].name, "dtype")
+    check_token(src, by_name["dtype"].value, "'half'")
+    check_token(src, by_name["max_model_len"].value, "512")
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        r'"plain"', r"'single'", r'"esc\"aped\n"', r"r'raw\d+'", r'"""triple\nline"""',
+        "'''multi\nline'''", r'"\x41\u00e9\N{BULLET}\101"', r'"tab\tand\\"', r'"cont\
+inued"', r"'unknown\q'", "''", r'rb"x"',
+    ],
+)
+def test_decode_matches_python(literal: str) -> None:
+    import ast
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = ast.literal_eval(literal)
+    if isinstance(expected, bytes):
+        expected = expected.decode("latin-1")
+    prefix, quote, body_off = pysrc._split_literal(literal)
+    body = literal[body_off : len(literal) - len(quote)]
+    value, omap = pysrc.decode_body(body, body_off, raw="r" in prefix, is_bytes="b" in prefix)
+    assert value == expected
+    for s, f, n in omap.segments:
+        assert value[s : s + n] == literal[f : f + n]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab {}\\'\"\n\tx0N")), max_size=30))
+def test_decode_property(text: str) -> None:
+    """For any string Python can write as a literal, decoding the literal gives it back."""
+    literal = repr(text)
+    value, omap = pysrc.decode_body(literal[1:-1], 1, raw=False)
+    assert value == text
+    for s, f, n in omap.segments:
+        assert value[s : s + n] == literal[f : f + n]
+
+
+def test_argv_token_places_in_concatenation() -> None:
+    src, ex = run('import subprocess\nsubprocess.run(["vllm", "serve", "m", "--max-model-len" "=2048"])\n')
+    [launch] = ex.launches
+    tok = launch.args[1]
+    assert tok.value == "--max-model-len=2048" and not tok.editable
+    check_token(src, tok, '"--max-model-len" "=2048"')
