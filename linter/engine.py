@@ -170,8 +170,12 @@ def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch) -> bool:
     return known >= 2 and known * 2 >= len(parsed.options)
 
 
-def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None) -> FileResult:
-    """Read and lint one file; reading problems become VL002/VL003 diagnostics."""
+def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None, *, prefilter: bool = False) -> FileResult:
+    """Read and lint one file; reading problems become VL002/VL003 diagnostics.
+
+    ``prefilter``: skip files whose bytes cannot hold a launch (walked files;
+    a file named on the command line is always read in full).
+    """
     empty = Span(0, 0)
     if data is None:
         try:
@@ -182,6 +186,11 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
                 data = f.read(MAX_FILE_BYTES + 1)
         except OSError as exc:
             return FileResult(path, [_input_diag("VL003", path, empty, f"cannot read file: {exc.strerror or exc}", Severity.ERROR)])
+    if prefilter and kind not in ("requirements",):
+        from linter.discovery import might_launch
+
+        if not might_launch(data):
+            return FileResult(path)
     try:
         src = SourceFile.from_bytes(path, data)
     except DecodeError as exc:

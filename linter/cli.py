@@ -1,0 +1,238 @@
+"""The ``vllm-lint`` command line.
+
+Exit codes: 0 when no diagnostic remains, 1 when diagnostics remain, 2 on a
+usage error or an internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+
+import click
+
+from linter import knowledge
+
+EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(values: tuple[str, ...]) -> frozenset[str]:
+    out = set()
+    for v in values:
+        out.update(c.strip().upper() for c in v.split(",") if c.strip())
+    return frozenset(out)
+
+
+def _target(value: str | None):
+    if value is None:
+        return None
+    try:
+        return knowledge.resolve_version(value)
+    except knowledge.UnknownRelease as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known).")
+@click.option("--output-format", type=click.Choice(["full", "concise", "json", "json-lines"]), default="full", show_default=True)
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated).")
+@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition to the defaults.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix or --diff).")
+@click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if nothing remains.")
+@click.option("--statistics", is_flag=True, help="Count diagnostics per rule.")
+@click.option("--no-respect-gitignore", is_flag=True, help="Lint files that .gitignore excludes.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths named on the command line too.")
+@click.option("--list-options", is_flag=True, help="Print the option table of the target release.")
+@click.option("--show-launches", is_flag=True, help="Print every launch found, with its options and positions.")
+@click.option("--list-rules", is_flag=True, help="List the rules.")
+@click.option("--explain", metavar="CODE", help="Print a rule's page.")
+def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain):
+    """Lint (and migrate) the commands and configs that start vLLM servers."""
+    target = _target(target_version)
+    try:
+        if explain:
+            sys.exit(_explain(explain))
+        if list_rules:
+            sys.exit(_list_rules(output_format))
+        if list_options:
+            sys.exit(_list_options(target or knowledge.newest(), output_format))
+        if not paths:
+            raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
+        from linter.engine import Settings
+
+        settings = Settings(
+            target=target,
+            select=_codes(select) or None,
+            extend_select=_codes(extend_select),
+            ignore=_codes(ignore),
+        )
+        candidates = _candidates(paths, respect_gitignore=not no_respect_gitignore, force_exclude=force_exclude)
+        if show_launches:
+            sys.exit(_show_launches(candidates, settings))
+        if fix or show_diff:
+            from linter.fixer import run_fix
+
+            sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
+        sys.exit(_check(candidates, settings, output_format, statistics))
+    except (click.UsageError, SystemExit):
+        raise
+    except Exception:  # an internal error is a bug: say so, exit 2
+        click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
+        click.echo(traceback.format_exc(), err=True)
+        sys.exit(EXIT_ERROR)
+
+
+def _candidates(paths, *, respect_gitignore: bool, force_exclude: bool):
+    from linter.discovery import discover
+
+    out = []
+    for c in discover(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude):
+        out.append(c)
+    return out
+
+
+def lint_candidates(candidates, settings):
+    from linter.diagnostic import Severity
+    from linter.engine import FileResult, _input_diag, lint_file
+    from linter.launch import Span
+    from rules.base import all_rules
+
+    rules = all_rules()
+    results = []
+    for c in candidates:
+        if c.kind == "error":
+            results.append(FileResult(c.path, [_input_diag("VL003", c.path, Span(0, 0), f"cannot read: {c.reason}", Severity.ERROR)]))
+            continue
+        if c.kind == "unknown":
+            continue
+        results.append(lint_file(c.path, c.kind, settings, rules, prefilter=not c.explicit))
+    return results
+
+
+def _check(candidates, settings, output_format, statistics) -> int:
+    from linter.reporters import reporter
+
+    results = lint_candidates(candidates, settings)
+    if statistics:
+        from linter.reporters.text import statistics as stats
+
+        click.echo(stats(results), nl=False)
+    else:
+        click.echo(reporter(output_format)(results), nl=False)
+    return EXIT_FOUND if any(r.diagnostics for r in results) else EXIT_CLEAN
+
+
+def _show_launches(candidates, settings) -> int:
+    from linter import argmodel
+
+    results = lint_candidates(candidates, settings)
+    out = []
+    for r in results:
+        src = r.src
+        for rep in r.launches:
+            launch = rep.launch
+            line, col = src.line_col(launch.span.start) if src else (1, 1)
+            parsed = argmodel.parse(launch, knowledge.release(rep.version))
+            options = []
+            for o in parsed.options:
+                tok = o.name.token
+                offset = (tok.value_start + o.name_range[0]) if tok is not None and tok.value_start is not None else (tok.span.start if tok else launch.span.start)
+                ol, oc = src.line_col(offset) if src else (1, 1)
+                options.append({"name": o.written, "value": o.value, "line": ol, "column": oc})
+            out.append(
+                {
+                    "file": r.path,
+                    "line": line,
+                    "column": col,
+                    "kind": launch.kind,
+                    "program": launch.program,
+                    "entrypoint": launch.entrypoint,
+                    "vllm_version": launch.version_hint.version if launch.version_hint else None,
+                    "checked_against": str(rep.version),
+                    "checked_because": rep.reason,
+                    "editable": launch.editable,
+                    "model": parsed.positionals[0].text if parsed.positionals else (parsed.model_option.text if parsed.model_option else None),
+                    "options": options,
+                    "env": [{"name": e.name.value, "value": e.value.value if e.value else None} for e in launch.env],
+                    "notes": launch.notes,
+                }
+            )
+    click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    return EXIT_CLEAN
+
+
+def _list_options(version, output_format) -> int:
+    release = knowledge.release(version)
+    if output_format in ("json", "json-lines"):
+        rows = [
+            {
+                "names": list(o.names),
+                "negative_names": sorted(o.negative_names),
+                "dest": o.dest,
+                "takes_value": o.takes_value,
+                "nargs": o.nargs,
+                "type": o.type,
+                "choices": list(o.choices) if o.choices is not None else None,
+                "default": o.default,
+                "deprecated": o.deprecated,
+                "group": o.group,
+            }
+            for o in release.options
+        ]
+        if output_format == "json":
+            click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        else:
+            for row in rows:
+                click.echo(json.dumps(row, ensure_ascii=False))
+        return EXIT_CLEAN
+    click.echo(f"vLLM {release.name}: {len(release.options)} options")
+    for o in release.options:
+        flags = ", ".join(o.names)
+        extra = []
+        if o.takes_value:
+            extra.append(o.type or "value")
+        if o.choices is not None:
+            extra.append("{" + ",".join(str(c) for c in o.choices) + "}")
+        if o.deprecated:
+            extra.append("deprecated")
+        click.echo(f"  {flags}  [{' '.join(extra)}]" if extra else f"  {flags}")
+    return EXIT_CLEAN
+
+
+def _list_rules(output_format) -> int:
+    from rules.base import all_rules
+
+    rules = all_rules()
+    if output_format in ("json", "json-lines"):
+        rows = [
+            {"code": r.code, "name": r.name, "summary": r.summary, "severity": r.severity.value, "default": r.default, "fixable": r.fixable, "versions": r.versions}
+            for r in rules.values()
+        ]
+        click.echo(json.dumps(rows, indent=2))
+        return EXIT_CLEAN
+    for r in rules.values():
+        marks = ("*" if r.fixable else " ") + (" " if r.default else "o")
+        click.echo(f"{r.code}  {marks} {r.name:<34} {r.summary} ({r.severity.value}; {r.versions})")
+    click.echo("\n* fixable   o off by default (enable with --extend-select)")
+    return EXIT_CLEAN
+
+
+def _explain(code: str) -> int:
+    from rules.base import all_rules
+
+    rule = all_rules().get(code.upper())
+    if rule is None:
+        raise click.UsageError(f"unknown rule {code!r}; `vllm-lint --list-rules` lists them")
+    click.echo(f"{rule.code} {rule.name}: {rule.summary}")
+    click.echo(f"Severity: {rule.severity.value}. Releases: {rule.versions}. Fixable: {'yes' if rule.fixable else 'no'}.\n")
+    click.echo(rule.doc)
+    return EXIT_CLEAN
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

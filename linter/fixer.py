@@ -1,0 +1,220 @@
+"""Apply fixes: byte-range edits on the original text, never a re-serialisation.
+
+Edits are applied back to front; a fix whose edits overlap an already chosen
+fix waits for the next pass.  The file is linted again after each pass until
+nothing changes (at most :data:`MAX_PASSES`).  Before writing, the result must
+parse as cleanly as the original; the write is atomic (a temporary file in the
+same folder, then a rename), keeps the file's mode, goes through a symbolic
+link to the real file, and is skipped if the file changed on disk meanwhile.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+from linter.diagnostic import Diagnostic, Edit, Fix
+from linter.engine import FileResult, Settings, extract, lint_source
+from linter.source_file import DecodeError, SourceFile
+
+MAX_PASSES = 8
+
+
+class FixError(Exception):
+    """A fix could not be written; the file is left as it was."""
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits (character offsets into ``text``), back to front."""
+    ordered = sorted(edits, key=lambda e: (e.span.start, e.span.end))
+    for a, b in zip(ordered, ordered[1:]):
+        if b.span.start < a.span.end:
+            raise ValueError(f"overlapping edits at {a.span} and {b.span}")
+    out = text
+    for e in reversed(ordered):
+        out = out[: e.span.start] + e.content + out[e.span.end :]
+    return out
+
+
+def _applicable(fix: Fix | None, unsafe: bool) -> bool:
+    return fix is not None and (fix.applicability == "safe" or (unsafe and fix.applicability == "unsafe"))
+
+
+def choose_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> list[Diagnostic]:
+    """The diagnostics whose fixes can be applied together in one pass."""
+    chosen: list[Diagnostic] = []
+    taken: list[tuple[int, int]] = []
+    seen_edits: set[tuple[int, int, str]] = set()
+    for d in sorted(diagnostics, key=lambda d: (d.span.start, d.code)):
+        if not _applicable(d.fix, unsafe):
+            continue
+        spans = [(e.span.start, e.span.end) for e in d.fix.edits]  # type: ignore[union-attr]
+        keys = {(e.span.start, e.span.end, e.content) for e in d.fix.edits}  # type: ignore[union-attr]
+        if keys <= seen_edits:
+            continue  # the same edit offered by another diagnostic
+        if any(s < te and ts < e or (s == e == ts == te) for s, e in spans for ts, te in taken):
+            continue
+        chosen.append(d)
+        taken.extend(spans)
+        seen_edits |= keys
+    return chosen
+
+
+@dataclass
+class FixOutcome:
+    path: str
+    original: str
+    fixed: str
+    applied: list[Diagnostic] = field(default_factory=list)
+    remaining: FileResult | None = None
+    error: str | None = None
+
+
+def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool) -> FixOutcome:
+    outcome = FixOutcome(src.path, src.text, src.text)
+    current = src
+    result = lint_source(current, kind, settings, rules)
+    for _ in range(MAX_PASSES):
+        chosen = choose_fixes(result.diagnostics, unsafe)
+        if not chosen:
+            break
+        edits = [e for d in chosen for e in d.fix.edits]  # type: ignore[union-attr]
+        try:
+            new_text = apply_edits(current.text, _dedupe(edits))
+        except ValueError as exc:
+            outcome.error = f"internal error: {exc}"
+            break
+        if new_text == current.text:
+            break
+        outcome.applied.extend(chosen)
+        current = SourceFile(src.path, new_text, src.encoding, src.bom)
+        result = lint_source(current, kind, settings, rules)
+    else:
+        outcome.error = f"fixes did not converge after {MAX_PASSES} passes; nothing written (a bug: please report it)"
+        outcome.remaining = lint_source(src, kind, settings, rules)
+        return outcome
+    if current.text != src.text:
+        before = len(extract(src, kind).problems)
+        after = len(extract(current, kind).problems)
+        if after > before:
+            outcome.error = "the fixed file no longer parses as the original did; nothing written (a bug: please report it)"
+            outcome.remaining = lint_source(src, kind, settings, rules)
+            outcome.applied = []
+            return outcome
+    outcome.fixed = current.text
+    outcome.remaining = result
+    return outcome
+
+
+def _dedupe(edits: list[Edit]) -> list[Edit]:
+    seen = set()
+    out = []
+    for e in edits:
+        key = (e.span.start, e.span.end, e.content)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+def write_atomic(path: str, original: bytes, new: bytes) -> None:
+    """Replace the file's bytes with ``new`` if they are still ``original``.
+
+    Writes through a symbolic link to its target, keeps the mode, and never
+    leaves a half-written file: a temporary file in the same folder is renamed
+    over the original.
+    """
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+        with open(real, "rb") as f:
+            current = f.read()
+    except OSError as exc:
+        raise FixError(f"cannot re-read before writing: {exc.strerror or exc}") from None
+    if current != original:
+        raise FixError("the file changed on disk since it was read; not overwritten")
+    if not os.access(real, os.W_OK) and os.geteuid() != 0:
+        raise FixError("the file is read-only; not changed")
+    if not (st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)):
+        raise FixError("the file is read-only; not changed")
+    folder = os.path.dirname(real) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".vllm-lint-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(new)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            pass
+        os.replace(tmp, real)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise FixError(f"cannot write: {exc.strerror or exc}") from None
+        raise
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    return "".join(
+        difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}")
+    )
+
+
+def run_fix(candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool) -> int:
+    """Fix (or, without ``write``, diff) every candidate; print what remains."""
+    from linter.cli import lint_candidates
+    from linter.reporters import reporter
+    from rules.base import all_rules
+
+    rules = all_rules()
+    remaining: list[FileResult] = []
+    applied_total = 0
+    diffs: list[str] = []
+    fixable_candidates = []
+    for c in candidates:
+        if c.kind in ("error", "unknown"):
+            fixable_candidates.append(c)
+            continue
+        try:
+            with open(c.path, "rb") as f:
+                data = f.read()
+            src = SourceFile.from_bytes(c.path, data)
+        except (OSError, DecodeError):
+            fixable_candidates.append(c)  # reported by the normal lint below
+            continue
+        outcome = fix_source(src, c.kind, settings, rules, unsafe)
+        if outcome.error:
+            print(f"vllm-lint: {c.path}: {outcome.error}", file=sys.stderr)
+        if outcome.fixed != outcome.original:
+            if write:
+                try:
+                    write_atomic(c.path, data, src.encode(outcome.fixed))
+                    applied_total += len(outcome.applied)
+                except FixError as exc:
+                    print(f"vllm-lint: {c.path}: {exc}", file=sys.stderr)
+                    outcome.remaining = lint_source(src, c.kind, settings, rules)
+            else:
+                diffs.append(unified_diff(c.path, outcome.original, outcome.fixed))
+                applied_total += len(outcome.applied)
+        if outcome.remaining is not None:
+            remaining.append(outcome.remaining)
+    remaining.extend(lint_candidates(fixable_candidates, settings))
+    if not write:
+        sys.stdout.write("".join(diffs))
+        print(f"Would fix {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
+        return 1 if applied_total else 0
+    print(f"Fixed {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
+    sys.stdout.write(reporter(output_format)(remaining))
+    if any(r.diagnostics for r in remaining):
+        return 1
+    return 1 if exit_non_zero_on_fix and applied_total else 0

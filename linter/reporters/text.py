@@ -1,0 +1,71 @@
+"""ruff-like text output: ``path:line:col: CODE message`` with the source line and a caret."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from linter.diagnostic import Diagnostic
+from linter.engine import FileResult
+
+
+def _position(result: FileResult, d: Diagnostic) -> tuple[int, int]:
+    if result.src is None:
+        return 1, 1
+    return result.src.line_col(d.span.start)
+
+
+def concise(results: list[FileResult]) -> str:
+    lines = []
+    for result in results:
+        for d in result.diagnostics:
+            line, col = _position(result, d)
+            lines.append(f"{d.path}:{line}:{col}: {d.code} {_suffix(d)}{d.message}")
+    lines.append(summary(results))
+    return "\n".join(lines) + "\n"
+
+
+def _suffix(d: Diagnostic) -> str:
+    return "[*] " if d.fix is not None and d.fix.applicability == "safe" else ""
+
+
+def full(results: list[FileResult]) -> str:
+    out = []
+    for result in results:
+        src = result.src
+        for d in result.diagnostics:
+            line, col = _position(result, d)
+            where = f" [vLLM {d.vllm_version}]" if d.vllm_version else ""
+            out.append(f"{d.path}:{line}:{col}: {d.code} {_suffix(d)}{d.message}{where}")
+            if src is not None and src.text:
+                text = src.line_text(line)
+                end_line, end_col = src.line_col(max(d.span.end, d.span.start))
+                width = (end_col - col) if end_line == line else len(text) - col + 1
+                gutter = f"{line:>4} | "
+                out.append(gutter + text.expandtabs(1))
+                out.append(" " * (len(gutter) + col - 1) + "^" * max(1, width))
+            if d.fix is not None:
+                out.append(f"     = {d.fix.applicability} fix: {d.fix.message}")
+            out.append("")
+    out.append(summary(results))
+    return "\n".join(out) + "\n"
+
+
+def summary(results: list[FileResult]) -> str:
+    diags = [d for r in results for d in r.diagnostics]
+    if not diags:
+        launches = sum(len(r.launches) for r in results)
+        return f"All checks passed ({launches} launch{'es' if launches != 1 else ''} in {len(results)} file{'s' if len(results) != 1 else ''})."
+    fixable = sum(1 for d in diags if d.fix is not None and d.fix.applicability == "safe")
+    unsafe = sum(1 for d in diags if d.fix is not None and d.fix.applicability == "unsafe")
+    text = f"Found {len(diags)} error{'s' if len(diags) != 1 else ''}."
+    if fixable:
+        text += f"\n[*] {fixable} fixable with the `--fix` option."
+    if unsafe:
+        text += f"\n{unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with the `--unsafe-fixes` option."
+    return text
+
+
+def statistics(results: list[FileResult]) -> str:
+    counts = Counter((d.code, d.message.split(":")[0]) for r in results for d in r.diagnostics)
+    by_code = Counter(d.code for r in results for d in r.diagnostics)
+    return "\n".join(f"{n:>5}\t{code}" for code, n in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0]))) + ("\n" if counts else "")
