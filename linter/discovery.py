@@ -1,0 +1,504 @@
+"""Find the files to lint under the given paths, and say what kind each one is.
+
+Cheap by design: folders are walked with :func:`os.scandir`, names decide the
+kind, and only extension-less files have their first bytes read (for a
+shebang).  Nothing but regular files is ever opened: named pipes, sockets and
+devices are skipped (or reported when given by name).  Symlinked folders are
+not followed (so links out of the tree and link loops cannot be walked);
+symlinked files are kept when their target is a regular file inside the
+walked folder.
+
+Ignoring works like ruff's: a default list of folders (``.git``, ``.venv``,
+``node_modules`` ...) that ``exclude`` replaces and ``extend_exclude`` extends,
+plus ``.gitignore`` files (nested ones, negations, folder patterns) and
+``.git/info/exclude``.  A file named on the command line is always linted,
+unless ``force_exclude`` is set and it is excluded or ignored.
+
+Errors (a folder that cannot be listed, a file that cannot be read, a path
+that does not exist) are yielded as ``Candidate(path, "error", reason)``;
+discovery itself never raises for them.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pathspec
+
+DEFAULT_EXCLUDES: tuple[str, ...] = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".svn", ".jj", ".ipynb_checkpoints",
+    ".mypy_cache", ".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache", ".tox",
+    ".venv", "venv", ".vscode", ".idea", "__pypackages__", "__pycache__", "_build", "buck-out",
+    "build", "dist", "node_modules", "site-packages", ".vllm-lint-cache",
+)
+
+HEAD_SIZE = 256  # bytes read from an extension-less file to find its shebang
+_CHUNK = 1 << 20
+
+SHELL_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".ksh"})
+YAML_EXTENSIONS = frozenset({".yaml", ".yml"})
+MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdx"})
+SHELL_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})
+# ``Dockerfile.<x>`` names that are not Dockerfiles
+_NOT_DOCKERFILE_SUFFIXES = frozenset(
+    {".md", ".markdown", ".rst", ".txt", ".json", ".yaml", ".yml", ".sh", ".py", ".lock", ".dockerignore", ".orig", ".bak"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A file to lint.
+
+    ``kind`` is what :func:`classify` said (``shell``, ``dockerfile``, ``yaml``,
+    ``helm-template``, ``python``, ``markdown``, ``requirements``), ``unknown``
+    for a file given by name whose kind is not known, or ``error`` (then
+    ``reason`` says why and the path must not be read).
+    """
+
+    path: str
+    kind: str
+    reason: str = ""
+    explicit: bool = False  # named on the command line rather than found by walking
+
+
+# ---------------------------------------------------------------------------
+# Kinds
+
+
+def _shebang_interpreter(head: bytes) -> str | None:
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].strip()
+    try:
+        words = line.decode("utf-8", "replace").split()
+    except Exception:  # pragma: no cover - decode with "replace" cannot fail
+        return None
+    if not words:
+        return None
+    prog = os.path.basename(words[0])
+    if prog == "env":
+        i = 1
+        while i < len(words):
+            w = words[i]
+            if w in ("-u", "--unset", "-C", "--chdir"):
+                i += 2
+                continue
+            if w.startswith("-S") and len(w) > 2:  # -Sbash
+                return os.path.basename(w[2:])
+            if w.startswith("-") or ("=" in w and not w.startswith("=")):
+                i += 1
+                continue
+            return os.path.basename(w)
+        return None
+    return prog
+
+
+def _is_python_name(name: str) -> bool:
+    if name.startswith("python"):
+        rest = name[len("python"):]
+        return rest == "" or all(c.isdigit() or c == "." for c in rest)
+    return name in ("pypy", "pypy3")
+
+
+@lru_cache(maxsize=4096)
+def _has_chart(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "Chart.yaml")) or os.path.isfile(os.path.join(folder, "Chart.yml"))
+
+
+def _in_helm_templates(path: str, head: bytes) -> bool:
+    parts = os.path.normpath(path).replace(os.sep, "/").split("/")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "templates":
+            chart_dir = "/".join(parts[:i]) or ("/" if path.startswith("/") else ".")
+            if _has_chart(chart_dir):
+                return True
+    # no chart on disk beside it (a path given without the tree): trust the template syntax
+    return "templates" in parts[:-1] and b"{{" in head
+
+
+def classify(path: str, head: bytes = b"") -> str | None:
+    """The kind of file ``path`` is, from its name and (for extension-less files) its first bytes."""
+    name = os.path.basename(path)
+    lower = name.lower()
+    stem, ext = os.path.splitext(lower)
+    if lower in ("dockerfile", "containerfile") or ext == ".dockerfile" or ext == ".containerfile":
+        return "dockerfile"
+    for base in ("dockerfile", "containerfile"):
+        if lower.startswith(base) and len(lower) > len(base) and lower[len(base)] in ".-_":
+            if ext not in _NOT_DOCKERFILE_SUFFIXES:
+                return "dockerfile"
+    if ext in SHELL_EXTENSIONS:
+        return "shell"
+    if ext in YAML_EXTENSIONS:
+        if not lower.startswith("values") and _in_helm_templates(path, head):
+            return "helm-template"
+        return "yaml"
+    if ext == ".py":
+        return "python"
+    if ext in MARKDOWN_EXTENSIONS:
+        return "markdown"
+    if ext in (".txt", ".in"):
+        if lower.startswith(("requirements", "constraints")):
+            return "requirements"
+        parent = os.path.basename(os.path.dirname(os.path.normpath(path))).lower()
+        if parent in ("requirements", "constraints"):
+            return "requirements"
+        return None
+    interpreter = _shebang_interpreter(head)
+    if interpreter is not None:
+        if interpreter in SHELL_INTERPRETERS:
+            return "shell"
+        if _is_python_name(interpreter):
+            return "python"
+    return None
+
+
+def _needs_head(name: str) -> bool:
+    """Only extension-less files are sniffed for a shebang."""
+    return "." not in name.lstrip(".")
+
+
+def might_launch(data: bytes | bytearray | memoryview) -> bool:
+    """False when ``data`` cannot hold a launch (no ``vllm`` nor ``lmcache`` in any case).
+
+    Lower-cases at most about 1 MiB at a time, so a big buffer is never copied whole.
+    """
+    for start in range(0, len(data), _CHUNK):
+        chunk = data[start : start + _CHUNK + 6]  # overlap: a word across two chunks is still seen
+        if isinstance(chunk, memoryview):
+            chunk = chunk.tobytes()
+        chunk = chunk.lower()
+        if b"vllm" in chunk or b"lmcache" in chunk:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Ignore files
+
+
+def _read_lines(path: str) -> list[str] | None:
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            data = f.read(1 << 20)
+    except OSError:
+        return None
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec | None:
+    lines = [line for line in lines if line.strip() and not line.startswith("#")]
+    if not lines:
+        return None
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # a malformed pattern must not stop discovery
+        return None
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """The ignore files in force in one folder: (folder, spec) pairs, outermost first."""
+
+    specs: tuple[tuple[str, pathspec.GitIgnoreSpec], ...] = ()
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        for base, spec in reversed(self.specs):
+            rel = os.path.relpath(path, base).replace(os.sep, "/")
+            if rel.startswith("../"):
+                continue
+            if is_dir:
+                rel += "/"
+            result = spec.check_file(rel)
+            if result.include is not None:
+                return bool(result.include)
+        return False
+
+    def entering(self, folder: str) -> _Rules:
+        """The rules inside ``folder`` (its own ``.gitignore`` added; a nested repository starts afresh)."""
+        specs = self.specs
+        if os.path.lexists(os.path.join(folder, ".git")):
+            specs = ()
+            exclude = _read_lines(os.path.join(folder, ".git", "info", "exclude"))
+            spec = _gitignore_spec(exclude) if exclude else None
+            if spec is not None:
+                specs = ((folder, spec),)
+        lines = _read_lines(os.path.join(folder, ".gitignore"))
+        spec = _gitignore_spec(lines) if lines else None
+        if spec is not None:
+            specs = (*specs, (folder, spec))
+        return _Rules(specs) if specs is not self.specs else self
+
+
+def _rules_above(folder: str) -> _Rules:
+    """Ignore rules in force in ``folder`` from the folders above it (up to the repository root)."""
+    folder = os.path.abspath(folder)
+    chain = [folder]
+    cur = folder
+    while not os.path.lexists(os.path.join(cur, ".git")):
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            chain = [folder]  # not in a repository: only the walked tree's own ignore files count
+            break
+        cur = parent
+        chain.append(cur)
+    rules = _Rules()
+    for f in reversed(chain[1:]):
+        rules = rules.entering(f)
+    return rules
+
+
+# ---------------------------------------------------------------------------
+# The walk
+
+
+def _spec(patterns: Iterable[str]) -> pathspec.GitIgnoreSpec | None:
+    patterns = [p for p in patterns if p]
+    return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
+
+
+def _matches(spec: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool) -> bool:
+    if spec is None:
+        return False
+    rel = rel.replace(os.sep, "/")
+    return spec.match_file(rel + "/" if is_dir else rel)
+
+
+def _read_head(path: str) -> tuple[bytes | None, str | None]:
+    """First bytes of a regular file, opened without blocking and without following a final symlink swap."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "not a regular file"
+        return os.read(fd, HEAD_SIZE), None
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+    finally:
+        os.close(fd)
+
+
+def _readable(path: str) -> str | None:
+    """None when the file can be opened for reading, else why not."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return None  # root reads every file whatever its mode
+    return None if os.access(path, os.R_OK) else "permission denied"
+
+
+def discover(
+    paths: Iterable[str],
+    *,
+    exclude: Iterable[str] | None = None,
+    extend_exclude: Iterable[str] = (),
+    include: Iterable[str] | None = None,
+    respect_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> Iterator[Candidate]:
+    """Yield the files to lint under ``paths`` (files and folders), each with its kind.
+
+    ``exclude`` replaces :data:`DEFAULT_EXCLUDES` (``None`` keeps them);
+    ``extend_exclude`` adds to them.  Patterns are gitignore-style and match
+    paths relative to the folder being walked (or to the working folder for
+    files given by name).  ``include``: when given, walked files must also
+    match one of these patterns.
+    """
+    excl = _spec([*(DEFAULT_EXCLUDES if exclude is None else exclude), *extend_exclude])
+    incl = _spec(include) if include is not None else None
+    seen: set[tuple[int, int]] = set()
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            yield Candidate(path, "error", exc.strerror or str(exc), explicit=True)
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            if force_exclude and _force_excluded(path, excl, respect_gitignore, is_dir=True):
+                continue
+            rules = _rules_above(path).entering(os.path.abspath(path)) if respect_gitignore else _Rules()
+            yield from _walk(path, excl, incl, rules, respect_gitignore, seen)
+            continue
+        if force_exclude and _force_excluded(path, excl, respect_gitignore):
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            yield Candidate(path, "error", "not a regular file", explicit=True)
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            continue
+        seen.add(key)
+        head = b""
+        if _needs_head(os.path.basename(path)):
+            head_or_none, err = _read_head(path)
+            if head_or_none is None:
+                yield Candidate(path, "error", err or "unreadable", explicit=True)
+                continue
+            head = head_or_none
+        else:
+            err = _readable(path)
+            if err is not None:
+                yield Candidate(path, "error", err, explicit=True)
+                continue
+        yield Candidate(path, classify(path, head) or "unknown", explicit=True)
+
+
+def _force_excluded(path: str, excl: pathspec.GitIgnoreSpec | None, respect_gitignore: bool, *, is_dir: bool = False) -> bool:
+    """Whether a path given by name is excluded or git-ignored (for ``force_exclude``)."""
+    if _excluded_path(excl, _relative_to_cwd(path), is_dir):
+        return True
+    if not respect_gitignore:
+        return False
+    absolute = os.path.abspath(path)
+    parent = os.path.dirname(absolute)
+    return _rules_above(parent).entering(parent).ignored(absolute, is_dir)
+
+
+def _relative_to_cwd(path: str) -> str:
+    absolute = os.path.abspath(path)
+    rel = os.path.relpath(absolute)
+    return rel if not rel.startswith("..") else absolute.lstrip("/")
+
+
+def _excluded_path(excl: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool = False) -> bool:
+    """A path is excluded when it or any folder above it matches."""
+    if excl is None:
+        return False
+    parts = rel.replace(os.sep, "/").split("/")
+    for i in range(1, len(parts)):
+        if _matches(excl, "/".join(parts[:i]), True):
+            return True
+    return _matches(excl, rel, is_dir)
+
+
+def _walk(
+    root: str,
+    excl: pathspec.GitIgnoreSpec | None,
+    incl: pathspec.GitIgnoreSpec | None,
+    rules: _Rules,
+    respect_gitignore: bool,
+    seen: set[tuple[int, int]],
+) -> Iterator[Candidate]:
+    root_abs = os.path.abspath(root)
+    root_real = os.path.realpath(root)
+    try:
+        root_st = os.stat(root)
+        visited = {(root_st.st_dev, root_st.st_ino)}
+    except OSError:
+        visited = set()
+    # stack of (folder path as the caller spelled it, its absolute path, rules in force inside it)
+    stack: list[tuple[str, str, _Rules]] = [(root, root_abs, rules)]
+    links: list[tuple[str, tuple[int, int]]] = []
+    while stack:
+        folder, folder_abs, folder_rules = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            yield Candidate(folder, "error", exc.strerror or str(exc))
+            continue
+        subfolders: list[tuple[str, str, _Rules]] = []
+        for entry in entries:
+            path = os.path.join(folder, entry.name)
+            path_abs = os.path.join(folder_abs, entry.name)
+            rel = os.path.relpath(path_abs, root_abs)
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = entry.is_file(follow_symlinks=False)
+            except OSError as exc:
+                yield Candidate(path, "error", exc.strerror or str(exc))
+                continue
+            if is_dir:
+                if _matches(excl, rel, True):
+                    continue
+                if respect_gitignore and folder_rules.ignored(path_abs, True):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                    key = (st.st_dev, st.st_ino)
+                except OSError as exc:
+                    yield Candidate(path, "error", exc.strerror or str(exc))
+                    continue
+                if key in visited:
+                    continue
+                visited.add(key)
+                sub_rules = folder_rules.entering(path_abs) if respect_gitignore else folder_rules
+                subfolders.append((path, path_abs, sub_rules))
+                continue
+            if _matches(excl, rel, False):
+                continue
+            if respect_gitignore and folder_rules.ignored(path_abs, False):
+                continue
+            if incl is not None and not _matches(incl, rel, False):
+                continue
+            if is_link:
+                # a symlinked file counts only when it leads to a regular file inside the tree
+                try:
+                    target_st = os.stat(path)
+                except OSError:
+                    continue  # dangling or looping link
+                if not stat.S_ISREG(target_st.st_mode):
+                    continue
+                real = os.path.realpath(path)
+                if os.path.commonpath([real, root_real]) != root_real:
+                    continue
+                is_file = True
+            kind_by_name = classify(path, b"") if not _needs_head(entry.name) else None
+            if not is_file:
+                # a pipe, socket or device: never opened; reported only when its name says it is ours
+                if kind_by_name is not None:
+                    yield Candidate(path, "error", "not a regular file")
+                continue
+            try:
+                st = os.stat(path)
+                key = (st.st_dev, st.st_ino)
+            except OSError as exc:
+                yield Candidate(path, "error", exc.strerror or str(exc))
+                continue
+            if key in seen:
+                continue
+            if is_link:
+                links.append((path, key))  # after the walk: the real file, if also in the tree, wins
+                continue
+            if _needs_head(entry.name):
+                head, err = _read_head(path)
+                if head is None:
+                    yield Candidate(path, "error", err or "unreadable")
+                    continue
+                kind = classify(path, head)
+            else:
+                kind = kind_by_name
+                if kind is not None:
+                    err = _readable(path)
+                    if err is not None:
+                        yield Candidate(path, "error", err)
+                        continue
+            if kind is None:
+                continue
+            seen.add(key)
+            yield Candidate(path, kind)
+        # depth-first, in name order
+        stack.extend(reversed(subfolders))
+    for path, key in links:
+        if key in seen:
+            continue
+        head = b""
+        if _needs_head(os.path.basename(path)):
+            head_or_none, err = _read_head(path)
+            if head_or_none is None:
+                yield Candidate(path, "error", err or "unreadable")
+                continue
+            head = head_or_none
+        kind = classify(path, head)
+        if kind is not None:
+            seen.add(key)
+            yield Candidate(path, kind)

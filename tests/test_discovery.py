@@ -1,0 +1,318 @@
+"""Discovery: which files are linted, with which kind, without ever blocking or raising."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from linter.discovery import Candidate, classify, discover, might_launch
+
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def write(root: Path, rel: str, text: str = "vllm serve m\n") -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    return p
+
+
+def found(root: Path, **kwargs) -> dict[str, str]:
+    out = {}
+    for c in discover([str(root)], **kwargs):
+        out[os.path.relpath(c.path, root)] = c.kind
+    return out
+
+
+# ---------------------------------------------------------------------------
+# classify
+
+
+@pytest.mark.parametrize(
+    "path,head,kind",
+    [
+        ("run.sh", b"", "shell"),
+        ("x/serve.BASH", b"", "shell"),
+        ("a.zsh", b"", "shell"),
+        ("entrypoint", b"#!/bin/bash\nset -e\n", "shell"),
+        ("start", b"#!/usr/bin/env bash\n", "shell"),
+        ("start", b"#!/usr/bin/env -S bash -e\n", "shell"),
+        ("start", b"#! /bin/sh -eu\n", "shell"),
+        ("start", b"#!/bin/dash\n", "shell"),
+        ("start", b"#!/bin/ksh\n", "shell"),
+        ("serve", b"#!/usr/bin/env python3\nimport vllm\n", "python"),
+        ("serve", b"#!/usr/bin/python3.11 -u\n", "python"),
+        ("serve", b"#!/usr/bin/perl\n", None),
+        ("notes", b"vllm serve m\n", None),
+        ("Dockerfile", b"", "dockerfile"),
+        ("docker/Dockerfile.rocm", b"", "dockerfile"),
+        ("Dockerfile-cuda", b"", "dockerfile"),
+        ("cpu.dockerfile", b"", "dockerfile"),
+        ("Containerfile", b"", "dockerfile"),
+        ("Dockerfile.dockerignore", b"", None),
+        ("Dockerfile.md", b"", "markdown"),
+        ("compose.yaml", b"", "yaml"),
+        ("k8s/deploy.YML", b"", "yaml"),
+        ("app.py", b"", "python"),
+        ("README.md", b"", "markdown"),
+        ("docs/x.mdx", b"", "markdown"),
+        ("a.markdown", b"", "markdown"),
+        ("requirements.txt", b"", "requirements"),
+        ("requirements-cuda.txt", b"", "requirements"),
+        ("constraints.txt", b"", "requirements"),
+        ("requirements/common.txt", b"", "requirements"),
+        ("notes.txt", b"", None),
+        ("config.json", b"", None),
+        ("image.png", b"", None),
+    ],
+)
+def test_classify(path: str, head: bytes, kind: str | None) -> None:
+    assert classify(path, head) == kind
+
+
+def test_classify_helm(tmp_path: Path) -> None:
+    write(tmp_path, "chart/Chart.yaml", "apiVersion: v2\nname: x\n")
+    assert classify(str(tmp_path / "chart/templates/deployment.yaml")) == "helm-template"
+    assert classify(str(tmp_path / "chart/templates/sub/deployment.yml")) == "helm-template"
+    assert classify(str(tmp_path / "chart/values.yaml")) == "yaml"
+    assert classify(str(tmp_path / "chart/values-prod.yaml")) == "yaml"
+    # a templates folder outside a chart is plain YAML unless it holds template syntax
+    assert classify(str(tmp_path / "other/templates/x.yaml")) == "yaml"
+    assert classify(str(tmp_path / "other/templates/x.yaml"), b"image: {{ .Values.image }}") == "helm-template"
+
+
+# ---------------------------------------------------------------------------
+# might_launch
+
+
+def test_might_launch() -> None:
+    assert might_launch(b"exec vllm serve m")
+    assert might_launch(b"FROM vllm/vllm-openai:v0.9.0")
+    assert might_launch(b"VLLM_USE_V1=1")
+    assert might_launch(b"from lmcache.v1 import x")
+    assert might_launch(b"LMCache server")
+    assert might_launch(bytearray(b"vLLM"))
+    assert might_launch(memoryview(b"xx vllm"))
+    assert not might_launch(b"")
+    assert not might_launch(b"nginx -g 'daemon off;'")
+    assert not might_launch(b"vll m")
+
+
+def test_might_launch_across_chunks() -> None:
+    from linter import discovery
+
+    size = discovery._CHUNK
+    for cut in range(1, 7):
+        data = b"x" * (size - cut) + b"LMCACHE" + b"y" * 10
+        assert might_launch(data)
+    assert not might_launch(b"z" * (3 * size))
+
+
+# ---------------------------------------------------------------------------
+# walking
+
+
+def test_walk_kinds_and_default_excludes(tmp_path: Path) -> None:
+    write(tmp_path, "serve.sh")
+    write(tmp_path, "Dockerfile")
+    write(tmp_path, "deploy/k8s.yaml")
+    write(tmp_path, "app/main.py")
+    write(tmp_path, "README.md")
+    write(tmp_path, "requirements.txt", "vllm==0.9.0\n")
+    write(tmp_path, "notes.txt")
+    write(tmp_path, "bin/start", "#!/usr/bin/env bash\nvllm serve m\n")
+    write(tmp_path, "bin/data", "\x00\x01binary")
+    for excluded in (".git/hooks/pre-commit.sh", ".venv/bin/activate.sh", "venv/x.py", "node_modules/a/run.sh",
+                     "__pycache__/x.py", ".tox/y.sh", "build/z.sh", "dist/d.py", ".vllm-lint-cache/c.yaml",
+                     "sub/.mypy_cache/m.py", "sub/build/deep/run.sh"):
+        write(tmp_path, excluded)
+    assert found(tmp_path) == {
+        "serve.sh": "shell",
+        "Dockerfile": "dockerfile",
+        "deploy/k8s.yaml": "yaml",
+        "app/main.py": "python",
+        "README.md": "markdown",
+        "requirements.txt": "requirements",
+        "bin/start": "shell",
+    }
+
+
+def test_exclude_options(tmp_path: Path) -> None:
+    write(tmp_path, "a.sh")
+    write(tmp_path, "build/b.sh")
+    write(tmp_path, "gen/c.sh")
+    write(tmp_path, "x/d.py")
+    assert set(found(tmp_path)) == {"a.sh", "gen/c.sh", "x/d.py"}
+    assert set(found(tmp_path, extend_exclude=["gen", "*.py"])) == {"a.sh"}
+    # exclude replaces the defaults
+    assert set(found(tmp_path, exclude=["gen/"])) == {"a.sh", "build/b.sh", "x/d.py"}
+    assert set(found(tmp_path, include=["*.sh"])) == {"a.sh", "gen/c.sh"}
+
+
+def test_gitignore_negation_and_nesting(tmp_path: Path) -> None:
+    (tmp_path / ".git" / "info").mkdir(parents=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("secret/\n")
+    write(tmp_path, ".gitignore", "# comment\n*.sh\n!keep.sh\nlogs/\n/top.yaml\n")
+    write(tmp_path, "a.sh")
+    write(tmp_path, "keep.sh")
+    write(tmp_path, "top.yaml")
+    write(tmp_path, "sub/top.yaml")
+    write(tmp_path, "logs/run.py")
+    write(tmp_path, "sub/logs/run.py")
+    write(tmp_path, "secret/x.py")
+    write(tmp_path, "sub/b.sh")
+    write(tmp_path, "sub/deep/keep.sh")
+    # a nested .gitignore overrides the outer one for its folder
+    write(tmp_path, "svc/.gitignore", "!*.sh\nlocal.py\n")
+    write(tmp_path, "svc/run.sh")
+    write(tmp_path, "svc/local.py")
+    write(tmp_path, "svc/other.py")
+    write(tmp_path, "svc/inner/local.py")
+    assert set(found(tmp_path)) == {"keep.sh", "sub/top.yaml", "sub/deep/keep.sh", "svc/run.sh", "svc/other.py"}
+    # without gitignore everything but the default excludes
+    assert "a.sh" in found(tmp_path, respect_gitignore=False)
+    assert "secret/x.py" in found(tmp_path, respect_gitignore=False)
+
+
+def test_gitignore_above_the_walked_folder(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, ".gitignore", "generated/\n*.tmp.sh\n")
+    write(tmp_path, "proj/generated/x.sh")
+    write(tmp_path, "proj/a.tmp.sh")
+    write(tmp_path, "proj/b.sh")
+    assert set(found(tmp_path / "proj")) == {"b.sh"}
+
+
+def test_explicit_files_are_linted_unless_force_exclude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, ".gitignore", "ignored.sh\n")
+    write(tmp_path, "ignored.sh")
+    write(tmp_path, "build/gen.sh")
+    write(tmp_path, "odd.conf")
+    got = list(discover(["ignored.sh", "build/gen.sh", "odd.conf"]))
+    assert [(c.path, c.kind, c.explicit) for c in got] == [
+        ("ignored.sh", "shell", True),
+        ("build/gen.sh", "shell", True),
+        ("odd.conf", "unknown", True),
+    ]
+    got = list(discover(["ignored.sh", "build/gen.sh", "odd.conf", "build"], force_exclude=True))
+    assert [c.path for c in got] == ["odd.conf"]
+
+
+def test_missing_path_is_reported(tmp_path: Path) -> None:
+    [c] = list(discover([str(tmp_path / "nope.sh")]))
+    assert c.kind == "error" and c.reason
+
+
+def test_symlink_loops_and_links_out_of_tree(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "elsewhere.sh")
+    root = tmp_path / "root"
+    write(root, "real/a.sh")
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    (root / "real" / "up").symlink_to(root / "real", target_is_directory=True)
+    (root / "out").symlink_to(outside, target_is_directory=True)
+    (root / "out.sh").symlink_to(outside / "elsewhere.sh")
+    (root / "alias.sh").symlink_to(root / "real" / "a.sh")
+    (root / "dangling.sh").symlink_to(root / "missing.sh")
+    (root / "self1.sh").symlink_to(root / "self2.sh")
+    (root / "self2.sh").symlink_to(root / "self1.sh")
+    got = found(root)
+    # the in-tree link names the same file as real/a.sh: it is linted once, by its real name
+    assert got == {"real/a.sh": "shell"}
+    # a link to a file in the tree that the walk does not reach otherwise is linted
+    write(root, "excluded/build.sh")
+    (root / "linked.sh").symlink_to(root / "excluded" / "build.sh")
+    assert found(root, extend_exclude=["excluded"]) == {"real/a.sh": "shell", "linked.sh": "shell"}
+
+
+def test_fifo_socket_are_never_opened(tmp_path: Path) -> None:
+    write(tmp_path, "ok.sh")
+    os.mkfifo(tmp_path / "pipe.sh")
+    os.mkfifo(tmp_path / "entrypoint")  # extension-less: would be sniffed for a shebang if it were a file
+    result: list[Candidate] = []
+
+    def walk() -> None:
+        result.extend(discover([str(tmp_path)]))
+
+    t = threading.Thread(target=walk, daemon=True)
+    t.start()
+    t.join(10)
+    assert not t.is_alive(), "discovery blocked on a named pipe"
+    kinds = {os.path.basename(c.path): (c.kind, c.reason) for c in result}
+    assert kinds["ok.sh"] == ("shell", "")
+    assert kinds["pipe.sh"] == ("error", "not a regular file")
+    assert "entrypoint" not in kinds
+    # given by name: reported, not opened
+    t2_result: list[Candidate] = []
+    t2 = threading.Thread(target=lambda: t2_result.extend(discover([str(tmp_path / "entrypoint")])), daemon=True)
+    t2.start()
+    t2.join(10)
+    assert not t2.is_alive()
+    assert [c.kind for c in t2_result] == ["error"]
+
+
+def test_unreadable_entries_are_reported(tmp_path: Path) -> None:
+    write(tmp_path, "ok.sh")
+    secret = write(tmp_path, "secret.sh")
+    sniffed = write(tmp_path, "start", "#!/bin/sh\nvllm serve m\n")
+    locked = tmp_path / "locked"
+    write(locked, "inner.sh")
+    secret.chmod(0)
+    sniffed.chmod(0)
+    locked.chmod(0)
+    try:
+        got = {os.path.relpath(c.path, tmp_path): c for c in discover([str(tmp_path)])}
+    finally:
+        locked.chmod(0o755)
+        secret.chmod(0o644)
+        sniffed.chmod(0o644)
+    assert got["ok.sh"].kind == "shell"
+    if IS_ROOT:
+        # root reads everything: the files are simply linted
+        assert got["secret.sh"].kind == "shell"
+        assert got["locked/inner.sh"].kind == "shell"
+    else:
+        assert got["secret.sh"].kind == "error"
+        assert got["start"].kind == "error"
+        assert got["locked"].kind == "error" and got["locked"].reason
+
+
+def test_unlistable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error while listing a folder (as a non-root user would get) becomes a candidate."""
+    write(tmp_path, "ok.sh")
+    write(tmp_path, "bad/inner.sh")
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if os.path.basename(str(path)) == "bad":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr("linter.discovery.os.scandir", scandir)
+    got = {os.path.relpath(c.path, tmp_path): c for c in discover([str(tmp_path)])}
+    assert got["ok.sh"].kind == "shell"
+    assert got["bad"].kind == "error" and "denied" in got["bad"].reason.lower()
+
+
+def test_helm_chart_walk(tmp_path: Path) -> None:
+    write(tmp_path, "charts/vllm/Chart.yaml", "apiVersion: v2\nname: vllm\n")
+    write(tmp_path, "charts/vllm/values.yaml")
+    write(tmp_path, "charts/vllm/templates/deployment.yaml", "args: [{{ .Values.model }}]\n")
+    write(tmp_path, "charts/vllm/templates/_helpers.tpl")
+    write(tmp_path, "charts/vllm/templates/NOTES.txt")
+    assert found(tmp_path) == {
+        "charts/vllm/Chart.yaml": "yaml",
+        "charts/vllm/values.yaml": "yaml",
+        "charts/vllm/templates/deployment.yaml": "helm-template",
+    }
+
+
+def test_deterministic_order(tmp_path: Path) -> None:
+    for name in ("b.sh", "a.sh", "z/c.sh", "c/d.sh"):
+        write(tmp_path, name)
+    paths = [os.path.relpath(c.path, tmp_path) for c in discover([str(tmp_path)])]
+    assert paths == ["a.sh", "b.sh", "c/d.sh", "z/c.sh"]
