@@ -7,6 +7,7 @@ usage error or an internal error.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 
@@ -81,6 +82,10 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         sys.exit(_check(candidates, settings, output_format, statistics))
     except (click.UsageError, SystemExit):
         raise
+    except BrokenPipeError:  # the reader went away (``vllm-lint ... | head``)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(EXIT_CLEAN)
     except Exception:  # an internal error is a bug: say so, exit 2
         click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
         click.echo(traceback.format_exc(), err=True)
