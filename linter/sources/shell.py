@@ -627,6 +627,11 @@ class _Script:
         return words
 
     def command(self, node: _ts.Node) -> None:
+        if node.has_error:
+            return  # reported as a parse error; its words are not known
+        nxt = node.next_sibling
+        if nxt is not None and nxt.type == "ERROR" and "\n" not in self.text[self.p(node.end_byte) : self.p(nxt.start_byte)]:
+            return  # the command runs on into text that does not parse
         words = self.words_of(node)
         if not words:
             return

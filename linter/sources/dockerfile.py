@@ -1,0 +1,779 @@
+"""Dockerfiles: the vLLM start of the final stage, build-time ``RUN`` starts, release pins.
+
+Parsed with tree-sitter-dockerfile.  ``CMD``/``ENTRYPOINT`` exec forms are JSON
+arrays whose strings are decoded exactly (escapes included) with their places in
+the file; shell forms, ``RUN`` lines and ``sh -c`` strings go to
+:func:`linter.sources.shell.extract_script` through an :class:`OffsetMap` that
+drops line continuations and comment lines the way Docker does.
+
+When the final stage's base image is a vLLM image and no ``ENTRYPOINT`` is set,
+``CMD`` is the argv of the image's entrypoint (``image_entrypoint=True``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import warnings
+from dataclasses import dataclass, field
+
+import tree_sitter as _ts
+import tree_sitter_dockerfile as _tsd
+
+from linter.launch import EnvVar, Launch, Span, Token, VersionHint
+from linter.offset_map import OffsetMap
+from linter.source_file import SourceFile
+from linter.sources import Extraction, Problem, commands, shell
+
+__all__ = ["extract"]
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)  # the 0.2 wheel hands over an int pointer
+    _LANGUAGE = _ts.Language(_tsd.language())
+INSTRUCTIONS = frozenset(
+    "FROM RUN CMD LABEL MAINTAINER EXPOSE ENV ADD COPY ENTRYPOINT VOLUME USER WORKDIR ARG ONBUILD "
+    "STOPSIGNAL HEALTHCHECK SHELL".split()
+)
+_ENV_PREFIXES = ("VLLM_", "LMCACHE_")
+
+
+@dataclass
+class _Val:
+    """A decoded string with the file offset of each character (None: produced by an escape)."""
+
+    chars: list[str] = field(default_factory=list)
+    pos: list[int | None] = field(default_factory=list)
+    opaque: list[tuple[int, int]] = field(default_factory=list)
+    start: int = 0  # file span of the raw text
+    end: int = 0
+    anchor: int | None = None
+
+    @property
+    def value(self) -> str:
+        return "".join(self.chars)
+
+    def put(self, ch: str, p: int | None) -> None:
+        self.chars.append(ch)
+        self.pos.append(p)
+
+    def token(self, src: SourceFile) -> Token:
+        value = self.value
+        vs: int | None = None
+        if value:
+            f0 = self.pos[0]
+            if f0 is not None and all(p == f0 + k for k, p in enumerate(self.pos)) and src.text[f0 : f0 + len(value)] == value:
+                vs = f0
+        elif self.anchor is not None:
+            vs = self.anchor
+        return Token(value, Span(self.start, max(self.start, self.end)), vs, tuple(self.opaque))
+
+    def offset_map(self) -> OffsetMap:
+        m = OffsetMap(fallback=self.start)
+        for i, p in enumerate(self.pos):
+            if p is not None:
+                m.add(i, p, 1)
+        return m
+
+    def sub_span(self, a: int, b: int, src: SourceFile) -> tuple[Span, bool]:
+        seg = self.pos[a:b]
+        if seg and seg[0] is not None and all(p == seg[0] + k for k, p in enumerate(seg)):
+            f0 = seg[0]
+            if src.text[f0 : f0 + (b - a)] == self.value[a:b]:
+                return Span(f0, f0 + (b - a)), True
+        return Span(self.start, max(self.start, self.end)), False
+
+
+@dataclass
+class _Form:
+    """A CMD/ENTRYPOINT/RUN body: exec form (strings) or shell form (a script)."""
+
+    exec_words: list[_Val] | None
+    script: _Val | None
+    span: Span
+    keyword: str
+
+
+@dataclass
+class _Stage:
+    base: str
+    image: _Val | None
+    alias: str | None
+    span: Span
+    parent: _Stage | None = None
+    env: list[EnvVar] = field(default_factory=list)
+    cmd: _Form | None = None
+    entrypoint: _Form | None = None
+    entrypoint_set: bool = False
+    shell: list[str] | None = None
+    pin: VersionHint | None = None
+    launches_start: int = 0
+
+
+class _Dockerfile:
+    def __init__(self, src: SourceFile) -> None:
+        self.src = src
+        self.out = Extraction()
+        text = src.text
+        self.escape = _escape_char(text)
+        # Parse text: same length as the file; \r and a backtick escape made digestible.
+        chars = list(text)
+        _normalise_continuations(chars, text, self.escape)
+        self.ptext = "".join(chars)
+        self.global_args: dict[str, _Val] = {}
+        self.stage_args: dict[str, _Val] = {}
+        self.stages: list[_Stage] = []
+        self.manual: list[tuple[str, int, int, int]] = []  # (keyword, line start, rest start, end)
+
+    # -- positions ---------------------------------------------------------
+
+    def _set_text(self, text: str) -> None:
+        self.data = text.encode("utf-8", "surrogatepass")
+        if len(self.data) != len(text):
+            b2c = [0] * (len(self.data) + 1)
+            b = 0
+            for k, ch in enumerate(text):
+                n = len(ch.encode("utf-8", "surrogatepass"))
+                for j in range(n):
+                    b2c[b + j] = k
+                b += n
+            b2c[len(self.data)] = len(text)
+            self.b2c: list[int] | None = b2c
+        else:
+            self.b2c = None
+
+    def c(self, byte: int) -> int:
+        return byte if self.b2c is None else self.b2c[byte]
+
+    def span(self, node: _ts.Node) -> Span:
+        a, b = self.c(node.start_byte), self.c(node.end_byte)
+        while b > a and self.src.text[b - 1] in "\r\n":
+            b -= 1
+        return Span(a, b)
+
+    def t(self, node: _ts.Node) -> str:
+        return self.src.text[self.c(node.start_byte) : self.c(node.end_byte)]
+
+    # -- parsing with recovery --------------------------------------------
+
+    def parse(self) -> _ts.Node:
+        parser = _ts.Parser(_LANGUAGE)
+        masked = list(self.ptext)
+        tree = None
+        for _ in range(50):
+            text = "".join(masked)
+            self._set_text(text)
+            tree = parser.parse(self.data)
+            root = tree.root_node
+            if not root.has_error:
+                break
+            progressed = False
+            for err in _errors(root):
+                if err.is_missing:
+                    continue
+                start = self.c(err.start_byte)
+                line_start = text.rfind("\n", 0, start) + 1
+                end = self._logical_end(text, line_start)
+                if not text[line_start:end].strip():
+                    continue
+                self._note_error(text, line_start, end)
+                for k in range(line_start, end):
+                    if masked[k] != "\n":
+                        masked[k] = " "
+                progressed = True
+                break  # reparse after each masked line: the rest may now parse
+            if not progressed:
+                break
+        assert tree is not None
+        for err in _errors(tree.root_node):
+            sp = self.span(err)
+            msg = f"dockerfile parse error: missing {err.type!r}" if err.is_missing else "dockerfile parse error"
+            self.out.problems.append(Problem(sp, msg))
+        return tree.root_node
+
+    def _logical_end(self, text: str, line_start: int) -> int:
+        """End of the logical line starting at ``line_start`` (continuations followed)."""
+        k = line_start
+        n = len(text)
+        while True:
+            nl = text.find("\n", k)
+            if nl == -1:
+                return n
+            line = text[k:nl].rstrip(" \t\r")
+            if line.endswith("\\") and not text[k:nl].lstrip().startswith("#"):
+                k = nl + 1
+                # comment lines inside a continuation belong to it
+                continue
+            if text[k:nl].lstrip().startswith("#") and k != line_start:
+                k = nl + 1
+                continue
+            return nl
+
+    def _note_error(self, text: str, line_start: int, end: int) -> None:
+        line = text[line_start:end]
+        stripped = line.lstrip()
+        word = stripped.split(None, 1)[0] if stripped.split() else ""
+        kw_start = line_start + (len(line) - len(stripped))
+        span = Span(kw_start, kw_start + len(word))
+        upper = word.upper()
+        if upper not in INSTRUCTIONS:
+            self.out.problems.append(Problem(span, f"unknown Dockerfile instruction {word!r}"))
+            return
+        rest = kw_start + len(word)
+        while rest < end and text[rest] in " \t":
+            rest += 1
+        if upper in ("ENV", "CMD", "ENTRYPOINT", "RUN"):
+            self.manual.append((upper, line_start, rest, end))
+            if upper != "ENV":
+                self.out.problems.append(
+                    Problem(Span(rest, end), f"{upper} is not a valid JSON array; Docker runs it with /bin/sh -c")
+                )
+            return
+        self.out.problems.append(Problem(Span(line_start, end), f"dockerfile parse error in {upper}"))
+
+    # -- values ------------------------------------------------------------
+
+    def raw(self, start: int, end: int, *, drop_comments: bool = True) -> _Val:
+        """Text of an instruction's body with Docker's line continuations (and comment lines) removed."""
+        v = _Val(start=start, end=end)
+        text = self.src.text
+        esc = self.escape
+        k = start
+        at_line_start = False
+        while k < end:
+            ch = text[k]
+            if at_line_start and drop_comments:
+                j = k
+                while j < end and text[j] in " \t":
+                    j += 1
+                if j < end and text[j] == "#":
+                    nl = text.find("\n", j)
+                    k = end if nl == -1 or nl >= end else nl + 1
+                    continue
+                if j < end and text[j] in "\r\n":
+                    # an empty line inside a continuation is skipped too
+                    nl = text.find("\n", j)
+                    k = end if nl == -1 or nl >= end else nl + 1
+                    continue
+                at_line_start = False
+            if ch == esc:
+                j = k + 1
+                while j < end and text[j] in " \t":
+                    j += 1
+                if j < end and text[j] == "\r":
+                    j += 1
+                if j < end and text[j] == "\n":
+                    k = j + 1
+                    at_line_start = True
+                    continue
+            if ch == "\r" and k + 1 < end and text[k + 1] == "\n":
+                k += 1
+                continue
+            v.put(ch, k)
+            k += 1
+        return v
+
+    def json_string(self, node: _ts.Node) -> _Val:
+        sp = self.span(node)
+        v = _Val(start=sp.start, end=sp.end, anchor=sp.start + 1)
+        text = self.src.text
+        k, end = sp.start + 1, sp.end - 1
+        while k < end:
+            ch = text[k]
+            if ch != "\\" or k + 1 >= end:
+                v.put(ch, k)
+                k += 1
+                continue
+            nxt = text[k + 1]
+            simple = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+            if nxt in simple:
+                v.put(simple[nxt], None)
+                k += 2
+                continue
+            if nxt == "u" and k + 6 <= end:
+                try:
+                    code = int(text[k + 2 : k + 6], 16)
+                except ValueError:
+                    v.put(ch, k)
+                    k += 1
+                    continue
+                k += 6
+                if 0xD800 <= code < 0xDC00 and text[k : k + 2] == "\\u" and k + 6 <= end:
+                    try:
+                        low = int(text[k + 2 : k + 6], 16)
+                    except ValueError:
+                        low = 0
+                    if 0xDC00 <= low < 0xE000:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        k += 6
+                v.put(chr(code), None)
+                continue
+            v.put(ch, k)
+            k += 1
+        return v
+
+    def plain(self, node: _ts.Node, *, unquote: bool = True) -> _Val:
+        """An ENV/ARG value or a name: quotes removed, backslash escapes undone, ``$VAR`` opaque."""
+        sp = self.span(node)
+        return self.plain_range(sp.start, sp.end, unquote=unquote)
+
+    def plain_range(self, start: int, end: int, *, unquote: bool = True) -> _Val:
+        text = self.src.text
+        v = _Val(start=start, end=end)
+        k = start
+        quote: str | None = None
+        esc = self.escape
+        while k < end:
+            ch = text[k]
+            if unquote and quote is None and ch in "\"'":
+                quote = ch
+                if v.anchor is None and not v.chars:
+                    v.anchor = k + 1
+                k += 1
+                continue
+            if quote is not None and ch == quote:
+                quote = None
+                k += 1
+                continue
+            if ch == esc and quote != "'" and k + 1 < end:
+                nxt = text[k + 1]
+                if nxt == "\n" or (nxt == "\r" and text[k + 2 : k + 3] == "\n"):
+                    k += 2 if nxt == "\n" else 3
+                    while k < end and text[k] in " \t":
+                        k += 1
+                    continue
+                v.put(nxt, k + 1)
+                k += 2
+                continue
+            if ch == "$" and quote != "'" and k + 1 < end and (text[k + 1] == "{" or text[k + 1].isalpha() or text[k + 1] == "_"):
+                j = k + 1
+                if text[j] == "{":
+                    close = text.find("}", j)
+                    j = end if close == -1 or close >= end else close + 1
+                else:
+                    while j < end and (text[j].isalnum() or text[j] == "_"):
+                        j += 1
+                a = len(v.chars)
+                for q in range(k, j):
+                    v.put(text[q], q)
+                v.opaque.append((a, len(v.chars)))
+                k = j
+                continue
+            v.put(ch, k)
+            k += 1
+        return v
+
+    # -- instructions ------------------------------------------------------
+
+    def form(self, node: _ts.Node, keyword: str) -> _Form | None:
+        for c in node.named_children:
+            if c.type == "json_string_array":
+                words = [self.json_string(s) for s in c.named_children if s.type == "json_string"]
+                return _Form(words, None, self.span(node), keyword)
+            if c.type == "shell_command":
+                sp = self.span(c)
+                end = sp.end
+                blocks = [h for h in node.named_children if h.type == "heredoc_block"]
+                if blocks and self.t(c).strip().startswith("<<"):
+                    # ``RUN <<EOF``: the heredoc body is the script
+                    block = blocks[0]
+                    bs = self.span(block)
+                    body_start = self.src.text.find("\n", bs.start, bs.end) + 1 or bs.start
+                    body_end = bs.end
+                    for h in block.named_children:
+                        if h.type == "heredoc_end":
+                            body_end = self.span(h).start
+                    v = _Val(start=body_start, end=body_end)
+                    for k in range(body_start, body_end):
+                        v.put(self.src.text[k], k)
+                    return _Form(None, v, self.span(node), keyword)
+                if blocks:
+                    end = self.span(blocks[-1]).end
+                return _Form(None, self.raw(sp.start, end, drop_comments=not blocks), self.span(node), keyword)
+        return None
+
+    def run(self) -> Extraction:
+        root = self.parse()
+        stage: _Stage | None = None
+        items: list[tuple[int, str, object]] = []
+        for node in root.named_children:
+            items.append((self.c(node.start_byte), "node", node))
+        for m in self.manual:
+            items.append((m[1], "manual", m))
+        items.sort(key=lambda x: x[0])
+        for _, what, obj in items:
+            if what == "manual":
+                kw, line_start, rest, end = obj  # type: ignore[misc]
+                stage = self.manual_instruction(stage, kw, line_start, rest, end)
+                continue
+            node: _ts.Node = obj  # type: ignore[assignment]
+            t = node.type
+            if t == "from_instruction":
+                stage = self.from_(node)
+            elif t == "arg_instruction":
+                self.arg(node, stage)
+            elif stage is None:
+                continue
+            elif t == "env_instruction":
+                for pair in node.named_children:
+                    if pair.type == "env_pair":
+                        self.env_pair(stage, pair)
+            elif t == "cmd_instruction":
+                stage.cmd = self.form(node, "CMD")
+            elif t == "entrypoint_instruction":
+                stage.entrypoint = self.form(node, "ENTRYPOINT")
+                stage.entrypoint_set = True
+                stage.cmd = None  # an ENTRYPOINT resets the CMD inherited from the base
+            elif t == "run_instruction":
+                f = self.form(node, "RUN")
+                if f is not None:
+                    self.run_form(stage, f)
+            elif t == "shell_instruction":
+                for c in node.named_children:
+                    if c.type == "json_string_array":
+                        stage.shell = [self.json_string(s).value for s in c.named_children if s.type == "json_string"]
+        if self.stages:
+            self.final(self.stages[-1])
+        return self.out
+
+    def manual_instruction(self, stage: _Stage | None, kw: str, line_start: int, rest: int, end: int) -> _Stage | None:
+        if stage is None:
+            return stage
+        if kw == "ENV":
+            body = self.raw(rest, end)
+            # legacy ``ENV name value...``: the name is the first word, the value the rest
+            vals = body.value
+            sp = vals.find(" ")
+            if sp <= 0:
+                return stage
+            name = _Val(body.chars[:sp], body.pos[:sp], [], body.pos[0] or rest, (body.pos[sp - 1] or rest) + 1)
+            j = sp
+            while j < len(vals) and vals[j] in " \t":
+                j += 1
+            p0 = body.pos[j] if j < len(vals) else end
+            value = self.plain_range(p0 if p0 is not None else end, end, unquote=False)
+            self._add_env(stage, name, value)
+            return stage
+        f = _Form(None, self.raw(rest, end), Span(line_start, end), kw)
+        if kw == "CMD":
+            stage.cmd = f
+        elif kw == "ENTRYPOINT":
+            stage.entrypoint = f
+            stage.entrypoint_set = True
+            stage.cmd = None
+        else:
+            self.run_form(stage, f)
+        return stage
+
+    def arg(self, node: _ts.Node, stage: _Stage | None) -> None:
+        name = node.child_by_field_name("name")
+        default = node.child_by_field_name("default")
+        if name is None:
+            return
+        key = self.t(name)
+        if default is None:
+            if stage is not None and key in self.global_args:
+                self.stage_args[key] = self.global_args[key]
+            return
+        val = self.plain(default)
+        if stage is None:
+            self.global_args[key] = val
+        else:
+            self.stage_args[key] = val
+
+    def from_(self, node: _ts.Node) -> _Stage:
+        spec = None
+        alias = None
+        for c in node.named_children:
+            if c.type == "image_spec":
+                spec = c
+            elif c.type == "image_alias":
+                alias = self.t(c)
+        image: _Val | None = None
+        base = ""
+        if spec is not None:
+            image = self.expand(self.span(spec))
+            base = image.value
+        parent = None
+        for st in self.stages:
+            if st.alias and st.alias.lower() == base.lower():
+                parent = st
+        stage = _Stage(base, image if parent is None else None, alias, self.span(node), parent)
+        stage.launches_start = len(self.out.launches)
+        if parent is not None:
+            stage.env = list(parent.env)
+            stage.cmd = parent.cmd
+            stage.entrypoint = parent.entrypoint
+            stage.entrypoint_set = parent.entrypoint_set
+            stage.shell = parent.shell
+        self.stage_args = {}
+        if image is not None and not image.opaque and commands.is_vllm_image(base):
+            ref = commands.parse_image(base)
+            if ref.tag and ref.tag_offset is not None:
+                sp, ok = image.sub_span(ref.tag_offset, ref.tag_offset + len(ref.tag), self.src)
+                stage.pin = VersionHint(ref.tag, sp, "dockerfile-from", ok)
+                self.out.pins.append(stage.pin)
+        self.stages.append(stage)
+        return stage
+
+    def expand(self, sp: Span) -> _Val:
+        """A FROM reference with ``${VAR}``/``$VAR`` resolved from the global ARG defaults."""
+        raw = self.plain_range(sp.start, sp.end)
+        if not raw.opaque:
+            return raw
+        out = _Val(start=sp.start, end=sp.end)
+        k = 0
+        opaque = sorted(raw.opaque)
+        for a, b in opaque:
+            while k < a:
+                out.put(raw.chars[k], raw.pos[k])
+                k += 1
+            ref = "".join(raw.chars[a:b])
+            name = ref[2:-1] if ref.startswith("${") else ref[1:]
+            default = None
+            for op in (":-", "-"):
+                if op in name:
+                    name, default = name.split(op, 1)
+                    break
+            val = self.global_args.get(name)
+            if val is not None and not val.opaque:
+                out.chars.extend(val.chars)
+                out.pos.extend(val.pos)
+            elif default is not None and "$" not in default:
+                off = ref.index(default) if default else 0
+                for q, ch in enumerate(default):
+                    p = raw.pos[a + off + q]
+                    out.put(ch, p)
+            else:
+                s = len(out.chars)
+                for q in range(a, b):
+                    out.put(raw.chars[q], raw.pos[q])
+                out.opaque.append((s, len(out.chars)))
+            k = b
+        while k < len(raw.chars):
+            out.put(raw.chars[k], raw.pos[k])
+            k += 1
+        return out
+
+    def env_pair(self, stage: _Stage, pair: _ts.Node) -> None:
+        name = pair.child_by_field_name("name")
+        value = pair.child_by_field_name("value")
+        if name is None:
+            return
+        nv = self.plain(name)
+        if value is not None:
+            vv = self.plain(value)
+        else:
+            end = self.span(pair).end
+            vv = _Val(start=end, end=end, anchor=end)
+        self._add_env(stage, nv, vv)
+
+    def _add_env(self, stage: _Stage, name: _Val, value: _Val) -> None:
+        if not name.value.startswith(_ENV_PREFIXES):
+            return
+        stage.env = [e for e in stage.env if e.name.value != name.value]
+        stage.env.append(EnvVar(name.token(self.src), value.token(self.src)))
+
+    # -- launches ----------------------------------------------------------
+
+    def root_image(self, stage: _Stage) -> tuple[_Val | None, VersionHint | None]:
+        s: _Stage | None = stage
+        while s is not None and s.parent is not None:
+            s = s.parent
+        if s is None:
+            return None, None
+        return s.image, s.pin
+
+    def shell_ok(self, stage: _Stage) -> bool:
+        return stage.shell is None or not stage.shell or posixpath.basename(stage.shell[0]) in shell.SHELLS
+
+    def run_form(self, stage: _Stage, f: _Form) -> None:
+        if f.script is not None:
+            if self.shell_ok(stage):
+                self.script(stage, f.script, f.span)
+            return
+        assert f.exec_words is not None
+        tokens = [w.token(self.src) for w in f.exec_words]
+        for tok, version, a, b in shell.pip_pins_in_words(tokens):
+            w = f.exec_words[tokens.index(tok)]
+            sp, ok = w.sub_span(a, b, self.src)
+            self.out.pins.append(VersionHint(version, sp, "pip-pin", ok))
+        self.exec_words(stage, f.exec_words, f.span)
+
+    def script(self, stage: _Stage, body: _Val, span: Span) -> list[Launch]:
+        ex = shell.extract_script(self.src, body.value, body.offset_map(), kind="dockerfile", group=self.src.path)
+        self.adopt(stage, ex)
+        return ex.launches
+
+    def adopt(self, stage: _Stage, ex: Extraction) -> None:
+        image, pin = self.root_image(stage)
+        for launch in ex.launches:
+            if launch.image is None:
+                launch.env = _merge_env(stage.env, launch.env)
+                if image is not None:
+                    launch.image = image.token(self.src)  # the command runs inside the built image
+                if launch.version_hint is None:
+                    launch.version_hint = pin or self.pip_pin_before(launch.span.start)
+        self.out.extend(ex)
+
+    def pip_pin_before(self, at: int) -> VersionHint | None:
+        before = [p for p in self.out.pins if p.origin == "pip-pin" and p.span.start <= at]
+        return before[-1] if before else None
+
+    def exec_words(self, stage: _Stage, words: list[_Val], span: Span, *, image_entrypoint: bool = False) -> Launch | None:
+        tokens = [w.token(self.src) for w in words]
+        if not tokens and not image_entrypoint:
+            return None
+        m = commands.match_words(tokens, image_entrypoint=image_entrypoint)
+        if m is None:
+            # ``["sh", "-c", "script"]``
+            for k, tok in enumerate(tokens):
+                if posixpath.basename(tok.value) in shell.SHELLS:
+                    j = k + 1
+                    has_c = False
+                    while j < len(tokens) and tokens[j].value.startswith("-") and len(tokens[j].value) > 1:
+                        has_c = has_c or ("c" in tokens[j].value[1:] and not tokens[j].value.startswith("--"))
+                        j += 1
+                    if has_c and j < len(tokens):
+                        launches = self.script(stage, words[j], span)
+                        return launches[0] if launches else None
+                    break
+            return None
+        image, pin = self.root_image(stage)
+        env = list(stage.env) if m.image is None else []
+        env = _merge_env(env, [EnvVar(n, v) for n, v in m.env if n.value.startswith(_ENV_PREFIXES)])
+        launch = Launch(
+            path=self.src.path,
+            kind="dockerfile",
+            span=span,
+            program=m.program,  # type: ignore[arg-type]
+            entrypoint=m.entrypoint,
+            entry=list(m.entry),
+            args=list(m.args),
+            env=env,
+            image=m.image if m.image is not None else (image.token(self.src) if image is not None else None),
+            group=self.src.path,
+        )
+        if m.image is not None:
+            ref = commands.parse_image(m.image.value)
+            if ref.tag and ref.tag_offset is not None and m.image.value_start is not None:
+                a = m.image.value_start + ref.tag_offset
+                launch.version_hint = VersionHint(ref.tag, Span(a, a + len(ref.tag)), "image-tag")
+        elif pin is not None:
+            launch.version_hint = pin
+        self.out.launches.append(launch)
+        return launch
+
+    def final(self, stage: _Stage) -> None:
+        image, pin = self.root_image(stage)
+        vllm_base = image is not None and not image.opaque and commands.is_vllm_image(image.value)
+        ep, cmd = stage.entrypoint, stage.cmd
+        launch: Launch | None = None
+        if ep is not None:
+            if ep.script is not None:
+                if self.shell_ok(stage):
+                    self.script(stage, ep.script, ep.span)
+                return
+            words = list(ep.exec_words or [])
+            span = ep.span
+            if cmd is not None and cmd.exec_words is not None:
+                words += cmd.exec_words
+                span = cmd.span
+            elif cmd is not None and cmd.script is not None:
+                words += [_synthetic("/bin/sh", cmd.span), _synthetic("-c", cmd.span), cmd.script]
+                span = cmd.span
+            launch = self.exec_words(stage, words, span)
+        elif cmd is not None:
+            if vllm_base:
+                if cmd.exec_words is not None:
+                    launch = self.exec_words(stage, cmd.exec_words, cmd.span, image_entrypoint=True)
+                elif cmd.script is not None:
+                    msg = ("shell-form CMD on a vLLM image is passed to the image's entrypoint as "
+                           "'/bin/sh -c ...'; write CMD as a JSON array of vLLM arguments")
+                    self.out.problems.append(Problem(cmd.span, msg))
+                    for found in self.script(stage, cmd.script, cmd.span):
+                        found.notes.append(msg)
+                return
+            if cmd.script is not None:
+                if self.shell_ok(stage):
+                    self.script(stage, cmd.script, cmd.span)
+                return
+            launch = self.exec_words(stage, cmd.exec_words or [], cmd.span)
+        elif vllm_base and not stage.entrypoint_set:
+            launch = self.exec_words(stage, [], stage.span, image_entrypoint=True)
+            if launch is not None:
+                launch.notes.append("no CMD: the image's entrypoint runs without arguments")
+        if launch is not None and launch.version_hint is None:
+            launch.version_hint = self.pip_pin_before(launch.span.start)
+
+
+def _synthetic(value: str, span: Span) -> _Val:
+    v = _Val(start=span.start, end=span.end)
+    for ch in value:
+        v.put(ch, None)
+    return v
+
+
+def _merge_env(first: list[EnvVar], second: list[EnvVar]) -> list[EnvVar]:
+    names = {e.name.value for e in second}
+    return [e for e in first if e.name.value not in names] + list(second)
+
+
+def _errors(root: _ts.Node) -> list[_ts.Node]:
+    out: list[_ts.Node] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            out.append(n)
+            continue
+        if n.has_error:
+            stack.extend(reversed(n.children))
+    return out
+
+
+def _escape_char(text: str) -> str:
+    """The ``# escape=`` parser directive (default backslash)."""
+    for line in text.splitlines():
+        s = line.strip()
+        if not s.startswith("#"):
+            break
+        body = s[1:].strip()
+        key, eq, val = body.partition("=")
+        if not eq:
+            break
+        if key.strip().lower() == "escape" and val.strip() in ("`", "\\"):
+            return val.strip()
+    return "\\"
+
+
+def _normalise_continuations(chars: list[str], text: str, escape: str) -> None:
+    """For the parser only, keeping every offset: ``ESC [spaces] [\\r] \\n`` becomes ``[spaces] \\ \\n``.
+
+    Docker accepts whitespace between the escape character and the line end and
+    a backtick escape (``# escape=```); the grammar wants a backslash right
+    before the newline.  Under ``escape=``` a backslash at a line end is a
+    literal and must not continue the line.
+    """
+    n = len(text)
+    for i, ch in enumerate(text):
+        if ch not in (escape, "\\"):
+            continue
+        j = i + 1
+        while j < n and text[j] in " \t\r":
+            j += 1
+        if j >= n or text[j] != "\n":
+            continue
+        if ch == escape:
+            for k in range(i, j):
+                chars[k] = " "
+            chars[j - 1] = "\\"
+        else:
+            chars[i] = "/"
+
+
+def extract(src: SourceFile) -> Extraction:
+    try:
+        return _Dockerfile(src).run()
+    except Exception as exc:  # noqa: BLE001 - a linter must never crash on input
+        out = Extraction()
+        out.problems.append(Problem(Span(0, 0), f"dockerfile extraction failed: {type(exc).__name__}: {exc}"))
+        return out

@@ -1,0 +1,332 @@
+"""Markdown: vLLM starts in fenced code blocks (README commands, Dockerfiles, manifests).
+
+Fenced code blocks are found by a line scanner that follows CommonMark's fence
+rules (``````` and ``~~~`` fences of three or more characters, up to three
+spaces of indentation relative to the enclosing list item, block quotes, the
+closing fence at least as long as the opening one, an unclosed fence running to
+the end).  Each block is handed to the extractor of its language on a *masked*
+copy of the file: every character outside the block's content becomes a space
+(line ends kept), so the extractor's offsets are offsets in the Markdown file and
+no position is copied by hand.
+
+Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
+(``path#L<fence line>``): the blocks of a README are alternatives, not one
+deployment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from linter.launch import EnvVar, Launch, Span, Token
+from linter.offset_map import OffsetMap
+from linter.source_file import SourceFile
+from linter.sources import Extraction, Problem
+
+__all__ = ["extract", "Block", "fenced_blocks"]
+
+SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "bash-session", "terminal", "ksh", "dash"})
+PROMPT_LANGS = frozenset({"console", "shell-session", "shellsession", "bash-session", "terminal"})
+YAML_LANGS = frozenset({"yaml", "yml"})
+DOCKER_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
+PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
+
+
+@dataclass
+class Block:
+    info: str
+    lang: str
+    fence_line: int  # 1-based line of the opening fence
+    fence_start: int  # offset of the opening fence's first character
+    fence_indent: int  # columns of indentation of the opening fence
+    lines: list[tuple[int, int]] = field(default_factory=list)  # content ranges (line end excluded)
+    closed: bool = False
+
+
+def _lines(text: str) -> list[tuple[int, int, int]]:
+    """``(start, end, next)`` for each line: ``text[start:end]`` without its line end."""
+    out = []
+    k = 0
+    n = len(text)
+    while k < n:
+        nl = text.find("\n", k)
+        nxt = n if nl == -1 else nl + 1
+        end = n if nl == -1 else nl
+        if end > k and text[end - 1] == "\r":
+            end -= 1
+        out.append((k, end, nxt))
+        k = nxt
+    return out
+
+
+def _indent(text: str, k: int, end: int) -> tuple[int, int]:
+    """``(columns, chars)`` of leading spaces/tabs from ``k``."""
+    col = 0
+    j = k
+    while j < end and text[j] in " \t":
+        col = col + 4 - (col % 4) if text[j] == "\t" else col + 1
+        j += 1
+    return col, j - k
+
+
+def _blockquote_prefix(text: str, k: int, end: int) -> int:
+    """Characters of ``>`` block quote markers (with their optional space) at ``k``."""
+    j = k
+    while True:
+        col, n = _indent(text, j, end)
+        if col > 3 or j + n >= end or text[j + n] != ">":
+            return j - k
+        j += n + 1
+        if j < end and text[j] == " ":
+            j += 1
+
+
+def _list_marker(text: str, k: int, end: int) -> int | None:
+    """Width of a list item marker plus its following spaces at ``k`` (``- ``, ``1. ``), or None."""
+    if k >= end:
+        return None
+    ch = text[k]
+    j = k
+    if ch in "-*+":
+        j = k + 1
+    elif ch.isdigit():
+        while j < end and j - k < 9 and text[j].isdigit():
+            j += 1
+        if j >= end or text[j] not in ".)":
+            return None
+        j += 1
+    else:
+        return None
+    if j < end and text[j] not in " \t":
+        return None
+    spaces = 0
+    while j < end and text[j] == " " and spaces < 4:
+        j += 1
+        spaces += 1
+    if spaces == 0 and j < end:
+        return None
+    return j - k
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """The fenced code blocks of a Markdown text."""
+    blocks: list[Block] = []
+    cur: Block | None = None
+    fence_char = ""
+    fence_len = 0
+    list_indent = 0  # content column of the innermost open list item
+    for lineno, (start, end, _nxt) in enumerate(_lines(text), 1):
+        bq = _blockquote_prefix(text, start, end)
+        k = start + bq
+        col, n = _indent(text, k, end)
+        body = k + n
+        if cur is not None:
+            rel = col - list_indent if col >= list_indent else col
+            run = 0
+            while body + run < end and text[body + run] == fence_char:
+                run += 1
+            if rel <= 3 + max(0, cur.fence_indent - list_indent) and run >= fence_len and not text[body + run : end].strip():
+                cur.closed = True
+                blocks.append(cur)
+                cur = None
+                continue
+            # content: drop up to fence_indent columns of indentation
+            drop = 0
+            c = 0
+            while k + drop < end and text[k + drop] == " " and c < cur.fence_indent:
+                drop += 1
+                c += 1
+            cur.lines.append((k + drop, end))
+            continue
+        if body >= end:
+            continue  # blank line: lists stay open
+        if col < list_indent and _list_marker(text, body, end) is None:
+            list_indent = 0
+        marker = _list_marker(text, body, end)
+        fence_at = body
+        fence_col = col
+        if marker is not None and text[body : body + 3] not in ("---", "***", "___"):
+            list_indent = col + marker
+            fence_at = body + marker
+            fence_col = col + marker
+        rel = fence_col - list_indent if fence_col >= list_indent else fence_col
+        if rel > 3:
+            continue
+        ch = text[fence_at] if fence_at < end else ""
+        if ch not in ("`", "~"):
+            continue
+        run = 0
+        while fence_at + run < end and text[fence_at + run] == ch:
+            run += 1
+        if run < 3:
+            continue
+        info = text[fence_at + run : end].strip()
+        if ch == "`" and "`" in info:
+            continue
+        lang = info.split(None, 1)[0].lower() if info else ""
+        lang = lang.strip("{}.").split(",")[0]
+        cur = Block(info, lang, lineno, fence_at, fence_col)
+        fence_char, fence_len = ch, run
+    if cur is not None:
+        blocks.append(cur)
+    return blocks
+
+
+def _sniff(src_text: str, block: Block) -> str:
+    content = "\n".join(src_text[a:b] for a, b in block.lines)
+    stripped = [ln.strip() for ln in content.splitlines() if ln.strip()]
+    if not stripped:
+        return ""
+    first = stripped[0].split(None, 1)[0].upper() if stripped[0].split() else ""
+    if first in ("FROM", "ARG") and any(ln.split(None, 1)[0].upper() in ("CMD", "ENTRYPOINT", "RUN", "ENV") for ln in stripped[1:] if ln.split()):
+        return "dockerfile"
+    if any(ln.startswith(("apiVersion:", "services:", "kind:")) for ln in stripped):
+        return "yaml"
+    if any(ln.startswith(("import ", "from ")) for ln in stripped) and ("LLM(" in content or "import" in stripped[0]):
+        return "python"
+    if any(ln.startswith(("$ ", "# ")) for ln in stripped) and not any(ln.startswith("#!") for ln in stripped):
+        return "console"
+    return "bash"
+
+
+def _masked(src: SourceFile, ranges: list[tuple[int, int]]) -> list[str]:
+    text = src.text
+    out = [ch if ch in "\r\n" else " " for ch in text]
+    for a, b in ranges:
+        out[a:b] = text[a:b]
+    return out
+
+
+def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
+    """Command lines of a console session, prompts dropped; output lines dropped."""
+    ranges: list[tuple[int, int]] = []
+    continuing = False
+    for a, b in block.lines:
+        line = text[a:b]
+        if continuing:
+            ranges.append((a, b))
+            continuing = line.rstrip().endswith("\\")
+            continue
+        stripped = line.lstrip()
+        lead = len(line) - len(stripped)
+        for prompt in ("$ ", "# ", "% ", "> "):
+            if stripped.startswith(prompt):
+                ranges.append((a + lead + len(prompt), b))
+                continuing = line.rstrip().endswith("\\")
+                break
+        else:
+            if stripped in ("$", "#"):
+                continue
+    return ranges
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(f"linter.sources.{name}")
+    except Exception:  # noqa: BLE001 - the module may not exist yet or may be broken
+        return None
+
+
+def _run(fn: Callable[[], Extraction], out: Extraction, block: Block, src: SourceFile) -> Extraction | None:
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 - one block's failure must not stop the file
+        out.problems.append(Problem(Span(block.fence_start, block.fence_start), f"{block.lang or 'code'} block: extraction failed: {type(exc).__name__}: {exc}"))
+        return None
+
+
+def _fix_token(text: str, tok: Token | None) -> Token | None:
+    if tok is None or tok.value_start is None:
+        return tok
+    if text[tok.value_start : tok.value_start + len(tok.value)] == tok.value:
+        return tok
+    return dataclasses.replace(tok, value_start=None)
+
+
+def _fix_launch(text: str, launch: Launch) -> None:
+    launch.entry = [_fix_token(text, t) for t in launch.entry]  # type: ignore[misc]
+    launch.args = [_fix_token(text, t) for t in launch.args]  # type: ignore[misc]
+    launch.env = [EnvVar(_fix_token(text, e.name), _fix_token(text, e.value)) for e in launch.env]  # type: ignore[arg-type]
+    launch.image = _fix_token(text, launch.image)
+    launch.settings = [
+        dataclasses.replace(s, name=_fix_token(text, s.name), value=_fix_token(text, s.value)) for s in launch.settings
+    ]
+
+
+def extract(src: SourceFile) -> Extraction:
+    out = Extraction()
+    try:
+        blocks = fenced_blocks(src.text)
+    except Exception as exc:  # noqa: BLE001
+        out.problems.append(Problem(Span(0, 0), f"markdown scan failed: {type(exc).__name__}: {exc}"))
+        return out
+    for block in blocks:
+        if not block.lines:
+            continue
+        content = "\n".join(src.text[a:b] for a, b in block.lines).lower()
+        if "vllm" not in content and "lmcache" not in content:
+            continue  # nothing to find: no start, no pin
+        sniffed = not block.lang
+        lang = block.lang or _sniff(src.text, block)
+        if lang == "pycon":
+            continue
+        group = f"{src.path}#L{block.fence_line}"
+        ex: Extraction | None = None
+        if lang in SHELL_LANGS:
+            ranges = _console_ranges(src.text, block) if lang in PROMPT_LANGS else block.lines
+            masked = "".join(_masked(src, ranges))
+            msrc = SourceFile(src.path, masked, src.encoding, src.bom)
+            from linter.sources import shell
+
+            ex = _run(lambda: shell.extract_script(msrc, masked, OffsetMap.identity(0, len(masked)), kind="markdown", group=group), out, block, src)
+        elif lang in DOCKER_LANGS:
+            masked = "".join(_masked(src, block.lines))
+            msrc = SourceFile(src.path, masked, src.encoding, src.bom)
+            from linter.sources import dockerfile
+
+            ex = _run(lambda: dockerfile.extract(msrc), out, block, src)
+        elif lang in YAML_LANGS or lang in PYTHON_LANGS:
+            mod = _module("yaml" if lang in YAML_LANGS else "python")
+            if mod is None or not hasattr(mod, "extract"):
+                continue
+            chars = _masked(src, block.lines)
+            if lang in PYTHON_LANGS and block.fence_indent > 0:
+                # Indented block (inside a list item): give the parser a header
+                # line at column 0 in the masked fence line so the indentation is legal.
+                a = src.text.rfind("\n", 0, block.fence_start) + 1
+                header = "if 1:"
+                line_end = src.text.find("\n", a)
+                line_end = len(src.text) if line_end == -1 else line_end
+                if line_end - a >= len(header):
+                    chars[a : a + len(header)] = list(header)
+            masked = "".join(chars)
+            msrc = SourceFile(src.path, masked, src.encoding, src.bom)
+            ex = _run(lambda: mod.extract(msrc), out, block, src)
+        else:
+            continue
+        if ex is None:
+            continue
+        if sniffed:
+            ex.problems = []  # an untagged block may be prose or pseudo code: no parse complaints
+        lo, hi = block.lines[0][0], block.lines[-1][1]
+        for launch in ex.launches:
+            launch.kind = "markdown"
+            launch.group = group if launch.group in ("", src.path, group) else f"{group}/{launch.group}"
+            if launch.span.start < lo or launch.span.end > hi:
+                a = min(max(launch.span.start, lo), hi)
+                launch.span = Span(a, max(a, min(launch.span.end, hi)))
+            if launch.path != src.path:
+                launch.path = src.path
+            _fix_launch(src.text, launch)
+            launch.notes.append(f"markdown {lang} block at line {block.fence_line}")
+        clamped = []
+        for prob in ex.problems:
+            a = min(max(prob.span.start, lo), hi)
+            clamped.append(Problem(Span(a, max(a, min(prob.span.end, hi))), prob.message))
+        ex.problems = clamped
+        ex.pins = [p for p in ex.pins if not p.editable or src.text[p.span.start : p.span.end] == p.version]
+        out.extend(ex)
+    return out

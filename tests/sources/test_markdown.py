@@ -1,0 +1,166 @@
+"""Markdown: fenced blocks found by CommonMark rules, each block extracted in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from linter.launch import Launch, Token
+from linter.source_file import SourceFile
+from linter.sources import markdown
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
+
+README = """\
+# Serving
+
+Install and run:
+
+```bash
+pip install vllm==0.30.0
+vllm serve Qwen/Qwen3-8B \\
+  --max-model-len 32768
+```
+
+```console
+$ vllm serve meta-llama/Llama-3.1-8B --tp 2
+INFO: started
+$ docker run --gpus all vllm/vllm-openai:v0.30.1 \\
+>   --model m
+# VLLM_USE_V1=1 vllm serve root-prompt
+```
+
+1. In a list:
+   ```sh
+   vllm serve listed --port 1
+   ```
+
+> quoted
+> ```bash
+> vllm serve quoted
+> ```
+
+~~~dockerfile
+FROM vllm/vllm-openai:v0.29.0
+CMD ["--model", "df"]
+~~~
+
+````
+```bash
+vllm serve inside-a-longer-fence
+```
+````
+
+```text
+vllm serve not-code-we-read
+```
+"""
+
+
+def check_token(src: SourceFile, tok: Token) -> None:
+    if tok.value_start is not None:
+        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+
+
+def check_launch(src: SourceFile, launch: Launch) -> None:
+    for tok in [*launch.entry, *launch.args]:
+        check_token(src, tok)
+    for env in launch.env:
+        check_token(src, env.name)
+        if env.value is not None:
+            check_token(src, env.value)
+
+
+def test_fence_scanner() -> None:
+    blocks = markdown.fenced_blocks(README)
+    langs = [(b.lang, b.fence_line, b.closed) for b in blocks]
+    assert langs == [
+        ("bash", 5, True), ("console", 11, True), ("sh", 20, True), ("bash", 25, True),
+        ("dockerfile", 29, True), ("", 34, True), ("text", 40, True),
+    ]
+    longer = blocks[5]
+    assert [README[a:b] for a, b in longer.lines] == ["```bash", "vllm serve inside-a-longer-fence", "```"]
+    listed = blocks[2]
+    assert [README[a:b] for a, b in listed.lines] == ["vllm serve listed --port 1"]
+    quoted = blocks[3]
+    assert [README[a:b] for a, b in quoted.lines] == ["vllm serve quoted"]
+
+
+def test_unclosed_fence_runs_to_the_end() -> None:
+    (block,) = markdown.fenced_blocks("text\n```bash\nvllm serve m\n")
+    assert not block.closed and len(block.lines) == 1
+
+
+def test_launches_in_blocks() -> None:
+    src = SourceFile.from_text("README.md", README)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+        assert launch.kind == "markdown"
+    firsts = [(launch.entrypoint, launch.args[0].value if launch.args else None) for launch in ex.launches]
+    assert firsts == [
+        ("vllm serve", "Qwen/Qwen3-8B"),
+        ("vllm serve", "meta-llama/Llama-3.1-8B"),
+        ("image", "--model"),
+        ("vllm serve", "root-prompt"),
+        ("vllm serve", "listed"),
+        ("vllm serve", "quoted"),
+        ("image", "--model"),
+    ]
+    # the untagged block shows Markdown source: sniffed as shell, it does not parse, and no
+    # parse complaint is made about an untagged block
+    first = ex.launches[0]
+    assert first.group == "README.md#L5"
+    assert first.args[2].value == "32768" and first.args[2].value_start == README.index("32768")
+    assert first.version_hint is not None and first.version_hint.version == "0.30.0"
+    # console: prompt stripped, continuation line with its "> " prompt kept out of the words
+    docker = ex.launches[2]
+    assert [t.value for t in docker.args] == ["--model", "m"]
+    assert docker.args[1].value_start == README.index("m\n# VLLM")
+    assert docker.version_hint is not None and docker.version_hint.version == "v0.30.1"
+    root = ex.launches[3]
+    assert [(e.name.value, e.value.value) for e in root.env] == [("VLLM_USE_V1", "1")]
+    listed = ex.launches[4]
+    assert listed.args[2].value_start == README.index("1\n   ```")
+    df = ex.launches[6]
+    assert df.group == "README.md#L29"
+    assert df.args[1].value == "df" and df.args[1].value_start == README.index("df")
+    assert {p.version for p in ex.pins} == {"0.30.0", "v0.29.0"}
+    assert not ex.problems
+    for launch in ex.launches:
+        assert README[launch.span.start : launch.span.end].strip()
+
+
+def test_crlf_markdown() -> None:
+    text = "Run:\r\n\r\n```bash\r\nvllm serve m \\\r\n  --port 8000\r\n```\r\n"
+    src = SourceFile.from_text("README.md", text)
+    (launch,) = markdown.extract(src).launches
+    assert [t.value for t in launch.args] == ["m", "--port", "8000"]
+    assert launch.args[2].value_start == text.index("8000")
+
+
+def test_broken_block_does_not_stop_others() -> None:
+    text = "```bash\nvllm serve \"unterminated\n```\n\n```bash\nvllm serve ok\n```\n"
+    src = SourceFile.from_text("README.md", text)
+    ex = markdown.extract(src)
+    assert [launch.args[0].value for launch in ex.launches] == ["ok"]
+    assert any("shell parse error" in p.message for p in ex.problems)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="shared corpus not present")
+def test_corpus_markdown_never_raises() -> None:
+    n = 0
+    for path in sorted(CORPUS.rglob("*")):
+        if not path.is_file() or path.suffix.lower() not in (".md", ".markdown"):
+            continue
+        try:
+            src = SourceFile.from_bytes(str(path), path.read_bytes())
+        except ValueError:
+            continue
+        ex = markdown.extract(src)
+        for launch in ex.launches:
+            check_launch(src, launch)
+        n += 1
+    if n == 0:
+        pytest.skip("no Markdown files in the corpus")
