@@ -1,0 +1,264 @@
+"""Kubernetes objects: every container of every pod template, wherever it sits.
+
+Deployments, StatefulSets, Jobs, CronJobs, LeaderWorkerSets (leader and
+worker templates), KServe runtimes and services, KubeRay clusters and any
+operator resource carry pod specs at different paths; a mapping with a
+``containers`` or ``initContainers`` list of mappings is treated as one, so
+all of them are found without a table of kinds.
+
+A container's ``command`` + ``args`` is one argv.  ``args`` alone on a vLLM
+image is the image entrypoint's argv.  ``sh -c SCRIPT`` goes to the shell
+extractor with the script's offset map.  ``$(VAR)`` is Kubernetes' own
+expansion and stays opaque.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linter.launch import EnvVar, Launch, Span, Token, VersionHint
+from linter.source_file import SourceFile
+from linter.sources import Extraction, commands, embedded_shell
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
+from linter.sources.yaml_scalars import scalar_offsets, scalar_token
+
+_K8S_VAR = re.compile(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+POD_LIST_KEYS = ("initContainers", "containers")
+
+
+def k8s_opaque(tok: Token) -> Token:
+    """Mark ``$(VAR)`` references (Kubernetes dependent-variable expansion) as opaque."""
+    ranges = tuple((m.start(), m.end()) for m in _K8S_VAR.finditer(tok.value))
+    if not ranges:
+        return tok
+    return Token(tok.value, tok.span, tok.value_start, tok.opaque + ranges, tok.splat)
+
+
+def word_tokens(src: SourceFile, node: Node | None) -> tuple[list[Token], list[Node]]:
+    """The scalar items of a command/args list (a lone scalar counts as one item)."""
+    if isinstance(node, ScalarNode):
+        if node.tag.endswith(":null") or (node.style is None and node.value in ("", "~", "null")):
+            return [], []
+        return [k8s_opaque(scalar_token(src, node))], [node]
+    if not isinstance(node, SequenceNode):
+        return [], []
+    toks, nodes = [], []
+    for item in node.value:
+        if isinstance(item, ScalarNode):
+            toks.append(k8s_opaque(scalar_token(src, item)))
+            nodes.append(item)
+    return toks, nodes
+
+
+def likely_vllm_image(ref: str | None) -> bool:
+    """vLLM's own images, and images whose name says vLLM (``opea/vllm-gaudi``, ``substratusai/vllm``)."""
+    if not ref:
+        return False
+    if commands.is_vllm_image(ref):
+        return True
+    name = commands.parse_image(ref).name.lower()
+    return "vllm" in name and "router" not in name and "lmcache" not in name
+
+
+_ARGS_ENV = re.compile(r"^(VLLM_)?(ADDITIONAL|EXTRA|SERVE|SERVER|ENGINE|VLLM)_?ARGS$")
+
+
+def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, group: str) -> Extraction:
+    """``VLLM_ADDITIONAL_ARGS``-style variables whose value is a string of vLLM flags (llm-d images)."""
+    from linter.sources.compose import split_words  # shell-like word splitting with positions
+
+    out = Extraction()
+    if not isinstance(env_node, SequenceNode):
+        return out
+    for item in env_node.value:
+        name = text_of(get(item, "name"))
+        value = get(item, "value")
+        if name and _ARGS_ENV.match(name) and isinstance(value, ScalarNode) and value.value.lstrip().startswith("--"):
+            words = split_words(src.text, value.value, scalar_offsets(src, value))
+            if value.style == ">":
+                words = [Token(w.value, w.span, None, w.opaque, w.splat) for w in words]
+            launch = Launch(src.path, kind, Span(item.start_mark.index, item.end_mark.index), entrypoint="vllm serve",
+                            args=[k8s_opaque(w) for w in words], group=group, notes=[f"arguments from environment variable {name}"])
+            if value.style == ">":
+                launch.editable = False
+                launch.notes.append("folded scalar: positions approximate, not editable")
+            out.launches.append(launch)
+    return out
+
+
+def image_hint(src: SourceFile, image_node: Node | None) -> tuple[Token | None, VersionHint | None]:
+    """The image token and, for a vLLM image with a tag, the tag as a version hint."""
+    if not isinstance(image_node, ScalarNode) or not image_node.value:
+        return None, None
+    tok = scalar_token(src, image_node)
+    if not commands.is_vllm_image(tok.value):
+        return tok, None
+    ref = commands.parse_image(tok.value)
+    if ref.tag is None or ref.tag_offset is None:
+        return tok, None
+    if tok.value_start is not None:
+        start = tok.value_start + ref.tag_offset
+        return tok, VersionHint(ref.tag, Span(start, start + len(ref.tag)), "image-tag", "$" not in ref.tag and "{" not in ref.tag)
+    return tok, VersionHint(ref.tag, tok.span, "image-tag", False)
+
+
+def env_vars(src: SourceFile, env_node: Node | None) -> list[EnvVar]:
+    """``VLLM_*`` entries of a container ``env`` list (``valueFrom`` gives a value of None)."""
+    out: list[EnvVar] = []
+    if isinstance(env_node, SequenceNode):
+        for item in env_node.value:
+            name = get(item, "name")
+            if isinstance(name, ScalarNode) and name.value.startswith("VLLM_"):
+                value = get(item, "value")
+                out.append(EnvVar(scalar_token(src, name), scalar_token(src, value) if isinstance(value, ScalarNode) else None))
+    elif isinstance(env_node, MappingNode):  # compose-style maps in operator resources
+        for k, v in env_node.value:
+            if isinstance(k, ScalarNode) and k.value.startswith("VLLM_"):
+                out.append(EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) else None))
+    return out
+
+
+def _launch_from_match(src: SourceFile, m: commands.Match, *, kind: str, span: Span, group: str) -> Launch:
+    env = [EnvVar(n, v) for n, v in m.env if n.value.startswith("VLLM_")]
+    launch = Launch(
+        path=src.path, kind=kind, span=span, program=m.program, entrypoint=m.entrypoint,
+        entry=list(m.entry), args=list(m.args), env=env, image=m.image, group=group,
+    )
+    if any(t.value_start is None for t in [*m.entry, *m.args]):
+        launch.notes.append("some tokens are not editable (escapes or folded text)")
+    return launch
+
+
+def argv_launches(
+    src: SourceFile,
+    words: list[Token],
+    nodes: list[Node],
+    *,
+    kind: str,
+    span: Span,
+    group: str,
+    image: Token | None = None,
+    image_runs_args: bool = False,
+) -> Extraction:
+    """Launches started by an argv (``sh -c`` scripts go to the shell extractor)."""
+    out = Extraction()
+    if not words:
+        if image_runs_args:
+            out.launches.append(Launch(src.path, kind, span, entrypoint="image", image=image, group=group))
+        return out
+    k = embedded_shell.shell_script_index(words)
+    if k is not None:
+        script_node = nodes[k]
+        omap = scalar_offsets(src, script_node)
+        editable = script_node.style != ">"
+        sub = embedded_shell.extract(src, words[k].value, omap, kind=kind, group=group, editable=editable)
+        for launch in sub.launches:
+            if not editable:
+                launch.editable = False
+                launch.notes.append("folded scalar: positions approximate")
+        out.extend(sub)
+        return out
+    m = commands.match_words(words)
+    if m is None and image_runs_args:
+        m = commands.match_words(words, image_entrypoint=True)
+        m.image = image
+    if m is not None:
+        if m.image is None:
+            m.image = image
+        out.launches.append(_launch_from_match(src, m, kind=kind, span=span, group=group))
+    return out
+
+
+def container_launches(src: SourceFile, container: MappingNode, *, kind: str, group: str) -> Extraction:
+    """Launches of one container mapping (``image``, ``command``, ``args``, ``env``)."""
+    command = get(container, "command")
+    args = get(container, "args")
+    image_tok, hint = image_hint(src, get(container, "image"))
+    cmd_words, cmd_nodes = word_tokens(src, command)
+    arg_words, arg_nodes = word_tokens(src, args)
+    runs_image = not cmd_words and image_tok is not None and likely_vllm_image(image_tok.value)
+    assumed = runs_image and not commands.is_vllm_image(image_tok.value)
+    if not cmd_words and image_tok is None and arg_words and arg_words[0].value.startswith("--model"):
+        runs_image = assumed = True  # a patch (kustomize) of a vLLM container: image set elsewhere
+    span = Span(container.start_mark.index, container.end_mark.index)
+    out = argv_launches(
+        src, cmd_words + arg_words, cmd_nodes + arg_nodes, kind=kind, span=span, group=group,
+        image=image_tok, image_runs_args=runs_image,
+    )
+    if not out.launches:
+        out.extend(env_args_launches(src, get(container, "env"), kind=kind, group=group))
+    env = env_vars(src, get(container, "env"))
+    for launch in out.launches:
+        if launch.image is None:
+            launch.image = image_tok
+        if launch.version_hint is None and hint is not None:
+            launch.version_hint = hint
+        if not launch.group:
+            launch.group = group
+        names = {e.name.value for e in launch.env}
+        launch.env.extend(e for e in env if e.name.value not in names)
+        if assumed and launch.entrypoint == "image":
+            launch.notes.append("image entrypoint assumed to be vLLM's")
+    return out
+
+
+def _object_name(src: SourceFile, node: Node) -> str | None:
+    kind = text_of(get(node, "kind"))
+    if kind is None:
+        return None
+    name_node = get(get(node, "metadata"), "name")
+    name = text_of(name_node) or "?"
+    original = getattr(src, "original_text", "")
+    if original and isinstance(name_node, ScalarNode):  # a Helm template: show the name as written
+        name = original[name_node.start_mark.index : name_node.end_mark.index].strip("\"'")
+    return f"{kind}/{name}"
+
+
+def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
+    """Every mapping holding container lists, with a stable group name."""
+    found: list[tuple[str, MappingNode]] = []
+    seen: set[int] = set()
+    stack: list[tuple[Node, str, tuple[str, ...]]] = [(doc, "", ())]
+    while stack:
+        node, owner, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, MappingNode):
+            name = _object_name(src, node)
+            if name is not None:
+                owner, path = name, ()
+            if any(isinstance(get(node, k), SequenceNode) and any(isinstance(c, MappingNode) for c in get(node, k).value) for k in POD_LIST_KEYS):
+                p = path[:-1] if path and path[-1] == "spec" else path
+                found.append((f"{owner}/{'.'.join(p)}" if owner else ".".join(p) or "pod", node))
+            children = [(v, owner, path + (k.value if isinstance(k, ScalarNode) else "?",)) for k, v in node.value]
+        elif isinstance(node, SequenceNode):
+            children = [(v, owner, path + (f"[{i}]",)) for i, v in enumerate(node.value)]
+        else:
+            children = []
+        stack.extend(reversed(children))
+    return found
+
+
+def extract_document(src: SourceFile, doc: Node, *, kind: str = "k8s") -> tuple[Extraction, set[int]]:
+    """Launches of every pod spec in a document, and the ids of the container nodes used."""
+    out = Extraction()
+    used: set[int] = set()
+    for group, spec in pod_specs(src, doc):
+        for key in POD_LIST_KEYS:
+            lst = get(spec, key)
+            if not isinstance(lst, SequenceNode):
+                continue
+            for container in lst.value:
+                if isinstance(container, MappingNode) and id(container) not in used:
+                    used.add(id(container))
+                    out.extend(container_launches(src, container, kind=kind, group=group))
+    return out, used
+
+
+def extract(src: SourceFile) -> Extraction:
+    docs, problems = compose_documents(src.text, src.path)
+    out = Extraction(problems=list(problems))
+    for doc in docs:
+        out.extend(extract_document(src, doc)[0])
+    return out

@@ -1,0 +1,327 @@
+"""Any YAML file: decide per document what it is and hand it to the right reader.
+
+* Kubernetes objects (``apiVersion`` + ``kind``, ``kind: List`` included) and
+  any document holding pod specs (``containers`` lists): :mod:`kubernetes`.
+* docker-compose (``services:`` of mappings): :mod:`compose`.
+* GitHub Actions (``jobs:`` + ``on:``, or a composite action's ``runs:``) and
+  SkyPilot tasks (``run:``/``setup:``/``resources:``): :mod:`actions`.
+* A flat mapping of option-like keys: a vLLM ``--config`` candidate.
+* Everything else, and whatever the readers above leave: a list of words
+  that starts vLLM, a string holding such a command, an ``args`` list that an
+  operator hands to vLLM (KubeAI ``engine: VLLM``, production-stack
+  ``vllmConfig.extraArgs``), or a mapping of vLLM options under a vLLM-named
+  key (production-stack ``vllmConfig``, KAITO ``vllm:``, Kthena worker
+  ``config``) — whatever the key is called.
+
+Helm templates are masked first (:mod:`helm`), so their positions stay true.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
+from linter.offset_map import OffsetMap
+from linter.source_file import SourceFile
+from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kubernetes, vllm_config
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
+from linter.sources.yaml_scalars import remap_token, scalar_offsets, scalar_token
+
+_ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
+_SETTINGS_KEY = re.compile(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
+_OPTIONISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$")
+_PIN = re.compile(r"^vllm(?:\[[^\]]*\])?==([0-9][^\s;,]*)$")
+_COMMAND_HINT = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.|\blmcache\s+server\b|lmcache\.v1\.multiprocess")
+
+
+def kind_of_file(path: str, templated: bool) -> str:
+    base = posixpath.basename(path).lower()
+    if templated and ("templates/" in path or "templates__" in base or base.endswith(".tpl")):
+        return "helm-template"
+    if "values" in base:
+        return "helm-values"
+    return "yaml"
+
+
+def document_form(doc: Node) -> str:
+    """``k8s``, ``compose``, ``actions``, ``skypilot``, ``config`` or ``yaml``."""
+    if not isinstance(doc, MappingNode):
+        return "yaml"
+    if text_of(get(doc, "apiVersion")) is not None and text_of(get(doc, "kind")) is not None:
+        return "k8s"
+    services = get(doc, "services")
+    if isinstance(services, MappingNode) and any(isinstance(v, MappingNode) for _k, v in services.value):
+        if get(doc, "jobs") is None:
+            return "compose"
+    if isinstance(get(doc, "jobs"), MappingNode) and (get(doc, "on") is not None or get(doc, "name") is not None):
+        return "actions"
+    runs = get(doc, "runs")
+    if isinstance(runs, MappingNode) and get(runs, "steps") is not None:
+        return "actions"
+    if isinstance(get(doc, "run"), ScalarNode) or isinstance(get(doc, "setup"), ScalarNode):
+        return "skypilot"
+    if vllm_config.looks_like_config(doc):
+        if any(isinstance(k, ScalarNode) and _SETTINGS_KEY.match(k.value) and isinstance(v, MappingNode) for k, v in doc.value):
+            return "yaml"  # options nested under a ``vllm:`` key (KAITO inference config)
+        return "config"
+    return "yaml"
+
+
+def _vllm_context(path: tuple[str, ...], parent: Node | None) -> bool:
+    """An operator-style args list belongs to vLLM: a vLLM-named key above it, or a vLLM engine/image beside it."""
+    if any("vllm" in p.lower() for p in path[:-1]):
+        return True
+    if path and path[0] == "sampleApplication":  # llm-d deployer values: vLLM args of prefill/decode pods
+        return True
+    if isinstance(parent, MappingNode):
+        if (text_of(get(get(parent, "modelFormat"), "name")) or "").lower() == "huggingface":
+            return True  # KServe's Hugging Face runtime hands unknown args to vLLM
+        for key in ("engine", "backend", "type", "runtime", "framework", "modelFormat"):
+            v = text_of(get(parent, key))
+            if v and "vllm" in v.lower():
+                return True
+        img = text_of(get(parent, "image"))
+        if img and commands.is_vllm_image(img):
+            return True
+    return False
+
+
+def _is_args_key(key: str) -> bool:
+    return key in _ARGS_KEYS or key.lower().endswith(("args", "arguments")) and not key.lower().endswith("jvmargs")
+
+
+def _settings_mapping(node: Node) -> bool:
+    if not isinstance(node, MappingNode) or len(node.value) < 1:
+        return False
+    keys = [k for k, _v in node.value]
+    if not all(isinstance(k, ScalarNode) and _OPTIONISH.match(k.value) for k in keys):
+        return False
+    scalars = sum(1 for _k, v in node.value if isinstance(v, ScalarNode))
+    return scalars >= max(1, len(node.value) // 2)
+
+
+class _Generic:
+    """The catch-all walk over one document."""
+
+    def __init__(self, src: SourceFile, kind: str, skip: set[int], out: Extraction) -> None:
+        self.src, self.kind, self.skip, self.out = src, kind, skip, out
+        self.seen: set[int] = set()
+        self.mentions_vllm = False
+
+    def context(self, doc: Node) -> None:
+        start, end = doc.start_mark.index, doc.end_mark.index
+        self.mentions_vllm = "vllm" in self.src.text[start:end].lower()
+
+    def run(self, doc: Node) -> None:
+        stack: list[tuple[tuple[str, ...], Node, Node | None]] = [((), doc, None)]
+        while stack:
+            path, node, parent = stack.pop()
+            if id(node) in self.seen or id(node) in self.skip:
+                continue
+            self.seen.add(id(node))
+            if isinstance(node, SequenceNode):
+                if self._sequence(path, node, parent):
+                    continue
+                stack.extend(reversed([(path + (f"[{i}]",), v, node) for i, v in enumerate(node.value)]))
+            elif isinstance(node, MappingNode):
+                if self._mapping(path, node):
+                    continue
+                stack.extend(reversed([(path + ((k.value if isinstance(k, ScalarNode) else "?"),), v, node) for k, v in node.value]))
+            elif isinstance(node, ScalarNode):
+                self._scalar(path, node, parent)
+
+    def _group(self, path: tuple[str, ...]) -> str:
+        return ".".join(p for p in path[:-1]) or "document"
+
+    def _sequence(self, path: tuple[str, ...], node: SequenceNode, parent: Node | None) -> bool:
+        words, nodes = kubernetes.word_tokens(self.src, node)
+        if not words or len(words) != len(node.value):
+            words_ok = bool(words)
+        else:
+            words_ok = True
+        if not words_ok:
+            return False
+        span = Span(node.start_mark.index, node.end_mark.index)
+        found = kubernetes.argv_launches(self.src, words, nodes, kind=self.kind, span=span, group=self._group(path))
+        if found.launches:
+            self.out.extend(found)
+            return True
+        key = path[-1] if path else ""
+        if _is_args_key(key) and any(w.value.startswith("--") for w in words) and (self.mentions_vllm or _vllm_context(path, parent)):
+            launch = Launch(
+                path=self.src.path, kind=self.kind, span=span, entrypoint="vllm serve", args=list(words),
+                group=self._group(path), notes=[f"operator args: {'.'.join(path)}"],
+            )
+            if isinstance(parent, MappingNode):
+                launch.env = kubernetes.env_vars(self.src, get(parent, "env"))
+            self.out.launches.append(launch)
+            return True
+        if key == "pip":
+            for w in words:
+                m = _PIN.match(w.value)
+                if m and w.value_start is not None:
+                    start = w.value_start + m.start(1)
+                    self.out.pins.append(VersionHint(m.group(1), Span(start, start + len(m.group(1))), "pip-pin"))
+        return False
+
+    def _model_spec(self, path: tuple[str, ...], node: MappingNode) -> None:
+        """production-stack ``servingEngineSpec.modelSpec[]``: the chart runs ``vllm serve MODELURL``."""
+        url = get(node, "modelURL")
+        repo = text_of(get(node, "repository"))
+        if not isinstance(url, ScalarNode) or repo is None:
+            return
+        launch = Launch(
+            path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index),
+            entrypoint="vllm serve", args=[scalar_token(self.src, url)], group=self._group(path + ("x",)),
+            notes=["production-stack modelSpec: the chart adds --host/--port and the vllmConfig options"],
+        )
+        launch.image = scalar_token(self.src, get(node, "repository"))
+        tag = get(node, "tag")
+        if isinstance(tag, ScalarNode) and tag.value and commands.is_vllm_image(repo):
+            tok = scalar_token(self.src, tag)
+            span = tok.value_span() or tok.span
+            launch.version_hint = VersionHint(tag.value, span, "image-tag", tok.editable)
+        self.out.launches.append(launch)
+
+    def _mapping(self, path: tuple[str, ...], node: MappingNode) -> bool:
+        key = path[-1] if path else ""
+        if len(path) >= 2 and path[-2] == "modelSpec":
+            self._model_spec(path, node)
+        parent_is_vllm = False
+        if key == "config" and len(path) >= 1:
+            parent_is_vllm = False  # decided by the caller's siblings below
+        if key and (_SETTINGS_KEY.search(key) or parent_is_vllm) and _settings_mapping(node):
+            self._settings(path, node)
+            # still look inside for argument lists (``vllmConfig.extraArgs``)
+            for k, v in node.value:
+                if isinstance(v, SequenceNode):
+                    self._sequence(path + (k.value,), v, node)
+                    self.seen.add(id(v))
+            return True
+        # Kthena ModelBooster / similar: a ``config`` mapping beside a vLLM image
+        cfg = get(node, "config")
+        img = text_of(get(node, "image"))
+        if isinstance(cfg, MappingNode) and img and commands.is_vllm_image(img) and _settings_mapping(cfg):
+            self._settings(path + ("config",), cfg)
+            self.seen.add(id(cfg))
+        # ConfigMap data: embedded YAML files that configure vLLM
+        if key == "data":
+            for k, v in node.value:
+                if isinstance(k, ScalarNode) and isinstance(v, ScalarNode) and k.value.endswith((".yaml", ".yml")) and "vllm" in v.value.lower():
+                    self._embedded_yaml(path + (k.value,), v)
+                    self.seen.add(id(v))
+        return False
+
+    def _settings(self, path: tuple[str, ...], node: MappingNode) -> None:
+        settings = [vllm_config.setting_of(self.src, k, v) for k, v in node.value if isinstance(k, ScalarNode)]
+        self.out.launches.append(Launch(
+            path=self.src.path, kind="vllm-config", span=Span(node.start_mark.index, node.end_mark.index),
+            entrypoint="config", style="settings", settings=settings, group=self._group(path),
+            notes=["candidate", f"operator settings: {'.'.join(path)}"],
+        ))
+
+    def _embedded_yaml(self, path: tuple[str, ...], node: ScalarNode) -> None:
+        omap = scalar_offsets(self.src, node)
+        inner = SourceFile(self.src.path, node.value)
+        sub = extract_text(inner, kind=self.kind)
+        for launch in sub.launches:
+            self.out.launches.append(remap_launch(launch, omap, self.src.text, node))
+        for p in sub.problems:
+            self.out.problems.append(Problem(Span(omap.nearest(p.span.start), max(omap.nearest(p.span.start), omap.span_end(p.span.end))), p.message))
+
+    def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None) -> None:
+        if node.tag != "tag:yaml.org,2002:str" or not _COMMAND_HINT.search(node.value):
+            return
+        if not embedded_shell.available():
+            return
+        omap = scalar_offsets(self.src, node)
+        sub = embedded_shell.extract(self.src, node.value, omap, kind=self.kind, group=self._group(path), editable=node.style != ">")
+        for launch in sub.launches:
+            if node.style == ">":
+                launch.editable = False
+                launch.notes.append("folded scalar: positions approximate, not editable")
+        self.out.extend(sub)
+
+
+def remap_launch(launch: Launch, omap: OffsetMap, text: str, node: ScalarNode) -> Launch:
+    """Move a launch found in a scalar's value (embedded YAML) into the file's coordinates."""
+    def t(tok: Token | None) -> Token | None:
+        return None if tok is None else remap_token(tok, omap, text)
+
+    launch.entry = [t(x) for x in launch.entry]
+    launch.args = [t(x) for x in launch.args]
+    launch.env = [EnvVar(t(e.name), t(e.value)) for e in launch.env]
+    launch.settings = [Setting(t(s.name), t(s.value), s.kind) for s in launch.settings]
+    launch.image = t(launch.image)
+    launch.version_hint = None
+    s = omap.nearest(launch.span.start)
+    launch.span = Span(s, max(s, omap.span_end(launch.span.end)))
+    if node.style == ">":
+        launch.editable = False
+    launch.notes.append("embedded YAML document")
+    return launch
+
+
+def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
+    out = Extraction()
+    form = document_form(doc)
+    skip: set[int] = set()
+    if form == "compose":
+        out.extend(compose.extract_document(src, doc))
+        services = get(doc, "services")
+        skip.add(id(services))
+    elif form == "actions":
+        out.extend(actions.actions_document(src, doc))
+        for key in ("jobs", "runs"):
+            if get(doc, key) is not None:
+                skip.add(id(get(doc, key)))
+    elif form == "skypilot":
+        out.extend(actions.skypilot_document(src, doc))
+        for key in ("run", "setup"):
+            if get(doc, key) is not None:
+                skip.add(id(get(doc, key)))
+    elif form == "config":
+        launch = vllm_config.config_launch(src, doc, candidate=True)
+        if launch is not None:
+            out.launches.append(launch)
+        return out
+    k8s_kind = "k8s" if kind == "yaml" else kind
+    pods, used = kubernetes.extract_document(src, doc, kind=k8s_kind)
+    out.extend(pods)
+    skip |= used
+    walker = _Generic(src, k8s_kind if form == "k8s" else kind, skip, out)
+    walker.context(doc)
+    walker.run(doc)
+    return out
+
+
+def extract_text(src: SourceFile, *, kind: str) -> Extraction:
+    docs, problems = compose_documents(src.text, src.path)
+    out = Extraction(problems=list(problems))
+    for doc in docs:
+        out.extend(extract_document(src, doc, kind=kind))
+    return out
+
+
+def extract(src: SourceFile) -> Extraction:
+    """Launches of a YAML file of any form; parse errors become problems."""
+    try:
+        return _extract(src)
+    except RecursionError:
+        return Extraction(problems=[Problem(Span(0, 0), "YAML parse error: nesting too deep")])
+
+
+def _extract(src: SourceFile) -> Extraction:
+    if not helm.has_template(src.text):
+        return extract_text(src, kind=kind_of_file(src.path, False))
+    m = helm.mask(src.text)
+    work = helm.masked_source(src, m)
+    kind = kind_of_file(src.path, True)
+    out = extract_text(work, kind=kind)
+    out.launches = [helm.unmask(src, m, launch) for launch in out.launches]
+    span = helm.problem_span(m)
+    if span is not None:
+        out.problems.append(Problem(span, "template action without a closing '}}'"))
+    out.problems = [Problem(p.span, p.message + " (after masking template actions)") if p.message.startswith("YAML parse error") else p for p in out.problems]
+    return out

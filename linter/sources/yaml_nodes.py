@@ -1,0 +1,153 @@
+"""Parse YAML into composer nodes (never objects) and walk them safely.
+
+Only PyYAML's composer runs: no constructor, so no Python tags are honoured,
+unknown tags cannot fail, and an alias is the very node it names (an alias
+bomb stays a small graph; walkers visit each node once).  Marks' ``index`` are
+character offsets into the parsed ``str``; the pure-Python loader is used
+because its marks count characters whatever the encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from linter.launch import Span
+from linter.sources import Problem
+
+
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+
+
+class _ComposeLoader(yaml.SafeLoader):
+    """SafeLoader used only for composing; an unknown tag is just a string on a node."""
+
+
+def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Problem]]:
+    """All documents of ``text`` as nodes; a parse error becomes a Problem.
+
+    After an error, reading resumes at the next ``---`` line, so one broken
+    document does not hide the others (the text before it is blanked, keeping
+    every offset).
+    """
+    docs: list[Node] = []
+    problems: list[Problem] = []
+    # characters YAML refuses (control characters) become spaces: offsets stay true
+    text = _NON_PRINTABLE.sub(" ", text)
+    work = text
+    start = 0
+    while True:
+        count = len(docs)
+        pos = _compose_into(work, docs, problems)
+        if pos is None:
+            break
+        # the broken document began after the last good one
+        begin = max(start, docs[-1].end_mark.index if len(docs) > count else start)
+        resume = _next_document(text, begin)
+        if resume is None or resume <= start:
+            break
+        start = resume
+        work = "".join(c if c in "\r\n" else " " for c in text[:resume]) + text[resume:]
+    return docs, problems
+
+
+def _next_document(text: str, pos: int) -> int | None:
+    i = text.find("\n---", pos)
+    while i != -1:
+        after = text[i + 4 : i + 5]
+        if after in ("", "\n", "\r", " ", "\t"):
+            return i + 1
+        i = text.find("\n---", i + 1)
+    return None
+
+
+def _compose_into(text: str, docs: list[Node], problems: list[Problem]) -> int | None:
+    """Compose documents into ``docs``; return the error offset, or None when the stream ended."""
+    loader = None
+    try:
+        loader = _ComposeLoader(text)
+        while loader.check_node():
+            node = loader.get_node()
+            if node is not None:
+                docs.append(node)
+        return None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        pos = min(mark.index, len(text)) if mark is not None else 0
+        if mark is None and hasattr(exc, "position"):  # ReaderError: a non-printable character
+            pos = min(exc.position, len(text))
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        message = f"{context}: {problem}" if context else str(problem)
+        end = min(pos + 1, len(text))
+        problems.append(Problem(Span(pos, end), f"YAML parse error: {message}"))
+        return pos
+    except RecursionError:
+        problems.append(Problem(Span(0, 0), "YAML parse error: nesting too deep"))
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def get(node: Node | None, key: str) -> Node | None:
+    """The value of ``key`` in a mapping node (the last one when a key repeats)."""
+    if not isinstance(node, MappingNode):
+        return None
+    found = None
+    for k, v in node.value:
+        if isinstance(k, ScalarNode) and k.value == key:
+            found = v
+    return found
+
+
+def get_key(node: Node | None, key: str) -> ScalarNode | None:
+    if not isinstance(node, MappingNode):
+        return None
+    found = None
+    for k, _v in node.value:
+        if isinstance(k, ScalarNode) and k.value == key:
+            found = k
+    return found
+
+
+def text_of(node: Node | None) -> str | None:
+    """A scalar's value, or None for anything else."""
+    return node.value if isinstance(node, ScalarNode) else None
+
+
+def items(node: Node | None) -> list[tuple[str, Node]]:
+    """``(key, value)`` pairs of a mapping whose keys are scalars."""
+    if not isinstance(node, MappingNode):
+        return []
+    return [(k.value, v) for k, v in node.value if isinstance(k, ScalarNode)]
+
+
+def walk(node: Node, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Node]]:
+    """Every node under ``node`` once, with its key path (sequence items as ``[i]``)."""
+    seen: set[int] = set()
+    stack: list[tuple[tuple[str, ...], Node]] = [(path, node)]
+    while stack:
+        p, n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield p, n
+        children: list[tuple[tuple[str, ...], Node]] = []
+        if isinstance(n, MappingNode):
+            for k, v in n.value:
+                name = k.value if isinstance(k, ScalarNode) else "?"
+                children.append((p + (name,), v))
+        elif isinstance(n, SequenceNode):
+            for i, v in enumerate(n.value):
+                children.append((p + (f"[{i}]",), v))
+        stack.extend(reversed(children))
+
+
+def is_scalar_list(node: Node | None) -> bool:
+    return isinstance(node, SequenceNode) and all(isinstance(v, ScalarNode) for v in node.value)
+
+
+__all__ = ["MappingNode", "Node", "ScalarNode", "SequenceNode", "compose_documents", "get", "get_key", "items", "text_of", "walk", "is_scalar_list"]

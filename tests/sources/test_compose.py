@@ -1,0 +1,114 @@
+"""docker-compose: string and list commands, entrypoints, environment, image entrypoints."""
+
+from __future__ import annotations
+
+from linter.source_file import SourceFile
+from linter.sources import compose
+from linter.sources import yaml as yaml_source
+
+from yaml_check import check_launch, check_token, values
+
+
+def _extract(text: str):
+    src = SourceFile.from_text("docker-compose.yml", text)
+    out = yaml_source.extract(src)
+    for launch in out.launches:
+        check_launch(src, launch)
+    return src, out
+
+
+def test_string_command_is_split_like_shlex_with_places():
+    text = """\
+services:
+  vllm:
+    image: vllm/vllm-openai:v0.9.1
+    command: --model ${MODEL} --gpu-memory-utilization 0.6 --chat-template "a b" --x='{"k":1}'
+    environment:
+      VLLM_LOGGING_LEVEL: DEBUG
+      HF_TOKEN: ${HF_TOKEN}
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.kind == "compose" and launch.entrypoint == "image"
+    assert values(launch.args) == ["--model", "${MODEL}", "--gpu-memory-utilization", "0.6", "--chat-template", "a b", '--x={"k":1}']
+    model = launch.args[1]
+    assert model.opaque == ((0, 8),) and model.splat  # an unquoted variable may split into words
+    check_token(src, launch.args[3], "0.6")
+    assert launch.args[3].editable
+    check_token(src, launch.args[5], '"a b"')
+    assert launch.args[5].value_start == launch.args[5].span.start + 1  # inside the quotes
+    assert [e.name.value for e in launch.env] == ["VLLM_LOGGING_LEVEL"]
+    assert launch.version_hint.version == "v0.9.1"
+
+
+def test_list_command_and_entrypoint_join():
+    text = """\
+services:
+  api:
+    image: python:3.12
+    entrypoint: ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    command: ["--model", "m", "--max-model-len 4096"]
+    environment:
+      - VLLM_USE_V1=0
+      - OTHER=1
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.entrypoint == "api_server"
+    assert values(launch.args) == ["--model", "m", "--max-model-len 4096"]
+    (env,) = launch.env
+    check_token(src, env.name, "VLLM_USE_V1")
+    check_token(src, env.value, "0")
+
+
+def test_entrypoint_string_with_bash_c():
+    text = """\
+services:
+  cpu:
+    image: opea/vllm-cpu:latest
+    entrypoint: /bin/bash -c "export VLLM_CPU_KVCACHE_SPACE=50 && python3 -m vllm.entrypoints.openai.api_server --model m --port 80"
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.entrypoint == "api_server"
+    assert values(launch.args) == ["--model", "m", "--port", "80"]
+    check_token(src, launch.args[2], "--port")
+    assert launch.args[2].editable
+
+
+def test_folded_command_is_placed_but_not_editable():
+    text = """\
+services:
+  qwen:
+    image: vllm/vllm-openai:v0.10.1
+    command: >
+      --model Qwen/Qwen3-30B
+      --max-model-len 262144
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert not launch.editable and any("folded" in n for n in launch.notes)
+    assert values(launch.args) == ["--model", "Qwen/Qwen3-30B", "--max-model-len", "262144"]
+    assert src.text[launch.args[2].span.start : launch.args[2].span.end] == "--max-model-len"
+    assert all(not t.editable for t in launch.args)
+
+
+def test_split_words_rules():
+    text = "x"
+    from linter.offset_map import OffsetMap
+
+    value = "a 'b c' \"d\\\"e\" f\\ g $$h"
+    words = compose.split_words(value, value, OffsetMap.identity(0, len(value)))
+    assert [w.value for w in words] == ["a", "b c", 'd"e', "f g", "$$h"]
+    assert words[0].editable and not words[2].editable
+    del text
+
+
+def test_non_vllm_service_is_ignored():
+    _src, out = _extract("services:\n  redis:\n    image: redis:7\n    command: redis-server --save 60 1\n")
+    assert out.launches == []
+
+
+def test_compose_extract_directly():
+    out = compose.extract(SourceFile.from_text("c.yml", "services:\n  v:\n    image: vllm/vllm-openai\n    command: [--model, m]\n"))
+    assert values(out.launches[0].args) == ["--model", "m"]

@@ -1,0 +1,124 @@
+"""Helm templates: actions masked with same-length filler, opaque tokens, control flow, failures."""
+
+from __future__ import annotations
+
+from linter.source_file import SourceFile
+from linter.sources import helm
+from linter.sources import yaml as yaml_source
+
+from yaml_check import check_launch, check_token, values
+
+TEMPLATE = """\
+{{- range $i, $modelSpec := .Values.servingEngineSpec.modelSpec }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: "{{ .Release.Name }}-{{ $modelSpec.name }}-vllm"
+  labels:
+  {{- include "chart.labels" . | nindent 4 }}
+spec:
+  replicas: {{ .Values.replicaCount }}
+  template:
+    spec:
+      containers:
+        - name: "vllm"
+          image: "{{ $modelSpec.repository }}:{{ $modelSpec.tag }}"
+          command:
+          {{- if eq $modelSpec.repository "lmcache/vllm-openai" }}
+          - "/opt/venv/bin/vllm"
+          {{- else }}
+          - "vllm"
+          {{- end }}
+          - "serve"
+          - {{ $modelSpec.modelURL | quote }}
+          - "--max-model-len"
+          - {{ .maxModelLen | quote }}
+          - "--kv-transfer-config"
+          - '{"kv_connector":"LMCacheConnectorV1","kv_role":"{{ $kv_role }}"}'
+          {{- range .extraArgs }}
+          - {{ . | quote }}
+          {{- end }}
+          env:
+          - name: VLLM_RPC_TIMEOUT
+            value: "1000000"
+          {{- with .Values.env }}
+          {{- toYaml . | nindent 10 }}
+          {{- end }}
+---
+{{- end }}
+"""
+
+
+def _extract(text: str, path: str = "chart/templates/deployment.yaml"):
+    src = SourceFile.from_text(path, text)
+    out = yaml_source.extract(src)
+    for launch in out.launches:
+        check_launch(src, launch)
+    return src, out
+
+
+def test_mask_keeps_length_and_newlines():
+    m = helm.mask(TEMPLATE)
+    assert len(m.text) == len(TEMPLATE)
+    assert [i for i, c in enumerate(m.text) if c == "\n"] == [i for i, c in enumerate(TEMPLATE) if c == "\n"]
+    assert "{{" not in m.text and "}}" not in m.text
+
+
+def test_template_launch_with_opaque_values_and_first_branch():
+    src, out = _extract(TEMPLATE)
+    assert not out.problems
+    (launch,) = out.launches
+    assert launch.kind == "helm-template"
+    assert values(launch.entry) == ["/opt/venv/bin/vllm", "serve"]  # else branch dropped
+    model = launch.args[0]
+    assert model.value == "{{ $modelSpec.modelURL | quote }}" and not model.editable
+    assert model.opaque == ((0, len(model.value)),)
+    check_token(src, launch.args[1], '"--max-model-len"')
+    assert launch.args[1].editable and not launch.args[1].is_opaque
+    kv = launch.args[4]
+    assert kv.value == '{"kv_connector":"LMCacheConnectorV1","kv_role":"{{ $kv_role }}"}'
+    assert not kv.editable
+    (s, e), = kv.opaque
+    assert kv.value[s:e] == "{{ $kv_role }}"
+    ranged = launch.args[5]
+    assert ranged.value == "{{ . | quote }}" and ranged.splat
+    assert launch.group == 'Deployment/{{ .Release.Name }}-{{ $modelSpec.name }}-vllm/spec.template'
+    assert [e.name.value for e in launch.env] == ["VLLM_RPC_TIMEOUT"]
+    assert launch.image.is_opaque and launch.version_hint is None
+
+
+def test_template_that_cannot_parse_is_a_problem():
+    text = "apiVersion: v1\nkind: Pod\nspec:\n  containers: {{ .Values.x\n  - name: a\n"
+    _src, out = _extract(text)
+    assert out.problems
+    text2 = "{{ define \"x\" }}\nfoo: [\n{{ end }}\n"
+    _src, out2 = _extract(text2, "chart/templates/_helpers.tpl")
+    assert out2.problems and out2.launches == []
+
+
+def test_values_file_args_under_any_key():
+    text = """\
+servingEngineSpec:
+  modelSpec:
+  - name: llama3
+    repository: vllm/vllm-openai
+    tag: v0.9.0
+    modelURL: meta-llama/Llama-3.1-8B-Instruct
+    vllmConfig:
+      maxModelLen: 4096
+      extraArgs: ["--disable-log-requests", "--max-num-seqs", "32"]
+"""
+    src, out = _extract(text, "values.yaml")
+    kinds = sorted((l.kind, l.entrypoint) for l in out.launches)
+    assert kinds == [("helm-values", "vllm serve"), ("helm-values", "vllm serve"), ("vllm-config", "config")]
+    model = next(l for l in out.launches if l.args and l.args[0].value.startswith("meta"))
+    assert model.version_hint.version == "v0.9.0"
+    check_token(src, model.args[0], "meta-llama/Llama-3.1-8B-Instruct")
+    extra = next(l for l in out.launches if l.args and l.args[0].value == "--disable-log-requests")
+    assert values(extra.args) == ["--disable-log-requests", "--max-num-seqs", "32"]
+    settings = next(l for l in out.launches if l.style == "settings")
+    assert "candidate" in settings.notes
+
+
+def test_github_expressions_are_not_helm_actions():
+    assert not helm.has_template("run: echo ${{ github.sha }}\n")

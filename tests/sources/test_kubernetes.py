@@ -1,0 +1,255 @@
+"""Kubernetes containers: command + args, image entrypoints, sh -c scripts, $(VAR), env, groups."""
+
+from __future__ import annotations
+
+from linter.source_file import SourceFile
+from linter.sources import kubernetes
+from linter.sources import yaml as yaml_source
+
+from yaml_check import check_launch, check_token, values
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llama
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.8.5
+          command: ["vllm", "serve"]
+          args:
+            - meta-llama/Llama-3.1-8B-Instruct
+            - "--max-model-len 8192"
+            - --dtype=bfloat16
+            - --served-model-name
+            - $(MODEL_NAME)
+          env:
+            - name: MODEL_NAME
+              value: llama
+            - name: VLLM_USE_V1
+              value: "1"
+            - name: VLLM_HOST_IP
+              valueFrom:
+                fieldRef: {fieldPath: status.podIP}
+        - name: lmcache
+          image: lmcache/standalone:latest
+          command: [lmcache, server, --port, "65432"]
+"""
+
+
+def _extract(text: str, path: str = "deploy.yaml"):
+    src = SourceFile.from_text(path, text)
+    out = yaml_source.extract(src)
+    for launch in out.launches:
+        check_launch(src, launch)
+    return src, out
+
+
+def test_command_and_args_join_into_one_argv():
+    src, out = _extract(DEPLOYMENT)
+    vllm, lmcache = out.launches
+    assert vllm.kind == "k8s" and vllm.entrypoint == "vllm serve"
+    assert values(vllm.entry) == ["vllm", "serve"]
+    assert values(vllm.args) == ["meta-llama/Llama-3.1-8B-Instruct", "--max-model-len 8192", "--dtype=bfloat16", "--served-model-name", "$(MODEL_NAME)"]
+    check_token(src, vllm.args[1], '"--max-model-len 8192"')  # one list item stays one token
+    assert vllm.args[1].value_start == src.text.index("--max-model-len 8192")
+    check_token(src, vllm.args[2], "--dtype=bfloat16")
+    var = vllm.args[4]
+    assert var.opaque == ((0, len("$(MODEL_NAME)")),)
+    assert [e.name.value for e in vllm.env] == ["VLLM_USE_V1", "VLLM_HOST_IP"]
+    assert vllm.env[0].value.value == "1" and vllm.env[1].value is None
+    hint = vllm.version_hint
+    assert hint.version == "v0.8.5" and hint.origin == "image-tag" and src.text[hint.span.start : hint.span.end] == "v0.8.5"
+    assert lmcache.program == "lmcache" and values(lmcache.args) == ["--port", "65432"]
+    assert vllm.group == lmcache.group == "Deployment/llama/spec.template"
+
+
+def test_vllm_image_with_only_args_runs_its_entrypoint():
+    text = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - name: server
+    image: docker.io/vllm/vllm-openai:latest
+    args: [--model, facebook/opt-125m, --max-num-seqs=16]
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.entrypoint == "image" and launch.entry == []
+    assert values(launch.args) == ["--model", "facebook/opt-125m", "--max-num-seqs=16"]
+    assert launch.image.value == "docker.io/vllm/vllm-openai:latest"
+    assert launch.version_hint.version == "latest"
+    check_token(src, launch.args[2], "--max-num-seqs=16")
+
+
+def test_sh_c_literal_block_goes_to_the_shell_extractor():
+    text = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: bench}
+spec:
+  template:
+    spec:
+      containers:
+      - name: main
+        image: vllm/vllm-openai:v0.10.0
+        command: ["/bin/sh", "-c"]
+        args:
+          - |
+            pip install foo
+            exec vllm serve Qwen/Qwen3-8B \\
+              --tensor-parallel-size 2 \\
+              --gpu-memory-utilization=0.9
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.entrypoint == "vllm serve"
+    assert values(launch.args) == ["Qwen/Qwen3-8B", "--tensor-parallel-size", "2", "--gpu-memory-utilization=0.9"]
+    tok = launch.args[3]
+    assert tok.editable and src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+    assert launch.version_hint.version == "v0.10.0"
+    assert launch.group == "Job/bench/spec.template"
+
+
+def test_nested_sh_c_and_bash_lc_dashdash():
+    text = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - name: head
+    image: vllm/vllm-openai:v0.7.1
+    command: ["/bin/bash", "-lc", "--"]
+    args: ["ulimit -n 65536; sh -c 'vllm serve m --port 8000'"]
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert values(launch.args) == ["m", "--port", "8000"]
+
+
+def test_kind_list_and_lws_leader_worker_templates():
+    text = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: leaderworkerset.x-k8s.io/v1
+  kind: LeaderWorkerSet
+  metadata: {name: vllm}
+  spec:
+    leaderWorkerTemplate:
+      size: 2
+      leaderTemplate:
+        spec:
+          containers:
+          - name: leader
+            image: vllm/vllm-openai:v0.8.5
+            command: [sh, -c, "ray start --head; python3 -m vllm.entrypoints.openai.api_server --port 8080 --tensor-parallel-size 8"]
+      workerTemplate:
+        spec:
+          containers:
+          - name: worker
+            image: vllm/vllm-openai:v0.8.5
+            command: [vllm, serve, m, --headless]
+"""
+    src, out = _extract(text)
+    groups = {l.group: l for l in out.launches}
+    leader = groups["LeaderWorkerSet/vllm/spec.leaderWorkerTemplate.leaderTemplate"]
+    worker = groups["LeaderWorkerSet/vllm/spec.leaderWorkerTemplate.workerTemplate"]
+    assert leader.entrypoint == "api_server" and values(leader.args) == ["--port", "8080", "--tensor-parallel-size", "8"]
+    assert values(worker.args) == ["m", "--headless"]
+
+
+def test_kserve_inference_service_and_serving_runtime():
+    text = """\
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: llama}
+spec:
+  predictor:
+    containers:
+      - command: [python3, -m, vllm.entrypoints.api_server]
+        args: [--port, "8080", --model, /mnt/models]
+        image: kserve/vllmserver:latest
+---
+apiVersion: serving.kserve.io/v1alpha1
+kind: ClusterServingRuntime
+metadata: {name: vllm-runtime}
+spec:
+  containers:
+    - name: kserve-container
+      image: vllm/vllm-openai:v0.9.2
+      args: ["--port=8080", "--model=/mnt/models"]
+---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: hf}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: huggingface}
+      args: [--max-model-len=1024, --enforce-eager]
+"""
+    src, out = _extract(text)
+    isvc, runtime, hf = out.launches
+    assert isvc.entrypoint == "api_server" and values(isvc.args)[-1] == "/mnt/models"
+    assert runtime.entrypoint == "image" and runtime.group == "ClusterServingRuntime/vllm-runtime/"
+    assert values(hf.args) == ["--max-model-len=1024", "--enforce-eager"]
+
+
+def test_crlf_manifest_keeps_exact_places():
+    text = DEPLOYMENT.replace("\n", "\r\n")
+    src, out = _extract(text)
+    vllm = out.launches[0]
+    check_token(src, vllm.args[2], "--dtype=bfloat16")
+    assert vllm.args[2].editable
+
+
+def test_kustomize_patch_args_without_image():
+    text = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: vllm-gemma-deployment}
+spec:
+  template:
+    spec:
+      containers:
+      - name: inference-server
+        args:
+        - --model=$(MODEL_ID)
+        - --quantization=awq
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.entrypoint == "image" and "image entrypoint assumed to be vLLM's" in launch.notes
+    assert launch.args[0].opaque == ((8, 19),)
+
+
+def test_additional_args_env_variable():
+    text = """\
+apiVersion: serving.kserve.io/v1alpha1
+kind: LLMInferenceService
+metadata: {name: x}
+spec:
+  template:
+    containers:
+      - name: main
+        env:
+          - name: VLLM_ADDITIONAL_ARGS
+            value: "--trust-remote-code --tensor-parallel-size=8"
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert values(launch.args) == ["--trust-remote-code", "--tensor-parallel-size=8"]
+    check_token(src, launch.args[1], "--tensor-parallel-size=8")
+    assert launch.args[1].editable
+
+
+def test_kubernetes_extract_directly():
+    out = kubernetes.extract(SourceFile.from_text("d.yaml", DEPLOYMENT))
+    assert len(out.launches) == 2 and not out.problems

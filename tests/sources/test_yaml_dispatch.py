@@ -1,0 +1,133 @@
+"""The YAML dispatcher: per-document forms, operator resources with their own keys, bad input."""
+
+from __future__ import annotations
+
+from linter.source_file import SourceFile
+from linter.sources import yaml as yaml_source
+
+from yaml_check import check_launch, check_token, values
+
+
+def _extract(text: str, path: str = "x.yaml"):
+    src = SourceFile.from_text(path, text)
+    out = yaml_source.extract(src)
+    for launch in out.launches:
+        check_launch(src, launch)
+    return src, out
+
+
+def test_multi_document_file_with_different_forms():
+    text = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  containers: [{name: c, image: "vllm/vllm-openai:v0.6.0", args: [--model, m]}]
+---
+services:
+  v:
+    image: vllm/vllm-openai:v0.7.0
+    command: --model n
+---
+max-model-len: 4096
+tensor-parallel-size: 2
+"""
+    _src, out = _extract(text)
+    assert [(l.kind, l.entrypoint) for l in out.launches] == [("k8s", "image"), ("compose", "image"), ("vllm-config", "config")]
+    assert out.launches[0].version_hint.version == "v0.6.0"
+
+
+def test_any_key_holding_a_command_list_or_string():
+    text = """\
+apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: j}
+spec:
+  entrypoint: vllm serve Qwen/Qwen2.5-1.5B --tensor-parallel-size 2
+  custom:
+    launcher: [python3, -m, vllm.entrypoints.openai.api_server, --model, m]
+"""
+    src, out = _extract(text)
+    entries = sorted(l.entrypoint for l in out.launches)
+    assert entries == ["api_server", "vllm serve"]
+    shell = next(l for l in out.launches if l.entrypoint == "vllm serve")
+    check_token(src, shell.args[-1], "2")
+    assert shell.args[-1].editable
+
+
+def test_kubeai_model_args():
+    text = """\
+apiVersion: kubeai.org/v1
+kind: Model
+metadata: {name: llama}
+spec:
+  engine: VLLM
+  args:
+    - --max-model-len=8192
+    - --num-scheduler-steps=4
+  env:
+    VLLM_WORKER_MULTIPROC_METHOD: spawn
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.entrypoint == "vllm serve" and launch.entry == []
+    assert values(launch.args) == ["--max-model-len=8192", "--num-scheduler-steps=4"]
+    assert [e.name.value for e in launch.env] == ["VLLM_WORKER_MULTIPROC_METHOD"]
+
+
+def test_operator_settings_mappings():
+    text = """\
+apiVersion: workload.serving.volcano.sh/v1alpha1
+kind: ModelBooster
+metadata: {name: demo}
+spec:
+  backend:
+    workers:
+      - type: server
+        image: vllm/vllm-openai-cpu:latest
+        config:
+          served-model-name: Qwen2.5-0.5B-Instruct
+          max-model-len: 2048
+          enforce-eager: ""
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.kind == "vllm-config" and launch.style == "settings" and "candidate" in launch.notes
+    assert [s.name.value for s in launch.settings] == ["served-model-name", "max-model-len", "enforce-eager"]
+
+
+def test_configmap_with_embedded_vllm_yaml():
+    text = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: params}
+data:
+  inference_config.yaml: |
+    max_probe_steps: 6
+    vllm:
+      gpu-memory-utilization: 0.95
+      max-model-len: 131072
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.style == "settings" and "embedded YAML document" in launch.notes
+    by = {s.name.value: s for s in launch.settings}
+    check_token(src, by["max-model-len"].name, "max-model-len")
+    check_token(src, by["max-model-len"].value, "131072")
+    assert by["max-model-len"].value.editable
+
+
+def test_malformed_yaml_is_a_problem_never_an_exception():
+    for text in ["a: [1, 2\n", "a:\n\tb: 1\n", "key: 'unclosed\n", "a: b\n c: d\n  - e\n", "\x00", "- &a [*a]\n"]:
+        src = SourceFile.from_text("bad.yaml", text)
+        out = yaml_source.extract(src)
+        assert out.launches == [] or out.problems == []
+    src = SourceFile.from_text("bad.yaml", "a: 1\n  b: 2\n")
+    (problem,) = yaml_source.extract(src).problems
+    assert problem.message.startswith("YAML parse error") and src.line_col(problem.span.start)[0] == 2
+
+
+def test_alias_to_a_command_is_not_reported_twice():
+    text = "x-cmd: &cmd [vllm, serve, m]\njobs: {a: *cmd, b: *cmd}\n"
+    _src, out = _extract(text)
+    assert len(out.launches) == 1

@@ -1,0 +1,37 @@
+"""Shared checks for the YAML extractor tests: every token stands where it says."""
+
+from __future__ import annotations
+
+from linter.launch import Launch, Token
+from linter.source_file import SourceFile
+
+
+def check_token(src: SourceFile, tok: Token, raw: str | None = None) -> None:
+    assert 0 <= tok.span.start <= tok.span.end <= len(src.text)
+    if raw is not None:
+        assert src.text[tok.span.start : tok.span.end] == raw
+    if tok.value_start is not None:
+        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+
+
+def check_launch(src: SourceFile, launch: Launch) -> None:
+    toks = [*launch.entry, *launch.args]
+    for s in launch.settings:
+        toks.append(s.name)
+        if s.value is not None:
+            toks.append(s.value)
+    for e in launch.env:
+        toks.append(e.name)
+        if e.value is not None:
+            toks.append(e.value)
+    if launch.image is not None:
+        toks.append(launch.image)
+    for tok in toks:
+        check_token(src, tok)
+    hint = launch.version_hint
+    if hint is not None and hint.editable:
+        assert src.text[hint.span.start : hint.span.end] == hint.version
+
+
+def values(tokens: list[Token]) -> list[str]:
+    return [t.value for t in tokens]
