@@ -14,6 +14,7 @@ import traceback
 import click
 
 from linter import knowledge
+from linter.reporters import FORMATS
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 
@@ -37,7 +38,7 @@ def _target(value: str | None):
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known).")
-@click.option("--output-format", type=click.Choice(["full", "concise", "json", "json-lines"]), default="full", show_default=True)
+@click.option("--output-format", type=click.Choice(list(FORMATS)), default="full", show_default=True, help="full, concise, json, json-lines; for CI: sarif, github, rdjson, gitlab, junit.")
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition to the defaults.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
