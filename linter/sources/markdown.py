@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -200,27 +201,37 @@ def _masked(src: SourceFile, ranges: list[tuple[int, int]]) -> list[str]:
     return out
 
 
+# A shell prompt at the start of a console line: "$ ", "# ", "% ", "(venv) $ ", "user@host:~/x$ ".
+_PROMPT = re.compile(r"(?:\([^()\n]*\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s*)?[$#%] ")
+
+
 def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     """Command lines of a console session, prompts dropped; output lines dropped."""
     ranges: list[tuple[int, int]] = []
     continuing = False
     for a, b in block.lines:
         line = text[a:b]
-        if continuing:
-            ranges.append((a, b))
-            continuing = line.rstrip().endswith("\\")
-            continue
         stripped = line.lstrip()
         lead = len(line) - len(stripped)
-        for prompt in ("$ ", "# ", "% ", "> "):
-            if stripped.startswith(prompt):
-                ranges.append((a + lead + len(prompt), b))
-                continuing = line.rstrip().endswith("\\")
-                break
-        else:
-            if stripped in ("$", "#"):
-                continue
+        if continuing:
+            if stripped.startswith("> "):  # the PS2 prompt of a continued line
+                lead += 2
+            ranges.append((a + lead, b))
+            continuing = line.rstrip().endswith("\\")
+            continue
+        m = _PROMPT.match(stripped)
+        if m is not None:
+            ranges.append((a + lead + m.end(), b))
+            continuing = line.rstrip().endswith("\\")
     return ranges
+
+
+def _has_prompts(text: str, block: Block) -> bool:
+    """A block tagged as a script that is really a session (every command line prompted)."""
+    lines = [text[a:b].lstrip() for a, b in block.lines if text[a:b].strip()]
+    return bool(lines) and lines[0].startswith("$ ") and all(
+        ln.startswith("$ ") for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))
+    )
 
 
 def _module(name: str):
@@ -276,7 +287,8 @@ def extract(src: SourceFile) -> Extraction:
         group = f"{src.path}#L{block.fence_line}"
         ex: Extraction | None = None
         if lang in SHELL_LANGS:
-            ranges = _console_ranges(src.text, block) if lang in PROMPT_LANGS else block.lines
+            prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
+            ranges = _console_ranges(src.text, block) if prompted else block.lines
             masked = "".join(_masked(src, ranges))
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             from linter.sources import shell

@@ -164,3 +164,17 @@ def test_corpus_markdown_never_raises() -> None:
         n += 1
     if n == 0:
         pytest.skip("no Markdown files in the corpus")
+
+
+def test_prompts_in_console_and_bash_blocks() -> None:
+    text = (
+        "```bash\n$ pip install vllm==0.30.0\n$ vllm serve m \\\n    --port 1\n```\n\n"
+        "```console\n(venv) user@gpu:~/x$ vllm serve a\nroot@c1:/# vllm serve b\nINFO output line\n```\n"
+    )
+    src = SourceFile.from_text("README.md", text)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert [[t.value for t in launch.args] for launch in ex.launches] == [["m", "--port", "1"], ["a"], ["b"]]
+    assert ex.launches[0].version_hint is not None and ex.launches[0].version_hint.version == "0.30.0"
+    assert ex.launches[1].args[0].value_start == text.index("a\nroot")
