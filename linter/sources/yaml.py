@@ -87,6 +87,14 @@ def _vllm_context(path: tuple[str, ...], parent: Node | None) -> bool:
     return False
 
 
+_OTHER_COMPONENTS = ("router", "gateway", "epp", "proxy", "scheduler", "lmcache", "cacheserver", "frontend", "redis", "autoscal")
+
+
+def _other_component(path: tuple[str, ...]) -> bool:
+    """An args list of a component that runs beside vLLM (production-stack's router, llm-d's EPP)."""
+    return any(word in p.lower() for p in path for word in _OTHER_COMPONENTS)
+
+
 def _is_args_key(key: str) -> bool:
     return key in _ARGS_KEYS or key.lower().endswith(("args", "arguments")) and not key.lower().endswith("jvmargs")
 
@@ -148,7 +156,8 @@ class _Generic:
             self.out.extend(found)
             return True
         key = path[-1] if path else ""
-        if _is_args_key(key) and any(w.value.startswith("--") for w in words) and (self.mentions_vllm or _vllm_context(path, parent)):
+        if (_is_args_key(key) and any(w.value.startswith("--") for w in words) and not _other_component(path)
+                and (self.mentions_vllm or _vllm_context(path, parent))):
             launch = Launch(
                 path=self.src.path, kind=self.kind, span=span, entrypoint="vllm serve", args=list(words),
                 group=self._group(path), notes=[f"operator args: {'.'.join(path)}"],

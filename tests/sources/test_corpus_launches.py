@@ -82,3 +82,16 @@ def test_corpus_file(path: Path) -> None:
 def test_no_launch_list_names_real_files() -> None:
     names = {_id(p) for p in FILES}
     assert set(NO_LAUNCH) <= names
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="shared corpus not present")
+def test_damaged_corpus_files_never_raise() -> None:
+    """Truncated files, stray tabs and unclosed quotes/templates: problems, never exceptions."""
+    for path in FILES:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        half = len(text) // 2
+        for damaged in (text[:half], text[:half] + "\t" + text[half:], text[:half] + "'" + text[half:], text[:half] + "{{" + text[half:]):
+            src = SourceFile.from_text(str(path), damaged)
+            out = yaml_source.extract(src)
+            for launch in out.launches:
+                check_launch(src, launch)

@@ -107,6 +107,8 @@ servingEngineSpec:
     vllmConfig:
       maxModelLen: 4096
       extraArgs: ["--disable-log-requests", "--max-num-seqs", "32"]
+routerSpec:
+  extraArgs: ["--prefill-model-labels", "llama-prefill"]
 """
     src, out = _extract(text, "values.yaml")
     kinds = sorted((l.kind, l.entrypoint) for l in out.launches)

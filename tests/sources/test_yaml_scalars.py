@@ -108,3 +108,30 @@ def test_resume_after_a_broken_document():
     docs, problems = compose_documents(text)
     assert problems
     assert any(get(d, "kind") is not None for d in docs)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+import yaml  # noqa: E402
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufeff\x85\u2028\u2029") | st.sampled_from(["\n", " ", "'", '"', "\\", "#", ":", "-", "\t"]), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, st.sampled_from([None, "'", '"', "|", ">"]), st.sampled_from([20, 80]), st.booleans())
+def test_every_segment_is_verbatim_and_tokens_hold_the_invariant(value, style, width, crlf):
+    text = yaml.safe_dump({"k": value, "z": 1}, default_style=style, width=width, allow_unicode=True)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    docs, problems = compose_documents(text)
+    if problems:
+        return
+    node = get(docs[0], "k")
+    omap = scalar_offsets(text, node)
+    for s, f, n in omap.segments:
+        assert node.value[s : s + n] == text[f : f + n]
+    tok = scalar_token(text, node)
+    assert tok.value == node.value
+    if tok.value_start is not None:
+        assert text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+    assert 0 <= tok.span.start <= tok.span.end <= len(text)
