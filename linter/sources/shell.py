@@ -606,6 +606,7 @@ class _Script:
                 parts.append(c)
         words: list[_Word] = []
         prev_end = -1
+        pending_start = False
         for c in parts:
             if c.type == "command_name":
                 inner = c.named_children
@@ -616,13 +617,19 @@ class _Script:
                 last.extend(ws[0])
                 last.end = ws[0].end
             elif c.type == "$" and not ws[0].chars:
-                prev_end = c.end_byte
+                # ``$"..."``: the ``$`` is dropped; the string joins what the ``$`` joined
+                prev_end = c.end_byte if (words and c.start_byte == prev_end) else -1
+                if prev_end == -1:
+                    pending_start = True
                 continue
             elif words and c.start_byte == prev_end and c.type == "$":
                 words[-1].extend(ws[0])
                 words[-1].end = ws[0].end
             else:
+                if pending_start and len(ws) == 1:
+                    ws[0].start = self.sbyte(c.start_byte) - 1  # the raw word includes the ``$``
                 words.extend(ws)
+            pending_start = False
             prev_end = c.end_byte
         return words
 

@@ -385,3 +385,24 @@ def test_corpus_scripts_never_raise() -> None:
         n += 1
     if n == 0:
         pytest.skip("no shell scripts in the corpus")
+
+
+def test_word_shapes() -> None:
+    text = (
+        "vllm serve ~/models/x --a $\"tr\" \"a\"'b'c a\\ b *.gguf --j='{\"a\": 1}' "
+        "--m \"$(cat f)\" \"$*\" ${X}y\n"
+    )
+    src, ex = run(text)
+    (launch,) = ex.launches
+    args = launch.args
+    assert values(args) == ["~/models/x", "--a", "tr", "abc", "a b", "*.gguf", '--j={"a": 1}', "--m", "$(cat f)", "$*", "${X}y"]
+    assert args[0].opaque == ((0, 1),)  # tilde expansion
+    check_token(src, args[2], '$"tr"')
+    assert args[2].value_start == text.index("tr\"")
+    check_token(src, args[3], "\"a\"'b'c")
+    assert args[3].value_start is None
+    assert args[5].opaque == ((0, 1),)  # glob
+    check_token(src, args[6], "--j='{\"a\": 1}'")
+    assert not args[8].splat and args[8].is_opaque  # quoted: one word
+    assert not args[9].splat  # "$*" is one word
+    assert args[10].splat  # unquoted: split
