@@ -202,7 +202,7 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
     return out
 
 
-def _object_name(src: SourceFile, node: Node) -> str | None:
+def object_name(src: SourceFile, node: Node) -> str | None:
     kind = text_of(get(node, "kind"))
     if kind is None:
         return None
@@ -225,7 +225,7 @@ def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
             continue
         seen.add(id(node))
         if isinstance(node, MappingNode):
-            name = _object_name(src, node)
+            name = object_name(src, node)
             if name is not None:
                 owner, path = name, ()
             if any(isinstance(get(node, k), SequenceNode) and any(isinstance(c, MappingNode) for c in get(node, k).value) for k in POD_LIST_KEYS):

@@ -116,10 +116,12 @@ class _Generic:
         self.src, self.kind, self.skip, self.out = src, kind, skip, out
         self.seen: set[int] = set()
         self.mentions_vllm = False
+        self.owner = ""
 
     def context(self, doc: Node) -> None:
         start, end = doc.start_mark.index, doc.end_mark.index
         self.mentions_vllm = "vllm" in self.src.text[start:end].lower()
+        self.owner = kubernetes.object_name(self.src, doc) or ""
 
     def run(self, doc: Node) -> None:
         stack: list[tuple[tuple[str, ...], Node, Node | None]] = [((), doc, None)]
@@ -140,7 +142,15 @@ class _Generic:
                 self._scalar(path, node, parent)
 
     def _group(self, path: tuple[str, ...]) -> str:
-        return ".".join(p for p in path[:-1]) or "document"
+        """The unit a launch belongs to: the path up to the last list item (a modelSpec entry,
+        a worker), else the parent key; prefixed by the Kubernetes object when there is one."""
+        parent = path[:-1]
+        for i in range(len(parent) - 1, -1, -1):
+            if parent[i].startswith("["):
+                parent = parent[: i + 1]
+                break
+        name = ".".join(parent) or "document"
+        return f"{self.owner}/{name}" if self.owner else name
 
     def _sequence(self, path: tuple[str, ...], node: SequenceNode, parent: Node | None) -> bool:
         words, nodes = kubernetes.word_tokens(self.src, node)

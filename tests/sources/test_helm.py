@@ -120,6 +120,8 @@ routerSpec:
     assert values(extra.args) == ["--disable-log-requests", "--max-num-seqs", "32"]
     settings = next(l for l in out.launches if l.style == "settings")
     assert "candidate" in settings.notes
+    # the chart runs them as one server: one group
+    assert {l.group for l in out.launches} == {"servingEngineSpec.modelSpec.[0]"}
 
 
 def test_github_expressions_are_not_helm_actions():
