@@ -203,6 +203,19 @@ def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec | None:
         return None
 
 
+def _check(spec: pathspec.GitIgnoreSpec, rel: str) -> bool | None:
+    """True: ignored; False: re-included by a negation; None: no pattern of ``spec`` matches."""
+    check = getattr(spec, "check_file", None)
+    if check is not None:
+        include = check(rel).include
+        return None if include is None else bool(include)
+    verdict = None  # older pathspec: the last matching pattern decides
+    for pattern in spec.patterns:
+        if pattern.include is not None and pattern.match_file(rel) is not None:
+            verdict = bool(pattern.include)
+    return verdict
+
+
 @dataclass(frozen=True)
 class _Rules:
     """The ignore files in force in one folder: (folder, spec) pairs, outermost first."""
@@ -216,9 +229,9 @@ class _Rules:
                 continue
             if is_dir:
                 rel += "/"
-            result = spec.check_file(rel)
-            if result.include is not None:
-                return bool(result.include)
+            verdict = _check(spec, rel)
+            if verdict is not None:
+                return verdict
         return False
 
     def entering(self, folder: str) -> _Rules:

@@ -20,13 +20,16 @@ are not evaluated (every append counts once).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst._nodes.internal import CodegenState
 
 from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.offset_map import OffsetMap
@@ -197,14 +200,12 @@ def _placeholder(expr_code: str) -> str:
     return "${" + name[:40] + "}"
 
 
-class _Extractor(cst.CSTVisitor):
+class _Extractor:
     def __init__(self, src: SourceFile, module: cst.Module, positions: Any) -> None:
-        super().__init__()
         self.src = src
         self.module = module
         self.positions = positions
         self.result = Extraction()
-        self.line_starts = [0] + [m.end() for m in _LINE_RE.finditer(src.text)]
         self.imports: dict[str, str] = {}
         self.star_vllm = False
         self.scopes: list[dict[str, _Binding]] = [{}]
@@ -212,12 +213,9 @@ class _Extractor(cst.CSTVisitor):
 
     # -- positions -----------------------------------------------------------
 
-    def offset(self, line: int, column: int) -> int:
-        return self.line_starts[line - 1] + column
-
     def span(self, node: cst.CSTNode) -> Span:
-        r = self.positions[node]
-        return Span(self.offset(r.start.line, r.start.column), self.offset(r.end.line, r.end.column))
+        start, end = self.positions[node]
+        return Span(start, end)
 
     def code(self, node: cst.CSTNode) -> str:
         s = self.span(node)
@@ -225,8 +223,8 @@ class _Extractor(cst.CSTVisitor):
 
     # -- names -----------------------------------------------------------------
 
-    def collect_imports(self) -> None:
-        for node in _walk_imports(self.module):
+    def collect_imports(self, nodes: list[cst.CSTNode]) -> None:
+        for node in nodes:
             if isinstance(node, cst.Import):
                 for alias in node.names:
                     full = _dotted(alias.name)
@@ -256,8 +254,9 @@ class _Extractor(cst.CSTVisitor):
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
         dotted = _dotted(expr)
-        if dotted is None:
-            return None
+        return None if dotted is None else self.qualify(dotted)
+
+    def qualify(self, dotted: str) -> str:
         root, _, rest = dotted.partition(".")
         full = self.imports.get(root, root)
         return f"{full}.{rest}" if rest else full
@@ -281,7 +280,22 @@ class _Extractor(cst.CSTVisitor):
     # -- scopes and bindings ------------------------------------------------
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scopes.append({})
+        # parameters shadow outer names with values unknown here
+        params = node.params
+        scope: dict[str, _Binding] = {}
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            scope[param.name.value] = _Binding()
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                scope[star.name.value] = _Binding()
+        self.scopes.append(scope)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._bind(node.asname.name, None)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.pop()
@@ -822,23 +836,134 @@ def _dotted(expr: cst.CSTNode) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _walk_imports(module: cst.Module) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
+# ---------------------------------------------------------------------------
+# Fast traversal and positions.  libcst's own visitors rebuild every node and its
+# PositionProvider tracks lines and columns with a regex per token; both cost
+# several times the parse.  These read the dataclass fields directly and count
+# characters during one code generation pass.
 
-    class V(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> None:
-            found.append(node)
+_SKIP_FIELDS = ("whitespace", "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
+                "comma", "semicolon", "equal", "colon", "dot", "star", "operator", "asynchronous")
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-            found.append(node)
 
-    module.visit(V())
-    return found
+def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(node) if not f.name.startswith(_SKIP_FIELDS))
+        _FIELDS[type(node)] = names
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def _walk(node: cst.CSTNode, visitor: Any, handlers: dict[type, tuple[Any, Any]]) -> None:
+    """Call ``visitor.visit_<Type>`` / ``leave_<Type>`` around each node, in source order."""
+    pair = handlers.get(type(node))
+    if pair is None:
+        name = type(node).__name__
+        pair = (getattr(type(visitor), "visit_" + name, None), getattr(type(visitor), "leave_" + name, None))
+        handlers[type(node)] = pair
+    if pair[0] is not None:
+        pair[0](visitor, node)
+    for child in _children(node):
+        _walk(child, visitor, handlers)
+    if pair[1] is not None:
+        pair[1](visitor, node)
+
+
+@dataclass
+class _OffsetState(CodegenState):
+    """Code generation that only counts characters: node -> (start, end) offsets, syntactic like PositionProvider."""
+
+    computed: dict = field(default_factory=dict)
+    offset: int = 0
+    stack: list = field(default_factory=list)
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.offset += len(token)
+
+    def add_token(self, value: str) -> None:
+        self.offset += len(value)
+
+    def pop_trailing_newline(self) -> None:
+        pass
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.stack.append(self.offset)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self.stack.pop()
+        if node not in self.computed:
+            self.computed[node] = (start, self.offset)
+
+    @contextmanager
+    def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
+                                  end_node: cst.CSTNode | None = None) -> Iterator[None]:
+        start = self.offset
+        try:
+            yield
+        finally:
+            end = self.offset
+            if start_node is not None:
+                start = self.computed[start_node][0]
+            if end_node is not None:
+                end = self.computed[end_node][1]
+            self.computed[node] = (start, end)
+
+
+def _positions(module: cst.Module) -> dict:
+    state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    return state.computed
+
+
+class _Scan:
+    """One cheap pass: the import statements and the dotted names of every called function."""
+
+    def __init__(self) -> None:
+        self.imports: list[cst.CSTNode] = []
+        self.called: set[str] = set()
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.imports.append(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.imports.append(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        dotted = _dotted(node.func)
+        if dotted is not None:
+            self.called.add(dotted)
+
+
+# A launch needs one of these words in the text: the name of a settings class, or
+# of the module or function that starts a process (``import subprocess``,
+# ``os.system``, ``os.execvp``, ``pty.spawn``, ``shlex.split``).
+_TRIGGERS = ("LLM", "EngineArgs", "subprocess", "system", "exec", "popen", "shlex", "spawn", "getoutput")
 
 
 def _might_launch(text: str) -> bool:
     lowered = text.lower()
-    return "vllm" in lowered or "lmcache" in lowered
+    if "vllm" not in lowered and "lmcache" not in lowered:
+        return False
+    return any(word in text for word in _TRIGGERS)
+
+
+def _has_candidate(extractor: _Extractor, called: set[str]) -> bool:
+    """Whether any call could be a launch (decided before positions, which cost more than parsing)."""
+    interesting = ARGV_CALLS | set(EXECV_CALLS) | set(EXECL_CALLS) | EXEC_ARGS_CALLS | SHELL_CALLS
+    for dotted in called:
+        qn = extractor.qualify(dotted)
+        if qn in interesting or extractor.settings_class(qn) is not None:
+            return True
+    return False
 
 
 def extract(src: SourceFile) -> Extraction:
@@ -855,11 +980,16 @@ def extract(src: SourceFile) -> Extraction:
     except (RecursionError, Exception) as exc:  # libcst raises a few other kinds on odd input
         return Extraction(problems=[Problem(Span(0, 0), f"Python source not parsed: {type(exc).__name__}: {exc}")])
     try:
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
-        extractor = _Extractor(src, module, positions)
-        extractor.collect_imports()
-        module.visit(extractor)
+        if module.code != src.text:  # libcst did not round-trip (a lone CR line end): offsets would drift
+            return Extraction(problems=[Problem(Span(0, 0), "Python source not analysed: unusual line ends")])
+        scan = _Scan()
+        _walk(module, scan, {})
+        extractor = _Extractor(src, module, None)
+        extractor.collect_imports(scan.imports)
+        if not _has_candidate(extractor, scan.called):
+            return Extraction()
+        extractor.positions = _positions(module)
+        _walk(module, extractor, {})
     except RecursionError:
         return Extraction(problems=[Problem(Span(0, 0), "Python source nested too deeply to analyse")])
     return extractor.result

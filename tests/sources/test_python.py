@@ -390,3 +390,26 @@ def test_argv_token_places_in_concatenation() -> None:
     tok = launch.args[1]
     assert tok.value == "--max-model-len=2048" and not tok.editable
     check_token(src, tok, '"--max-model-len" "=2048"')
+
+
+def test_parameters_and_loop_targets_shadow_outer_lists() -> None:
+    text = """\
+import subprocess
+cmd = ["vllm", "serve", "outer"]
+
+def run(cmd):
+    subprocess.run(cmd)
+
+for cmd in variants:
+    subprocess.run(cmd)
+
+def main():
+    cmd = ["vllm", "serve", "inner", "--port", "1"]
+    if fast:
+        cmd += ["--enforce-eager"]
+    subprocess.run(cmd)
+
+subprocess.run(cmd)
+"""
+    _, ex = run(text)
+    assert [[t.value for t in l.args] for l in ex.launches] == [["inner", "--port", "1", "--enforce-eager"]]
