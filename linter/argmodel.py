@@ -187,6 +187,15 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]
             moved = [value] if value is not None else []
             items = moved + items[:model_idx] + items[rest:]
 
+    if serve and items and not items[0].opaque and items[0].text.startswith("-"):
+        texts = [it.text for it in items if not it.opaque]
+        if not any(t == "--config" or t.startswith("--config=") for t in texts) and any(
+            re.match(r"^--served[-_]model[-_]name(=.+|$)", t) for t in texts
+        ):
+            parsed.errors.append(
+                ArgError("model-not-first", "`vllm serve` needs the model as its first positional argument when --served-model-name is given", items[0])
+            )
+
     if parser.get("config_option", "--config"):
         for i, it in enumerate(items):
             if it.opaque:
@@ -197,11 +206,15 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]
                 parsed.config_equals.append(it)
         if any(it.text == "--config" for it in items if not it.opaque):
             i = next(i for i, it in enumerate(items) if it.text == "--config")
-            items = items[:i] + items[i + 2 :]
+            if i + 1 < len(items):
+                items = items[:i] + items[i + 2 :]
+            else:
+                parsed.errors.append(ArgError("missing-value", "--config expects a file (vLLM: no config file specified)", items[i]))
+                items = items[:i]
 
     out: list[Item] = []
     underscores = parser.get("underscores_as_dashes", True)
-    o_flag = parser.get("o_flag")
+    o_flag = "optimization-level" if parser.get("optimization_shorthand") == "-O" and "--optimization-level" in release.by_name else None
     for i, it in enumerate(items):
         text = it.text
         if it.opaque and it.token is not None and it.token.opaque_in(it.start, it.start + min(len(text), 2)):
@@ -445,40 +458,68 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             parsed.errors.append(ArgError(kind, f"unrecognized argument {it.text!r}", it))
 
 
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+
+
+def human_readable_int(text: str) -> int | None:
+    """vLLM's ``human_readable_int`` (vllm/utils/argparse_utils.py): ``32k`` = 32,000, ``32K`` = 32,768."""
+    value = text.strip()
+    m = _HUMAN_INT.fullmatch(value)
+    if m:
+        number, suffix = m.groups()
+        if suffix in "kmgt":
+            return int(float(number) * 10 ** (3 * ("kmgt".index(suffix) + 1)))
+        if "." in number:
+            return None  # vLLM: decimals are not allowed with binary suffixes
+        return int(number) * 2 ** (10 * ("KMGT".index(suffix) + 1))
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def convert(spec: OptionSpec, text: str) -> tuple[bool, Any]:
+    """(ok, value) of ``text`` through the option's type, as the release's parser converts it."""
+    t = spec.type
+    if t == "int":
+        try:
+            return True, int(text)
+        except ValueError:
+            return False, None
+    if t == "float":
+        try:
+            return True, float(text)
+        except ValueError:
+            return False, None
+    if t == "human_readable_int":
+        v = human_readable_int(text)
+        return v is not None, v
+    if t == "callable:human_readable_int_or_auto":
+        if text.strip() == "-1" or text.strip().lower() == "auto":
+            return True, -1
+        v = human_readable_int(text)
+        return v is not None, v
+    return True, text
+
+
 def _check_values(parsed: ParsedLaunch) -> None:
     for opt in parsed.options:
         spec = opt.spec
-        if spec is None or not opt.values or opt.value_opaque:
+        if spec is None or not opt.values or opt.value_opaque or parsed.release.data.get("partial"):
             continue
         for v in opt.values:
             text = v.text
-            if spec.choices is not None and spec.type in (None, "str") and text not in [str(c) for c in spec.choices]:
+            ok, value = convert(spec, text)
+            if not ok:
+                kind = {"float": "a number"}.get(spec.type or "", "an integer")
+                parsed.errors.append(ArgError("invalid-type", f"{spec.primary} expects {kind}, got {text!r}", v, opt))
+            elif spec.choices is not None and value not in spec.choices and text not in [str(c) for c in spec.choices]:
                 parsed.errors.append(ArgError("invalid-choice", f"invalid choice {text!r} for {spec.primary}", v, opt))
-            elif spec.type == "int" and not _is_int(text):
-                parsed.errors.append(ArgError("invalid-type", f"{spec.primary} expects an integer, got {text!r}", v, opt))
-            elif spec.type == "float" and not _is_float(text):
-                parsed.errors.append(ArgError("invalid-type", f"{spec.primary} expects a number, got {text!r}", v, opt))
             elif spec.json and v.dotted_from is None and text.lstrip().startswith(("{", "[")):
                 try:
                     json.loads(text)
                 except ValueError as exc:
                     parsed.errors.append(ArgError("invalid-json", f"{spec.primary} value is not valid JSON: {exc}", v, opt))
-
-
-def _is_int(text: str) -> bool:
-    try:
-        int(text)
-        return True
-    except ValueError:
-        return False
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-        return True
-    except ValueError:
-        return False
 
 
 # ---------------------------------------------------------------------------

@@ -176,8 +176,9 @@ def resolve_version(text: str) -> Version:
     except InvalidVersion:
         raise UnknownRelease(_unknown_message(text)) from None
     versions = known_versions()
-    if wanted in versions:
-        return wanted
+    for v in versions:
+        if v == wanted:  # Version("0.31") == Version("0.31.0"): return the file's spelling
+            return v
     if len(wanted.release) == 2:
         same_minor = [v for v in versions if v.release[:2] == wanted.release]
         if same_minor:

@@ -33,8 +33,8 @@ rule = register(Rule("VL103", "deprecated-option", "Option deprecated in the tar
 def check(ctx):
     for opt in ctx.parsed.options:
         spec = opt.spec
-        if spec is None:
-            continue
+        if spec is None or spec.dest == "model":
+            continue  # `--model`: model-option (VL207) says what matters; `LLM(model=...)` is fine
         fact = None
         for entry in facts.option_facts(spec.primary) + facts.option_facts(opt.matched or ""):
             dep = entry.get("deprecated-in")

@@ -269,6 +269,9 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
             if v == "--":
                 j += 1
                 break
+            if rest[j].is_opaque and rest[j].opaque_in(0, 1):
+                j += 1  # ``${GPU:+--gpus all}``: an expansion among the options, not the image
+                continue
             if v.startswith("-") and len(v) > 1:
                 name = v.split("=", 1)[0]
                 takes = name in _DOCKER_RUN_VALUE_OPTS and "=" not in v
