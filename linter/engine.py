@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from packaging.version import InvalidVersion, Version
@@ -40,6 +40,8 @@ class Settings:
     select: frozenset[str] | None = None  # codes or prefixes; None = the default set
     extend_select: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
+    # path -> codes or prefixes ignored in that file (``per-file-ignores`` of the configuration)
+    per_file_ignores: Callable[[str], frozenset[str]] | None = None
 
     def enabled(self, code: str, default: bool) -> bool:
         def hit(codes: Iterable[str]) -> bool:
@@ -156,6 +158,9 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
             continue
         fctx.rule = rule
         result.diagnostics.extend(rule.run(fctx))
+    from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
+
+    result.diagnostics = finish(src, kind, result.diagnostics, settings)
     result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
     return result
 

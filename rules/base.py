@@ -102,6 +102,7 @@ RULE_MODULES = (
     "rules.hybrid_kv_cache_manager",
     "rules.pin_older_than_target",
     "rules.env_var",
+    "rules.unused_suppression",
 )
 
 

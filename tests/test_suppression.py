@@ -1,0 +1,203 @@
+"""Inline suppressions: comment finding per file kind, coverage, ignore-file, VL901."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter.diagnostic import Diagnostic, Severity
+from linter.engine import Settings
+from linter.fixer import apply_edits
+from linter.launch import Span
+from linter.source_file import SourceFile
+from linter.suppression import comments, finish, suppressions
+
+
+def _src(text: str, path: str = "f") -> SourceFile:
+    return SourceFile.from_text(path, text)
+
+
+def _diag(src: SourceFile, needle: str, code: str = "VL102", nth: int = 0) -> Diagnostic:
+    start = -1
+    for _ in range(nth + 1):
+        start = src.text.index(needle, start + 1)
+    return Diagnostic(code, "m", src.path, Span(start, start + len(needle)), Severity.ERROR)
+
+
+def _texts(text: str, kind: str) -> list[str]:
+    return [c.text for c in comments(_src(text), kind)]
+
+
+# -- finding comments with each kind's tokeniser ------------------------------
+
+
+def test_shell_hash_inside_strings_is_not_a_comment():
+    text = "echo '# vllm-lint: ignore[VL102]' \"# x\" a#b  # real\nvllm serve m --x  # vllm-lint: ignore[VL102] why\n"
+    assert _texts(text, "shell") == ["# real", "# vllm-lint: ignore[VL102] why"]
+
+
+def test_python_uses_tokenize():
+    text = 's = "# vllm-lint: ignore[VL102]"\nLLM(model="m", swap_space=4)  # vllm-lint: ignore[VL101]\n'
+    assert _texts(text, "python") == ["# vllm-lint: ignore[VL101]"]
+
+
+def test_yaml_quoted_and_block_scalars_are_not_comments():
+    text = (
+        "a: \"x # vllm-lint: ignore[VL101]\"  # c1\n"
+        "b: 'it''s # no'\n"
+        "c: x#y\n"
+        "d: >\n"
+        "  folded # not a comment\n"
+        "e: |\n"
+        "  vllm serve m \\\n"
+        "    --max-num-seq 8  # vllm-lint: ignore[VL102]\n"
+        "  echo '# no'\n"
+        "# top\n"
+    )
+    assert _texts(text, "yaml") == ["# c1", "# vllm-lint: ignore[VL102]", "# top"]
+
+
+def test_dockerfile_comments_and_shell_form_comments():
+    text = (
+        "FROM vllm/vllm-openai:v0.30.0\n"
+        "# vllm-lint: ignore-file[VL601]\n"
+        "RUN echo '#x' && vllm serve m \\\n"
+        "    --swap-space 4  # vllm-lint: ignore[VL101]\n"
+        'CMD ["vllm", "serve", "#not"]\n'
+    )
+    assert _texts(text, "dockerfile") == ["# vllm-lint: ignore-file[VL601]", "# vllm-lint: ignore[VL101]"]
+
+
+def test_markdown_fences_use_their_language():
+    text = (
+        "# A heading, not a comment\n\n"
+        "```bash\n"
+        "vllm serve m --max-num-seq 8  # vllm-lint: ignore[VL102]\n"
+        "```\n\n"
+        "```yaml\n"
+        "args: [\"--a\", \"# no\"]  # yes\n"
+        "```\n"
+    )
+    assert _texts(text, "markdown") == ["# vllm-lint: ignore[VL102]", "# yes"]
+
+
+def test_helm_template_actions_do_not_confuse_the_scanner():
+    text = (
+        "args:\n"
+        "  - {{ .Values.model | quote }}\n"
+        "  # vllm-lint: ignore[VL102]\n"
+        "  - --max-num-seq\n"
+    )
+    assert _texts(text, "helm-template") == ["# vllm-lint: ignore[VL102]"]
+
+
+def test_requirements_follow_pip():
+    assert _texts("vllm==0.29.0  # vllm-lint: ignore[VL601]\nfoo @ https://x/y#egg=foo\n", "requirements") == ["# vllm-lint: ignore[VL601]"]
+
+
+# -- coverage -----------------------------------------------------------------
+
+
+def test_same_line_and_line_before():
+    src = _src("# vllm-lint: ignore[VL102] reason\nvllm serve m --max-num-seq 8\nvllm serve m --max-num-seq 9  # vllm-lint: ignore[VL102]\nvllm serve m --max-num-seq 7\n")
+    diags = [_diag(src, "--max-num-seq", nth=i) for i in range(3)]
+    out = finish(src, "shell", diags, Settings())
+    # lines 2 and 3 are silenced; line 4 is "the line after" line 3's comment, so silenced too
+    assert out == []
+    (sup, sup2) = suppressions(src, "shell")
+    assert sup.reason == "reason" and [c for c, _ in sup.codes] == ["VL102"]
+
+
+def test_other_codes_and_far_lines_stay():
+    src = _src("vllm serve m --max-num-seq 8  # vllm-lint: ignore[VL101]\n\n\nvllm serve m --max-num-seq 8\n")
+    d1, d2 = _diag(src, "--max-num-seq"), _diag(src, "--max-num-seq", nth=1)
+    out = finish(src, "shell", [d1, d2], Settings())
+    assert d1 in out and d2 in out
+    (unused,) = [d for d in out if d.code == "VL901"]
+    assert "nothing to suppress for VL101" in unused.message
+
+
+def test_continued_command():
+    text = (
+        "# vllm-lint: ignore[VL102]\n"
+        "vllm serve m \\\n"
+        "  --max-num-seq 8 \\\n"
+        "  --swap-space 4   # vllm-lint: ignore[VL101]\n"
+    )
+    src = _src(text)
+    d1, d2 = _diag(src, "--max-num-seq"), _diag(src, "--swap-space", "VL101")
+    assert finish(src, "shell", [d1, d2], Settings()) == []
+
+
+def test_ignore_file_with_and_without_codes():
+    src = _src("#!/bin/sh\nvllm serve m --max-num-seq 8 --swap-space 4\n# vllm-lint: ignore-file[VL102]\n")
+    d1, d2 = _diag(src, "--max-num-seq"), _diag(src, "--swap-space", "VL101")
+    assert finish(src, "shell", [d1, d2], Settings()) == [d2]
+    src2 = _src("# vllm-lint: ignore-file\nvllm serve m --max-num-seq 8 --swap-space 4\n")
+    assert finish(src2, "shell", [_diag(src2, "--max-num-seq"), _diag(src2, "--swap-space", "VL101")], Settings()) == []
+
+
+def test_string_lookalike_does_not_suppress():
+    src = _src("vllm serve m --max-num-seq 8 --name '# vllm-lint: ignore[VL102]'\n")
+    d = _diag(src, "--max-num-seq")
+    assert finish(src, "shell", [d], Settings()) == [d]
+
+
+# -- VL901 ----------------------------------------------------------------------
+
+
+def _fixed(src, out):
+    edits = [e for d in out if d.code == "VL901" and d.fix for e in d.fix.edits]
+    return apply_edits(src.text, edits)
+
+
+def test_unused_suppression_is_reported_and_removed():
+    text = "#!/bin/sh\n# vllm-lint: ignore[VL102] old\nvllm serve m --max-num-seqs 8  # vllm-lint: ignore[VL101]\n"
+    src = _src(text)
+    out = finish(src, "shell", [], Settings())
+    assert [d.code for d in out] == ["VL901", "VL901"]
+    assert all(d.fix is not None and d.fix.applicability == "safe" for d in out)
+    assert _fixed(src, out) == "#!/bin/sh\nvllm serve m --max-num-seqs 8\n"
+
+
+def test_partly_used_list_keeps_the_used_code():
+    src = _src("vllm serve m --max-num-seq 8  # vllm-lint: ignore[VL102, VL101] reason\n")
+    out = finish(src, "shell", [_diag(src, "--max-num-seq")], Settings())
+    (d,) = out
+    assert d.code == "VL901" and "VL101" in d.message
+    assert _fixed(src, out) == "vllm serve m --max-num-seq 8  # vllm-lint: ignore[VL102] reason\n"
+
+
+def test_unknown_code_and_unreadable_directives():
+    src = _src("a  # vllm-lint: ignore[VL999]\nb  # vllm-lint: ignore\nc  # vllm-lint: disable[VL102]\nd  # vllm-lint: ignore[]\n")
+    out = finish(src, "shell", [], Settings())
+    msgs = [d.message for d in out]
+    assert len(msgs) == 4
+    assert "unknown rule code VL999" in msgs[0]
+    assert "needs the codes" in msgs[1]
+    assert msgs[2].startswith("unreadable suppression") and msgs[3].startswith("unreadable suppression")
+
+
+def test_codes_not_enabled_are_not_judged_and_vl901_can_be_ignored():
+    src = _src("vllm serve m  # vllm-lint: ignore[VL102]\n")
+    assert finish(src, "shell", [], Settings(ignore=frozenset({"VL102"}))) == []
+    assert finish(src, "shell", [], Settings(ignore=frozenset({"VL901"}))) == []
+    src2 = _src("# vllm-lint: ignore-file[VL901]\nvllm serve m  # vllm-lint: ignore[VL102]\n")
+    assert finish(src2, "shell", [], Settings()) == []
+
+
+def test_per_file_ignores_filter_and_are_not_judged():
+    src = _src("vllm serve m --max-num-seq 8  # vllm-lint: ignore[VL102]\n", "deploy/legacy.sh")
+    settings = Settings(per_file_ignores=lambda path: frozenset({"VL1"}) if path.endswith("legacy.sh") else frozenset())
+    assert finish(src, "shell", [_diag(src, "--max-num-seq")], settings) == []
+
+
+def test_crlf_line_removal():
+    src = _src("# vllm-lint: ignore[VL102]\r\nvllm serve m\r\n")
+    out = finish(src, "shell", [], Settings())
+    assert _fixed(src, out) == "vllm serve m\r\n"
+
+
+@pytest.mark.parametrize("kind", ["shell", "yaml", "python", "dockerfile", "markdown", "requirements", "helm-template"])
+def test_never_crashes_on_broken_input(kind):
+    for text in ("'unterminated # vllm-lint: ignore[VL102]\n", "a: [\n  # vllm-lint: ignore[VL102]\n", "def f(:\n  # vllm-lint: ignore[VL102]\n", "\x00\x01 # vllm-lint"):
+        finish(_src(text), kind, [], Settings())
