@@ -444,7 +444,8 @@ class _Dockerfile:
             sp = vals.find(" ")
             if sp <= 0:
                 return stage
-            name = _Val(body.chars[:sp], body.pos[:sp], [], body.pos[0] or rest, (body.pos[sp - 1] or rest) + 1)
+            p_first, p_last = body.pos[0], body.pos[sp - 1]
+            name = _Val(body.chars[:sp], body.pos[:sp], [], rest if p_first is None else p_first, rest if p_last is None else p_last + 1)
             j = sp
             while j < len(vals) and vals[j] in " \t":
                 j += 1
