@@ -612,8 +612,16 @@ class _Dockerfile:
                 if image is not None:
                     launch.image = image.token(self.src)  # the command runs inside the built image
                 if launch.version_hint is None:
-                    launch.version_hint = pin or self.pip_pin_before(launch.span.start)
+                    launch.version_hint = self.hint_for(stage, launch.span.start)
         self.out.extend(ex)
+
+    def hint_for(self, stage: _Stage, at: int) -> VersionHint | None:
+        """A ``pip install vllm==X`` after the base image's FROM overrides the image's tag."""
+        _, pin = self.root_image(stage)
+        pip = self.pip_pin_before(at)
+        if pip is not None and (pin is None or pip.span.start > pin.span.start):
+            return pip
+        return pin
 
     def pip_pin_before(self, at: int) -> VersionHint | None:
         before = [p for p in self.out.pins if p.origin == "pip-pin" and p.span.start <= at]
@@ -658,8 +666,8 @@ class _Dockerfile:
             if ref.tag and ref.tag_offset is not None and m.image.value_start is not None:
                 a = m.image.value_start + ref.tag_offset
                 launch.version_hint = VersionHint(ref.tag, Span(a, a + len(ref.tag)), "image-tag")
-        elif pin is not None:
-            launch.version_hint = pin
+        else:
+            launch.version_hint = self.hint_for(stage, span.start)
         self.out.launches.append(launch)
         return launch
 

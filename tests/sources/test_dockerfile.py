@@ -240,3 +240,16 @@ def test_corpus_dockerfiles_never_raise() -> None:
         n += 1
     if n == 0:
         pytest.skip("no Dockerfiles in the corpus")
+
+
+def test_pip_reinstall_in_vllm_image_overrides_the_tag() -> None:
+    text = (
+        "FROM vllm/vllm-openai:v0.30.1\n"
+        "RUN --mount=type=cache,target=/root/.cache/pip pip install vllm==0.31.0\n"
+        'CMD ["--model", "m"]\n'
+    )
+    src, ex = run(text)
+    (launch,) = ex.launches
+    assert launch.version_hint is not None and launch.version_hint.version == "0.31.0"
+    assert launch.version_hint.origin == "pip-pin"
+    assert {p.origin for p in ex.pins} == {"dockerfile-from", "pip-pin"}
