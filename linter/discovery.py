@@ -224,9 +224,15 @@ class _Rules:
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         for base, spec in reversed(self.specs):
-            rel = os.path.relpath(path, base).replace(os.sep, "/")
-            if rel.startswith("../"):
-                continue
+            prefix = base if base.endswith(os.sep) else base + os.sep
+            if path.startswith(prefix):
+                rel = path[len(prefix):]
+            else:
+                rel = os.path.relpath(path, base)
+                if rel.startswith(".."):
+                    continue
+            if os.sep != "/":
+                rel = rel.replace(os.sep, "/")
             if is_dir:
                 rel += "/"
             verdict = _check(spec, rel)
@@ -407,22 +413,22 @@ def _walk(
         visited = {(root_st.st_dev, root_st.st_ino)}
     except OSError:
         visited = set()
-    # stack of (folder path as the caller spelled it, its absolute path, rules in force inside it)
-    stack: list[tuple[str, str, _Rules]] = [(root, root_abs, rules)]
+    # stack of (folder path as the caller spelled it, its absolute path, its path from root, rules in force inside it)
+    stack: list[tuple[str, str, str, _Rules]] = [(root, root_abs, "", rules)]
     links: list[tuple[str, tuple[int, int]]] = []
     while stack:
-        folder, folder_abs, folder_rules = stack.pop()
+        folder, folder_abs, folder_rel, folder_rules = stack.pop()
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             yield Candidate(folder, "error", exc.strerror or str(exc))
             continue
-        subfolders: list[tuple[str, str, _Rules]] = []
+        subfolders: list[tuple[str, str, str, _Rules]] = []
         for entry in entries:
             path = os.path.join(folder, entry.name)
             path_abs = os.path.join(folder_abs, entry.name)
-            rel = os.path.relpath(path_abs, root_abs)
+            rel = folder_rel + "/" + entry.name if folder_rel else entry.name
             try:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=False)
@@ -445,7 +451,7 @@ def _walk(
                     continue
                 visited.add(key)
                 sub_rules = folder_rules.entering(path_abs) if respect_gitignore else folder_rules
-                subfolders.append((path, path_abs, sub_rules))
+                subfolders.append((path, path_abs, rel, sub_rules))
                 continue
             if _matches(excl, rel, False):
                 continue

@@ -818,7 +818,7 @@ def _arg(call: cst.Call, index: int, keyword: str | None) -> cst.BaseExpression 
                 return arg.value
             continue
         if arg.star:
-            return None if positional <= index else None
+            return None  # *args before it: its position is unknown
         if positional == index:
             return arg.value
         positional += 1
