@@ -53,9 +53,23 @@ def _target(value: str | None):
 @click.option("--show-launches", is_flag=True, help="Print every launch found, with its options and positions.")
 @click.option("--list-rules", is_flag=True, help="List the rules.")
 @click.option("--explain", metavar="CODE", help="Print a rule's page.")
-def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain):
+@click.option("--config", "config_file", metavar="FILE", help="Read this configuration file (default: the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint]).")
+@click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
+def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename):
     """Lint (and migrate) the commands and configs that start vLLM servers."""
-    target = _target(target_version)
+    from linter.config import ConfigError, resolve
+
+    try:
+        cfg = resolve(config_file)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if target_version is None and cfg.target_version is not None:
+        try:
+            target = knowledge.resolve_version(cfg.target_version)
+        except knowledge.UnknownRelease as exc:
+            raise click.UsageError(f"{cfg.path}: `target-version`: {exc}") from None
+    else:
+        target = _target(target_version)
     try:
         if explain:
             sys.exit(_explain(explain))
@@ -67,13 +81,21 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
         from linter.engine import Settings
 
+        cli_select = _codes(select) or None
         settings = Settings(
             target=target,
-            select=_codes(select) or None,
-            extend_select=_codes(extend_select),
-            ignore=_codes(ignore),
+            # command line over file; a --select starts afresh, dropping the file's ignores (as in ruff)
+            select=cli_select if cli_select is not None else (frozenset(cfg.select) if cfg.select is not None else None),
+            extend_select=_codes(extend_select) | frozenset(cfg.extend_select),
+            ignore=_codes(ignore) | (frozenset() if cli_select is not None else frozenset(cfg.ignore)),
+            per_file_ignores=cfg.per_file_matcher(),
         )
-        candidates = _candidates(paths, respect_gitignore=not no_respect_gitignore, force_exclude=force_exclude)
+        respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
+        if "-" in paths:
+            if len(paths) > 1:
+                raise click.UsageError("`-` (standard input) cannot be combined with other paths")
+            sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics))
+        candidates = _candidates(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude, cfg=cfg)
         if show_launches:
             sys.exit(_show_launches(candidates, settings))
         if fix or show_diff:
@@ -93,13 +115,81 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         sys.exit(EXIT_ERROR)
 
 
-def _candidates(paths, *, respect_gitignore: bool, force_exclude: bool):
+def _candidates(paths, *, respect_gitignore: bool, force_exclude: bool, cfg=None):
     from linter.discovery import discover
 
     out = []
-    for c in discover(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude):
+    found = discover(
+        paths,
+        exclude=cfg.exclude if cfg is not None else None,
+        extend_exclude=cfg.extend_exclude if cfg is not None else (),
+        include=cfg.include if cfg is not None else None,
+        respect_gitignore=respect_gitignore,
+        force_exclude=force_exclude,
+    )
+    for c in found:
         out.append(c)
     return out
+
+
+def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics) -> int:
+    """Lint standard input as the file ``filename`` would be.
+
+    With ``--fix`` the fixed text goes to standard output and the remaining
+    diagnostics to standard error (as ruff does); with ``--diff`` the diff goes
+    to standard output.
+    """
+    from linter.discovery import _force_excluded, _spec, DEFAULT_EXCLUDES, classify
+    from linter.engine import lint_file
+    from linter.reporters import reporter
+    from rules.base import all_rules
+
+    if not filename:
+        raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
+    data = sys.stdin.buffer.read()
+    excl = _spec([*(DEFAULT_EXCLUDES if cfg.exclude is None else cfg.exclude), *cfg.extend_exclude])
+    if force_exclude and _force_excluded(filename, excl, respect_gitignore):
+        if fix:
+            sys.stdout.buffer.write(data)  # an excluded file passes through unchanged
+        return EXIT_CLEAN
+    head = data[:256]
+    kind = classify(filename, head)
+    if kind is None:
+        raise click.UsageError(f"--stdin-filename {filename}: vllm-lint does not know this kind of file (shell, Dockerfile, YAML, Python, Markdown, requirements)")
+    rules = all_rules()
+    if fix or show_diff:
+        from linter.fixer import fix_source, unified_diff
+        from linter.source_file import DecodeError, SourceFile
+
+        try:
+            src = SourceFile.from_bytes(filename, data)
+        except DecodeError:
+            src = None
+        if src is not None:
+            outcome = fix_source(src, kind, settings, rules, unsafe)
+            if outcome.error:
+                click.echo(f"vllm-lint: {filename}: {outcome.error}", err=True)
+            remaining = [outcome.remaining] if outcome.remaining is not None else []
+            if show_diff:
+                sys.stdout.write(unified_diff(filename, outcome.original, outcome.fixed))
+                return EXIT_FOUND if outcome.fixed != outcome.original else EXIT_CLEAN
+            sys.stdout.buffer.write(src.encode(outcome.fixed))
+            sys.stdout.flush()
+            sys.stderr.write(reporter("concise" if output_format == "full" else output_format)(remaining))
+            return EXIT_FOUND if any(r.diagnostics for r in remaining) else EXIT_CLEAN
+    result = lint_file(filename, kind, settings, rules, data=data)
+    if fix:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        sys.stderr.write(reporter("concise" if output_format == "full" else output_format)([result]))
+        return EXIT_FOUND if result.diagnostics else EXIT_CLEAN
+    if statistics:
+        from linter.reporters.text import statistics as stats
+
+        click.echo(stats([result]), nl=False)
+    else:
+        click.echo(reporter(output_format)([result]), nl=False)
+    return EXIT_FOUND if result.diagnostics else EXIT_CLEAN
 
 
 def lint_candidates(candidates, settings):

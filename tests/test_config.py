@@ -1,0 +1,182 @@
+"""Configuration files: discovery, validation, and how the command line overrides them.
+
+The end-to-end checks use a file whose only finding is an unused suppression
+(VL901), which needs no release inventory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from linter.cli import main
+from linter.config import Config, ConfigError, find, load, resolve
+
+UNUSED = "echo hi  # vllm-lint: ignore[VL102]\n"
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- discovery ------------------------------------------------------------------
+
+
+def test_nearest_folder_wins_and_vllm_lint_toml_beats_pyproject(tmp_path):
+    _write(tmp_path / "pyproject.toml", '[tool.vllm-lint]\nselect = ["VL1"]\n')
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    assert find(str(sub)) == str(tmp_path / "pyproject.toml")
+    _write(tmp_path / "vllm-lint.toml", 'select = ["VL2"]\n')
+    assert find(str(sub)) == str(tmp_path / "vllm-lint.toml")
+    _write(tmp_path / ".vllm-lint.toml", 'select = ["VL3"]\n')
+    assert find(str(sub)) == str(tmp_path / ".vllm-lint.toml")
+    _write(tmp_path / "a" / "pyproject.toml", '[tool.vllm-lint]\nignore = ["VL205"]\n')
+    assert find(str(sub)) == str(tmp_path / "a" / "pyproject.toml")
+
+
+def test_pyproject_without_the_section_does_not_count(tmp_path):
+    _write(tmp_path / "vllm-lint.toml", 'ignore = ["VL205"]\n')
+    _write(tmp_path / "a" / "pyproject.toml", '[tool.ruff]\nline-length = 100\n')
+    assert find(str(tmp_path / "a")) == str(tmp_path / "vllm-lint.toml")
+
+
+def test_no_file_gives_defaults(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = resolve(start=str(tmp_path))
+    assert cfg.path is None and cfg.select is None and cfg.respect_gitignore is True
+
+
+def test_every_key_is_read(tmp_path):
+    path = _write(
+        tmp_path / "vllm-lint.toml",
+        'target-version = "0.32"\nselect = ["vl1", "VL2"]\nextend-select = ["VL302"]\nignore = ["VL205"]\n'
+        'per-file-ignores = { "legacy/*.sh" = ["VL102"] }\nexclude = ["vendor"]\nextend-exclude = ["old"]\n'
+        'include = ["deploy/**"]\nrespect-gitignore = false\n',
+    )
+    cfg = load(str(path))
+    assert cfg.target_version == "0.32"
+    assert cfg.select == ["VL1", "VL2"] and cfg.extend_select == ["VL302"] and cfg.ignore == ["VL205"]
+    assert cfg.per_file_ignores == {"legacy/*.sh": ["VL102"]}
+    assert cfg.exclude == ["vendor"] and cfg.extend_exclude == ["old"] and cfg.include == ["deploy/**"]
+    assert cfg.respect_gitignore is False
+    match = cfg.per_file_matcher()
+    assert match(str(tmp_path / "legacy" / "a.sh")) == {"VL102"}
+    assert match(str(tmp_path / "other" / "a.sh")) == frozenset()
+
+
+# -- validation -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('selct = ["VL1"]\n', ["unknown key `selct`", "vllm-lint.toml"]),
+        ('extend_select = ["VL1"]\n', ["unknown key `extend_select`", "did you mean `extend-select`"]),
+        ('select = "VL1"\n', ["`select` must be a list of strings", "str"]),
+        ("respect-gitignore = 1\n", ["`respect-gitignore` must be true or false"]),
+        ('per-file-ignores = { "*.md" = "VL1" }\n', ['`per-file-ignores."*.md"` must be a list of strings']),
+        ('ignore = ["VL99X"]\n', ["`ignore` names `VL99X`"]),
+        ("select = [\n", ["not valid TOML"]),
+    ],
+)
+def test_bad_configuration_names_the_key_and_the_file(tmp_path, text, words):
+    path = _write(tmp_path / "vllm-lint.toml", text)
+    with pytest.raises(ConfigError) as err:
+        load(str(path))
+    for w in words:
+        assert w in str(err.value)
+    assert str(path) in str(err.value)
+
+
+def test_bad_configuration_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "pyproject.toml", '[tool.vllm-lint]\nunknown-thing = 1\n')
+    _write(tmp_path / "a.sh", UNUSED)
+    result = CliRunner().invoke(main, ["a.sh"])
+    assert result.exit_code == 2
+    assert "unknown key `unknown-thing`" in result.output and "pyproject.toml [tool.vllm-lint]" in result.output
+
+
+def test_missing_explicit_config_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--config", "nope.toml", "."])
+    assert result.exit_code == 2 and "nope.toml: no such configuration file" in result.output
+
+
+# -- the command line over the file ----------------------------------------------
+
+
+def _codes(args, cwd):
+    result = CliRunner().invoke(main, [*args, "--output-format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return [d["code"] for d in json.loads(result.stdout)]
+
+
+def test_config_ignore_and_cli_select(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "deploy" / "a.sh", UNUSED)
+    assert _codes(["deploy"], tmp_path) == ["VL901"]
+    _write(tmp_path / "vllm-lint.toml", 'ignore = ["VL901"]\n')
+    assert _codes(["deploy"], tmp_path) == []
+    assert _codes(["--select", "VL1,VL9", "deploy"], tmp_path) == ["VL901"]  # a CLI selection starts afresh
+    assert _codes(["--select", "VL9", "deploy"], tmp_path) == []  # VL102 is not enabled: its suppression is not judged
+
+
+def test_per_file_ignores_exclude_and_explicit_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "deploy" / "a.sh", UNUSED)
+    _write(tmp_path / "deploy" / "legacy" / "b.sh", UNUSED)
+    _write(tmp_path / "pyproject.toml", '[tool.vllm-lint]\nper-file-ignores = { "deploy/legacy/*" = ["VL901"] }\n')
+    result = CliRunner().invoke(main, ["deploy", "--output-format", "json"])
+    assert [d["filename"] for d in json.loads(result.stdout)] == [os.path.join("deploy", "a.sh")]
+    _write(tmp_path / "other.toml", 'extend-exclude = ["legacy"]\n')
+    result = CliRunner().invoke(main, ["--config", "other.toml", "deploy", "--output-format", "json"])
+    assert [d["filename"] for d in json.loads(result.stdout)] == [os.path.join("deploy", "a.sh")]
+    result = CliRunner().invoke(main, ["--config", "other.toml", "deploy/legacy/b.sh", "--force-exclude", "--output-format", "json"])
+    assert json.loads(result.stdout) == []
+
+
+def test_include_limits_walked_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "deploy" / "a.sh", UNUSED)
+    _write(tmp_path / "deploy" / "b.sh", UNUSED)
+    _write(tmp_path / "vllm-lint.toml", 'include = ["b.sh"]\n')
+    result = CliRunner().invoke(main, ["deploy", "--output-format", "json"])
+    assert [d["filename"] for d in json.loads(result.stdout)] == [os.path.join("deploy", "b.sh")]
+
+
+# -- standard input -----------------------------------------------------------------
+
+
+def test_stdin_uses_the_filename_for_kind_and_per_file_ignores(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    result = runner.invoke(main, ["-", "--stdin-filename", "deploy/x.sh", "--output-format", "json"], input=UNUSED)
+    assert result.exit_code == 1
+    (d,) = json.loads(result.stdout)
+    assert d["code"] == "VL901" and d["filename"] == "deploy/x.sh"
+    # Python: the `#` inside the string is not a comment
+    result = runner.invoke(main, ["-", "--stdin-filename", "x.py", "--output-format", "json"], input='s = "# vllm-lint: ignore[VL102]"\n')
+    assert result.exit_code == 0 and json.loads(result.stdout) == []
+    result = runner.invoke(main, ["-"], input=UNUSED)
+    assert result.exit_code == 2 and "--stdin-filename" in result.output
+
+
+def test_stdin_fix_prints_the_fixed_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--fix", "-", "--stdin-filename", "x.sh"], input="echo hi\n" + UNUSED)
+    assert result.exit_code == 0
+    assert result.stdout == "echo hi\necho hi\n"
+
+
+def test_stdin_force_exclude(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "vllm-lint.toml", 'extend-exclude = ["vendor"]\n')
+    result = CliRunner().invoke(main, ["--force-exclude", "-", "--stdin-filename", "vendor/x.sh", "--output-format", "json"], input=UNUSED)
+    assert result.exit_code == 0 and result.stdout == ""
