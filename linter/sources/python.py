@@ -183,6 +183,70 @@ class PyString:
     is_bytes: bool = False
 
 
+def _fill_template(s: PyString, style: str) -> PyString:
+    """Replace ``{...}`` (``str.format``) or ``%s`` / ``%(name)d`` fields with shell placeholders."""
+    value = s.value
+    out: list[str] = []
+    omap = OffsetMap(fallback=s.omap.fallback)
+    opaque: list[tuple[int, int]] = []
+    n = 0
+    i = 0
+    count = 0
+
+    def keep(j: int) -> None:
+        nonlocal n
+        f = s.omap.to_file(j)
+        if f is not None:
+            omap.add(n, f, 1)
+        out.append(value[j])
+        n += 1
+
+    def field_(name: str) -> None:
+        nonlocal n, count
+        text = _placeholder(name or f"arg{count}")
+        count += 1
+        opaque.append((n, n + len(text)))
+        out.append(text)
+        n += len(text)
+
+    while i < len(value):
+        c = value[i]
+        if style == "brace" and c in "{}":
+            if value.startswith(c * 2, i):
+                keep(i)
+                i += 2
+                continue
+            if c == "{":
+                depth, j = 1, i + 1
+                while j < len(value) and depth:
+                    depth += {"{": 1, "}": -1}.get(value[j], 0)
+                    j += 1
+                field_(value[i + 1 : j - 1].split("!")[0].split(":")[0])
+                i = j
+                continue
+        if style == "percent" and c == "%" and i + 1 < len(value):
+            if value[i + 1] == "%":
+                keep(i)
+                i += 2
+                continue
+            j = i + 1
+            name = ""
+            if value[j] == "(":
+                close = value.find(")", j)
+                if close != -1:
+                    name = value[j + 1 : close]
+                    j = close + 1
+            while j < len(value) and value[j] in "#0- +123456789.*hlL":
+                j += 1
+            if j < len(value):
+                field_(name)
+                i = j + 1
+                continue
+        keep(i)
+        i += 1
+    return PyString("".join(out), omap, s.span, opaque, single=False)
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -560,6 +624,15 @@ class _Extractor:
             for s_, f, n in parts[1].omap.segments:
                 omap.add(s_ + shift, f, n)
             return PyString(parts[0].value + parts[1].value, omap, self.span(expr), single=False)
+        # "vllm serve {} --port {}".format(m, p) and "vllm serve %s" % m
+        if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"):
+            s = self.string(expr.func.value)
+            if s is not None and not s.is_bytes and not s.opaque:
+                return _fill_template(s, "brace")
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+            s = self.string(expr.left)
+            if s is not None and not s.is_bytes and not s.opaque:
+                return _fill_template(s, "percent")
         return None
 
     def _script_placeholder(self, expr: cst.BaseExpression) -> PyString:

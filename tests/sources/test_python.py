@@ -413,3 +413,29 @@ subprocess.run(cmd)
 """
     _, ex = run(text)
     assert [[t.value for t in l.args] for l in ex.launches] == [["inner", "--port", "1", "--enforce-eager"]]
+
+
+@pytest.mark.skipif(not HAS_SHELL, reason="shell extractor not present")
+def test_built_shell_strings() -> None:
+    text = """\
+import os, subprocess
+model = get_model()
+cmd = "vllm serve " + model + " --port 8000 --max-model-len 2048"
+os.system(cmd)
+os.system("vllm serve {} --port {} --dtype {{half}}".format(model, port))
+subprocess.Popen("vllm serve %s --tensor-parallel-size %d --kv-cache-dtype fp8" % (model, tp), shell=True,
+                 env=dict(os.environ, VLLM_ATTENTION_BACKEND="FLASHINFER", OTHER="x"))
+"""
+    src, ex = run(text)
+    got = [[t.value for t in l.args] for l in ex.launches]
+    assert len(got) == 3
+    assert got[0][1:] == ["--port", "8000", "--max-model-len", "2048"] and ex.launches[0].args[0].is_opaque
+    assert got[1][1:3] == ["--port", got[1][2]] and got[1][3:] == ["--dtype", "{half}"]
+    assert ex.launches[1].args[0].is_opaque and ex.launches[1].args[2].is_opaque
+    assert got[2][1] == "--tensor-parallel-size" and got[2][3:] == ["--kv-cache-dtype", "fp8"]
+    check_token(src, ex.launches[0].args[3], "--max-model-len")
+    assert ex.launches[0].args[3].editable
+    check_token(src, ex.launches[2].args[4], "fp8")
+    assert ex.launches[2].args[4].editable
+    assert [(e.name.value, e.value.value) for e in ex.launches[2].env] == [("VLLM_ATTENTION_BACKEND", "FLASHINFER")]
+    check_token(src, ex.launches[2].env[0].name, "VLLM_ATTENTION_BACKEND")
