@@ -119,9 +119,19 @@ class ParsedLaunch:
     config_files: list[Item] = field(default_factory=list)  # ``--config FILE`` values
     config_equals: list[Item] = field(default_factory=list)  # ``--config=FILE`` (ignored by vLLM)
     uncertain: bool = False  # a splat token makes argv positions uncertain
+    # Options read from the ``--config`` file the launch names, in the order vLLM
+    # inserts them (before the command line's own, which win).  They are linted
+    # where they are written, in the config file, so rules do not report them here.
+    config_options: list[ParsedOption] = field(default_factory=list)
+
+    def add_error(self, error: ArgError) -> None:
+        if error.item is not None and error.item.from_config:
+            return
+        self.errors.append(error)
 
     def find(self, dest: str) -> list[ParsedOption]:
-        return [o for o in self.options if o.spec is not None and o.spec.dest == dest]
+        """Every setting of ``dest``, config file first: the last one wins."""
+        return [o for o in [*self.config_options, *self.options] if o.spec is not None and o.spec.dest == dest]
 
     def last(self, dest: str) -> ParsedOption | None:
         found = self.find(dest)
@@ -167,7 +177,44 @@ def _underscores_key(key: str) -> str:
     return "--" + head[2:].replace("_", "-") + tail
 
 
-def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]:
+def _config_items(release: Release, settings: list[Setting]) -> list[Item]:
+    """What vLLM's ``load_config_file`` turns a config file into (0.28 to 0.33)."""
+    out: list[Item] = []
+
+    def add(text: str, token: Token | None = None) -> None:
+        out.append(Item(text, token, 0, len(text), opaque=bool(token is not None and token.is_opaque), from_config=True))
+
+    for s in settings:
+        key = s.name.value
+        value = s.value.value if s.value is not None else ""
+        if s.kind == "opaque" or s.name.is_opaque:
+            continue
+        if s.kind == "bool":
+            if value.lower() in ("true", "yes", "on", "y"):
+                add("--" + key)
+            elif "--no-" + key in release.by_name:
+                add("--no-" + key)
+            continue
+        if s.kind == "json":
+            try:
+                data = json.loads(value)
+            except ValueError:
+                continue
+            if isinstance(data, list):
+                if data:
+                    add("--" + key)
+                    for v in data:
+                        add(str(v))
+                continue
+            add("--" + key)
+            add(json.dumps(data))
+            continue
+        add("--" + key)
+        add("None" if s.kind == "null" else value, s.value)
+    return out
+
+
+def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool, config: list[Setting] | None = None) -> list[Item]:
     release = parsed.release
     parser = release.parser
     if serve and parser.get("model_option_moved", True):
@@ -183,6 +230,8 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]
             else:
                 value = _sub(it, len("--model="), len(it.text))
                 rest = model_idx + 1
+            if value is None:
+                parsed.add_error(ArgError("missing-value", "--model expects a value", it))
             parsed.model_option = value or it
             moved = [value] if value is not None else []
             items = moved + items[:model_idx] + items[rest:]
@@ -192,7 +241,7 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]
         if not any(t == "--config" or t.startswith("--config=") for t in texts) and any(
             re.match(r"^--served[-_]model[-_]name(=.+|$)", t) for t in texts
         ):
-            parsed.errors.append(
+            parsed.add_error(
                 ArgError("model-not-first", "`vllm serve` needs the model as its first positional argument when --served-model-name is given", items[0])
             )
 
@@ -207,9 +256,13 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool) -> list[Item]
         if any(it.text == "--config" for it in items if not it.opaque):
             i = next(i for i, it in enumerate(items) if it.text == "--config")
             if i + 1 < len(items):
-                items = items[:i] + items[i + 2 :]
+                pulled = _config_items(release, config) if config is not None else []
+                rest = items[:i] + items[i + 2 :]
+                # vLLM: config options go right after the positional model (cli > config > defaults)
+                model_first = serve and rest and not rest[0].text.startswith("-")
+                items = (rest[:1] + pulled + rest[1:]) if model_first else (pulled + rest)
             else:
-                parsed.errors.append(ArgError("missing-value", "--config expects a file (vLLM: no config file specified)", items[i]))
+                parsed.add_error(ArgError("missing-value", "--config expects a file (vLLM: no config file specified)", items[i]))
                 items = items[:i]
 
     out: list[Item] = []
@@ -411,7 +464,7 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
         if r.kind == "option" and option.match == "exact" and option.written != option.normalized:
             option.match = "normalized"
         del opt_text
-        parsed.options.append(option)
+        (parsed.config_options if it.from_config else parsed.options).append(option)
         i += 1
         if r.kind != "option":
             # Unknown or ambiguous: argparse errors; do not guess whether a value follows,
@@ -427,7 +480,7 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             value_item = Item(r.explicit, it.token, it.end - len(r.explicit), it.end, it.opaque, it.splat, from_config=it.from_config, dotted_from=it.dotted_from)
             option.explicit = True
             if not spec.takes_value or option.negative:
-                parsed.errors.append(ArgError("unexpected-value", f"{r.option_string} takes no value", value_item, option))
+                parsed.add_error(ArgError("unexpected-value", f"{r.option_string} takes no value", value_item, option))
             else:
                 option.values.append(value_item)
             continue
@@ -444,7 +497,7 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
         if len(option.values) < lo:
             if any(v.splat for v in option.values) or (i < n and items[i].splat):
                 continue
-            parsed.errors.append(
+            parsed.add_error(
                 ArgError("missing-value", f"{r.option_string} expects {'a value' if lo == 1 else f'{lo} values'}", it, option)
             )
 
@@ -455,7 +508,7 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             if it.opaque:
                 continue
             kind = "option-with-space" if it.text.startswith("-") and " " in it.text else "extra-positional"
-            parsed.errors.append(ArgError(kind, f"unrecognized argument {it.text!r}", it))
+            parsed.add_error(ArgError(kind, f"unrecognized argument {it.text!r}", it))
 
 
 _HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
@@ -512,14 +565,14 @@ def _check_values(parsed: ParsedLaunch) -> None:
             ok, value = convert(spec, text)
             if not ok:
                 kind = {"float": "a number"}.get(spec.type or "", "an integer")
-                parsed.errors.append(ArgError("invalid-type", f"{spec.primary} expects {kind}, got {text!r}", v, opt))
+                parsed.add_error(ArgError("invalid-type", f"{spec.primary} expects {kind}, got {text!r}", v, opt))
             elif spec.choices is not None and value not in spec.choices and text not in [str(c) for c in spec.choices]:
-                parsed.errors.append(ArgError("invalid-choice", f"invalid choice {text!r} for {spec.primary}", v, opt))
+                parsed.add_error(ArgError("invalid-choice", f"invalid choice {text!r} for {spec.primary}", v, opt))
             elif spec.json and v.dotted_from is None and text.lstrip().startswith(("{", "[")):
                 try:
                     json.loads(text)
                 except ValueError as exc:
-                    parsed.errors.append(ArgError("invalid-json", f"{spec.primary} value is not valid JSON: {exc}", v, opt))
+                    parsed.add_error(ArgError("invalid-json", f"{spec.primary} value is not valid JSON: {exc}", v, opt))
 
 
 # ---------------------------------------------------------------------------
@@ -568,15 +621,19 @@ def _parse_settings(parsed: ParsedLaunch) -> None:
 # ---------------------------------------------------------------------------
 
 
-def parse(launch: Launch, release: Release) -> ParsedLaunch:
-    """Read ``launch`` as ``release``'s parser would."""
+def parse(launch: Launch, release: Release, config: list[Setting] | None = None) -> ParsedLaunch:
+    """Read ``launch`` as ``release``'s parser would.
+
+    ``config``: the settings of the file that the launch's ``--config`` names,
+    when the engine could read it; vLLM inserts them into the argv.
+    """
     parsed = ParsedLaunch(launch, release)
     if launch.style == "settings":
         _parse_settings(parsed)
         return parsed
     serve = launch.entrypoint in ("vllm serve", "image")
     items = [_item(t) for t in launch.args]
-    items = _rewrite(parsed, items, serve)
+    items = _rewrite(parsed, items, serve, config)
     slots = len(release.positionals) if serve else 0
     if not serve:
         slots = 0

@@ -78,7 +78,7 @@ class LaunchContext:
         if not self.name_editable(opt):
             return None
         if opt.setting is not None:
-            new = _setting_name(self.launch, opt, new_name)
+            new = _setting_name(self.launch, self.release, opt, new_name)
             if new is None:
                 return None
             new_name = new
@@ -109,12 +109,19 @@ class LaunchContext:
         )
 
 
-def _setting_name(launch: Launch, opt: ParsedOption, option_string: str) -> str | None:
-    """The keyword spelling of an option string for a keyword launch."""
+def _setting_name(launch: Launch, release: Release, opt: ParsedOption, option_string: str) -> str | None:
+    """The keyword spelling of an option string for a keyword launch.
+
+    A ``--config`` key keeps the writer's choice of dashes or underscores; a
+    Python keyword is the option's dest in the release being checked.
+    """
     bare = option_string.lstrip("-")
     if launch.entrypoint == "config":
         return bare.replace("-", "_") if "_" in opt.written else bare
-    return None  # Python keywords are dests, renamed through the dest
+    spec = release.by_name.get(option_string)
+    if spec is None or option_string in spec.negative_names:
+        return None
+    return spec.dest
 
 
 @dataclass

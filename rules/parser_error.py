@@ -22,7 +22,7 @@ from rules.base import Rule, register
 
 rule = register(Rule("VL209", "parser-error", "Argument the release's parser rejects", Severity.ERROR))
 
-KINDS = {"missing-value", "unexpected-value", "extra-positional"}
+KINDS = {"missing-value", "unexpected-value", "extra-positional", "model-not-first"}
 
 
 @rule.check

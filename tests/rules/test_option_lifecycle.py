@@ -1,0 +1,81 @@
+"""removed-option, renamed-option, option-not-yet-available, unknown-option, deprecated-option."""
+
+import pytest
+
+from tests.rules.lint_helpers import codes, fixed, flagged, have, lint, only
+
+pytestmark = pytest.mark.skipif(not have("0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"), reason="inventories not generated")
+
+K8S = """apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: qwen}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.30.0
+          args:
+{args}
+"""
+
+
+def k8s(*args):
+    return K8S.format(args="\n".join(f"            - {a}" for a in args))
+
+
+def test_removed_option_in_shell_names_last_release(tmp_path):
+    r = lint(tmp_path, "serve.sh", "vllm serve m \\\n  --swap-space 16 \\\n  --port 8000\n", "shell", "0.32")
+    d = only(r, "VL101")
+    assert flagged(r, "VL101") == ["--swap-space"]
+    assert "last accepted by vLLM" in d.message and "0.32.0" in d.message
+    assert d.fix is None
+
+
+def test_removed_option_comes_back_in_033(tmp_path):
+    script = "vllm serve m --disable-log-requests\n"
+    assert flagged(lint(tmp_path, "a.sh", script, "shell", "0.32"), "VL101") == ["--disable-log-requests"]
+    assert codes(lint(tmp_path, "a.sh", script, "shell", "0.33")) == []
+
+
+def test_renamed_option_on_031_fixes_safely_in_k8s(tmp_path):
+    text = k8s("Qwen/Qwen3-Next-80B-A3B-Instruct", "--enable-mamba-fine-grained-prefix-cache")
+    r = lint(tmp_path, "d.yaml", text, "yaml", "0.31")
+    d = only(r, "VL102")
+    assert flagged(r, "VL102") == ["--enable-mamba-fine-grained-prefix-cache"]
+    assert d.fix is not None and d.fix.applicability == "safe"
+    out = fixed(tmp_path, "d.yaml", text, "yaml", "0.31")
+    assert out == text.replace("--enable-mamba-fine-grained-prefix-cache", "--enable-mamba-shared-prefix-checkpoint")
+    # the old name is fine on the release that introduced it
+    assert "VL102" not in codes(lint(tmp_path, "d.yaml", text, "yaml", "0.30"))
+
+
+def test_new_name_on_030_is_not_yet_available(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --enable-mamba-shared-prefix-checkpoint\n", "shell", "0.30")
+    d = only(r, "VL105")
+    assert "0.31.0" in d.message
+
+
+def test_renamed_python_keyword_is_fixed_through_the_dest(tmp_path):
+    text = 'from vllm import LLM\nllm = LLM("Qwen/Qwen3.5-4B", enable_mamba_fine_grained_prefix_cache=True)\n'
+    r = lint(tmp_path, "run.py", text, "python", "0.31")
+    assert flagged(r, "VL102") == ["enable_mamba_fine_grained_prefix_cache"]
+    assert "enable_mamba_shared_prefix_checkpoint=True" in fixed(tmp_path, "run.py", text, "python", "0.31")
+
+
+def test_unknown_option_suggests_the_close_name(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --max-model-length 8192\n", "shell", "0.33")
+    d = only(r, "VL104")
+    assert "--max-model-len" in d.message
+    assert d.fix is not None and d.fix.applicability == "display-only"
+
+
+def test_opaque_tokens_cause_no_lifecycle_report(tmp_path):
+    script = 'vllm serve "$MODEL" --max-model-len "${LEN:-8192}" $EXTRA_ARGS --port $(cat port)\n'
+    assert codes(lint(tmp_path, "a.sh", script, "shell", "0.33")) == []
+
+
+def test_deprecated_option_uses_the_inventory(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --mamba-cache-mode align\n", "shell", "0.33")
+    # 0.33 deprecates --mamba-cache-mode and it has no effect: one report, by the more specific rule
+    assert codes(r) in (["VL108"], ["VL103"])

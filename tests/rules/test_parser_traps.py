@@ -1,0 +1,121 @@
+"""The rules that come from vLLM's own parser: abbreviations, one-element options, --config=, --model, ..."""
+
+import pytest
+
+from tests.rules.lint_helpers import codes, fixed, flagged, have, lint, only
+
+pytestmark = pytest.mark.skipif(not have("0.29.0", "0.30.0", "0.32.0", "0.33.0"), reason="inventories not generated")
+
+COMPOSE = """services:
+  vllm:
+    image: vllm/vllm-openai:v0.32.0
+    command: [{args}]
+"""
+
+
+def test_abbreviation_fix_keeps_equals_form(tmp_path):
+    text = "vllm serve m --max-num-seq=64 --gpu-memory-util 0.9\n"
+    r = lint(tmp_path, "a.sh", text, "shell", "0.32")
+    assert flagged(r, "VL201") == ["--max-num-seq", "--gpu-memory-util"]
+    assert fixed(tmp_path, "a.sh", text, "shell", "0.32") == "vllm serve m --max-num-seqs=64 --gpu-memory-utilization 0.9\n"
+
+
+def test_abbreviation_in_a_compose_flow_list(tmp_path):
+    text = COMPOSE.format(args='"m", "--max-num-seq", "64"')
+    out = fixed(tmp_path, "compose.yaml", text, "yaml", "0.32")
+    assert out == text.replace('"--max-num-seq"', '"--max-num-seqs"')
+
+
+def test_enable_chunked_is_an_abbreviation_up_to_032_and_ambiguous_in_033(tmp_path):
+    script = "vllm serve m --enable-chunked\n"
+    assert codes(lint(tmp_path, "a.sh", script, "shell", "0.32")) == ["VL201"]
+    d = only(lint(tmp_path, "a.sh", script, "shell", "0.33"), "VL202")
+    assert "--enable-chunked-prefill" in d.message
+
+
+def test_enable_mamba_ambiguous_from_030_with_the_pinned_meaning(tmp_path):
+    text = "docker run --gpus all vllm/vllm-openai:v0.29.0 m --enable-mamba\n"
+    assert codes(lint(tmp_path, "a.sh", text, "shell")) == ["VL201"]  # checked against the pin, 0.29
+    r = lint(tmp_path, "a.sh", text, "shell", "0.30")
+    d = only(r, "VL202")
+    assert d.fix is not None and d.fix.applicability == "unsafe"
+    assert "--enable-mamba-cache-stochastic-rounding" in d.fix.edits[0].content
+
+
+def test_option_and_value_in_one_list_item(tmp_path):
+    text = COMPOSE.format(args='"m", "--max-model-len 8192"')
+    r = lint(tmp_path, "compose.yaml", text, "yaml", "0.32")
+    assert flagged(r, "VL203") == ['"--max-model-len 8192"'] or flagged(r, "VL203") == ["--max-model-len 8192"]
+    assert "VL209" not in codes(r)
+
+
+def test_invalid_json_value(tmp_path):
+    text = """vllm serve m --kv-transfer-config '{"kv_connector": LMCacheConnectorV1}'\n"""
+    r = lint(tmp_path, "a.sh", text, "shell", "0.32")
+    assert codes(r) == ["VL204"]
+
+
+def test_duplicate_option_reports_the_second(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --max-model-len 8192 -tp 2 --max_model_len 4096\n", "shell", "0.32")
+    assert flagged(r, "VL205") == ["--max_model_len"]
+
+
+def test_config_equals_is_ignored_and_split_in_shell(tmp_path):
+    text = "vllm serve m --config=/etc/vllm/serve.yaml\n"
+    assert codes(lint(tmp_path, "a.sh", text, "shell", "0.32")) == ["VL206"]
+    assert fixed(tmp_path, "a.sh", text, "shell", "0.32") == "vllm serve m --config /etc/vllm/serve.yaml\n"
+
+
+def test_model_twice_is_an_error_and_model_alone_a_warning(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve Qwen/Qwen3-8B --model Qwen/Qwen3-8B\n", "shell", "0.32")
+    d = only(r, "VL207")
+    assert d.severity.value == "error"
+    r = lint(tmp_path, "a.sh", "vllm serve --model Qwen/Qwen3-8B --port 8000\n", "shell", "0.32")
+    assert only(r, "VL207").severity.value == "warning"
+
+
+def test_negative_decimal_value(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --gpu-memory-utilization -0.5 --max-num-seqs 8\n", "shell", "0.32")
+    assert "VL208" in codes(r)
+    assert flagged(r, "VL208") == ["-0.5"]
+    # with `=` the value stays attached and vLLM reads it fine
+    assert "VL208" not in codes(lint(tmp_path, "a.sh", "vllm serve m --gpu-memory-utilization=-0.5\n", "shell", "0.32"))
+
+
+def test_parser_errors_missing_value_and_flag_with_value(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --enforce-eager=true --max-model-len\n", "shell", "0.32")
+    assert codes(r) == ["VL209", "VL209"]
+
+
+def test_config_file_false_with_underscores_is_dropped(tmp_path):
+    text = "model: Qwen/Qwen3-8B\nenable_prefix_caching: false\nmax-num-seqs: 8\n"
+    r = lint(tmp_path, "serve-config.yaml", text, "yaml", "0.32")
+    d = only(r, "VL210")
+    assert flagged(r, "VL210") == ["enable_prefix_caching"]
+    assert d.fix is not None and d.fix.applicability == "unsafe"
+    assert "enable-prefix-caching: false" in fixed(tmp_path, "serve-config.yaml", text, "yaml", "0.32", unsafe=True)
+    ok = "model: Qwen/Qwen3-8B\nenable-prefix-caching: false\nmax-num-seqs: 8\n"
+    assert codes(lint(tmp_path, "serve-config.yaml", ok, "yaml", "0.32")) == []
+
+
+def test_helm_template_values_are_opaque(tmp_path):
+    text = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: "vllm/vllm-openai:{{ .Values.tag }}"
+          args:
+            - {{ .Values.model | quote }}
+            - --max-model-len
+            - {{ .Values.maxLen | quote }}
+            - --tensor-parallel-size={{ .Values.tp }}
+"""
+    path = "chart/templates/deployment.yaml"
+    (tmp_path / "chart" / "templates").mkdir(parents=True)
+    (tmp_path / "chart" / "Chart.yaml").write_text("name: x\n")
+    assert codes(lint(tmp_path, path, text, "helm-template", "0.32")) == []

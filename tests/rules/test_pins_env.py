@@ -1,0 +1,56 @@
+"""pin-older-than-target and env-var, and which release a launch is checked against."""
+
+import json
+
+import pytest
+
+from tests.rules.lint_helpers import codes, fixed, flagged, have, lint, only
+
+pytestmark = pytest.mark.skipif(not have("0.29.0", "0.30.0", "0.32.0", "0.33.0"), reason="inventories not generated")
+
+MANIFEST = """apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.29.0
+      args: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+      env:
+        - name: VLLM_USE_V1
+          value: "1"
+"""
+
+
+def test_pin_is_used_without_a_target(tmp_path):
+    r = lint(tmp_path, "pod.yaml", MANIFEST, "yaml")
+    assert {d.vllm_version for d in r.diagnostics} <= {"0.29.0"}
+    assert [rep.reason for rep in r.launches] == ["pin"]
+
+
+def test_pin_older_than_target_offers_an_unsafe_bump(tmp_path):
+    r = lint(tmp_path, "pod.yaml", MANIFEST, "yaml", "0.32")
+    d = only(r, "VL601")
+    assert flagged(r, "VL601") == ["v0.29.0"]
+    assert d.fix.applicability == "unsafe"
+    out = fixed(tmp_path, "pod.yaml", MANIFEST, "yaml", "0.32", unsafe=True)
+    assert "image: vllm/vllm-openai:v0.32.0\n" in out
+    assert fixed(tmp_path, "pod.yaml", MANIFEST, "yaml", "0.32") == MANIFEST
+
+
+def test_pip_pin_in_a_script(tmp_path):
+    text = "pip install vllm==0.30.0\nvllm serve m --port 8000\n"
+    r = lint(tmp_path, "a.sh", text, "shell", "0.33")
+    assert flagged(r, "VL601") == ["0.30.0"]
+
+
+def test_env_var_not_read_by_the_release(tmp_path):
+    r = lint(tmp_path, "pod.yaml", MANIFEST, "yaml", "0.32")
+    assert flagged(r, "VL701") == ["VLLM_USE_V1"]
+
+
+def test_no_pin_means_newest_release(tmp_path):
+    r = lint(tmp_path, "a.sh", "vllm serve m --port 8000\n", "shell")
+    assert [rep.reason for rep in r.launches] == ["newest"]
+    assert codes(r) == []
