@@ -6,6 +6,7 @@ usage error or an internal error.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -207,6 +208,16 @@ def lint_candidates(candidates, settings):
         if c.kind == "unknown":
             continue
         results.append(lint_file(c.path, c.kind, settings, rules, prefilter=not c.explicit))
+    # Config files named by ``--config FILE`` are vLLM config files whatever their
+    # content: lint those the walk skipped, against the release of the launch naming them.
+    linted = {os.path.realpath(r.path) for r in results if r.src is not None}
+    for r in list(results):
+        for path, version in r.named_configs:
+            real = os.path.realpath(path)
+            if real in linted:
+                continue
+            linted.add(real)
+            results.append(lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules))
     return results
 
 

@@ -31,6 +31,7 @@ EXTRACTORS = {
     "python": "linter.sources.python",
     "markdown": "linter.sources.markdown",
     "requirements": "linter.sources.requirements",
+    "vllm-config": "linter.sources.vllm_config",  # a file named by ``--config FILE``
 }
 
 
@@ -68,6 +69,7 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     launches: list[LaunchReport] = field(default_factory=list)
     src: SourceFile | None = None
+    named_configs: list[tuple[str, Version]] = field(default_factory=list)  # ``--config FILE`` targets found
 
 
 def extractor(kind: str):
@@ -139,7 +141,10 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
             launch.version_hint = _nearest_pin(launch, extraction.pins)
         version, pin, reason = choose_release(launch, extraction.pins, settings)
         release = knowledge.release(version)
-        parsed = argmodel.parse(launch, release)
+        named = config_path(launch, src.path) if launch.style == "argv" else None
+        if named is not None:
+            result.named_configs.append((named, version))
+        parsed = argmodel.parse(launch, release, config=_config_settings(named))
         if launch.kind == "vllm-config" and "candidate" in launch.notes and not _looks_like_vllm_config(parsed):
             continue
         pin_known = knowledge.nearest_known(pin) if pin is not None else None
@@ -163,6 +168,41 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
     result.diagnostics = finish(src, kind, result.diagnostics, settings)
     result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
     return result
+
+
+def config_path(launch: Launch, path: str) -> str | None:
+    """The file that ``--config FILE`` names, when it can be found next to the launch's file."""
+    args = launch.args
+    for i, tok in enumerate(args[:-1]):
+        if tok.value != "--config" or tok.is_opaque:
+            continue
+        target = args[i + 1]
+        if target.is_opaque or not target.value.endswith((".yaml", ".yml")):
+            return None
+        name = target.value
+        candidates = [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(path), name), name]
+        for c in candidates:
+            if os.path.isfile(c):
+                return c
+        return None
+    return None
+
+
+def _config_settings(found: str | None):
+    """The settings of the config file a launch names, or None (not named, not found, unreadable)."""
+    if found is None:
+        return None
+    try:
+        if os.path.getsize(found) > MAX_FILE_BYTES:
+            return None
+        with open(found, "rb") as f:
+            cfg = SourceFile.from_bytes(found, f.read())
+    except (OSError, DecodeError):
+        return None
+    from linter.sources import vllm_config
+
+    launches = vllm_config.extract(cfg).launches
+    return launches[0].settings if launches else None
 
 
 def _nearest_pin(launch: Launch, pins: list[VersionHint]) -> VersionHint:
