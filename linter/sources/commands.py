@@ -161,8 +161,9 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
 
     ``image_entrypoint``: the words are the arguments handed to a vLLM image's
     entrypoint (Kubernetes ``args`` without ``command``, compose ``command``,
-    ``docker run IMAGE ARGS``), so they are vLLM's argv unless they themselves
-    start a known program.
+    ``docker run IMAGE ARGS``), so they are vLLM's argv as they stand, even when
+    they repeat ``vllm serve`` (the entrypoint then receives those words too,
+    which vLLM rejects).
     """
     if image_entrypoint:
         return Match("vllm", "image", [], list(words))
@@ -269,7 +270,7 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
             if v == "--":
                 j += 1
                 break
-            if rest[j].is_opaque and rest[j].opaque_in(0, 1):
+            if any(start == 0 for start, _ in rest[j].opaque):
                 j += 1  # ``${GPU:+--gpus all}``: an expansion among the options, not the image
                 continue
             if v.startswith("-") and len(v) > 1:

@@ -109,6 +109,10 @@ def _settings_mapping(node: Node) -> bool:
     return scalars >= max(1, len(node.value) // 2)
 
 
+_NOT_SHELL_FILES = (".py", ".json", ".yaml", ".yml", ".toml", ".txt", ".md", ".conf", ".cfg", ".ini", ".js", ".ts", ".jinja", ".j2", ".tpl")
+_SCRIPT_KEY = re.compile(r"(?i)(command|cmd|script|run|entrypoint|setup|exec|\.sh$|\.bash$)")
+
+
 class _Generic:
     """The catch-all walk over one document."""
 
@@ -254,12 +258,19 @@ class _Generic:
             return
         if not embedded_shell.available():
             return
+        key = path[-1] if path else ""
+        if key.lower().endswith(_NOT_SHELL_FILES):
+            return  # a ConfigMap entry holding a Python program, a JSON file, ...
         omap = scalar_offsets(self.src, node)
         sub = embedded_shell.extract(self.src, node.value, omap, kind=self.kind, group=self._group(path), editable=node.style != ">")
         for launch in sub.launches:
             if node.style == ">":
                 launch.editable = False
                 launch.notes.append("folded scalar: positions approximate, not editable")
+        if not _SCRIPT_KEY.search(key):
+            # Any string that mentions vLLM is tried as shell; only a key that says
+            # "script" makes a failure to parse worth reporting.
+            sub.problems = []
         self.out.extend(sub)
 
 

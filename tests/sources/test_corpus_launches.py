@@ -44,14 +44,8 @@ NO_LAUNCH = {
         "command and args come from values through toYaml",
     "vllm-project__production-stack/helm__templates__ray-cluster.yaml":
         "vLLM is started by vllm-entrypoint.sh, a script defined in another template",
-    # Known gap in the shared word matcher, not in YAML reading: ``docker run ... ${X:+--env "..."} IMAGE``
-    # takes the conditional expansion for the image.
-    "muhac__llm-actions/action.yml":
-        "docker run with a ${VAR:+--env ...} word before the image (command matcher gap)",
-    "muhac__llm-actions/.github__workflows__dev.yml":
-        "docker run with a ${VAR:+--env ...} word before the image (command matcher gap)",
     "muhac__llm-actions/.github__workflows__test.yml":
-        "docker run with a ${VAR:+--env ...} word before the image (command matcher gap)",
+        "calls the repository's own composite action; the docker run is in action.yml",
     "runpod-workers__worker-vllm/.github__workflows__test.yml":
         "runs a Python script in the vLLM image (--entrypoint python3) to dump flags; no server start",
 }
