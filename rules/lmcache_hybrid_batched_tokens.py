@@ -1,0 +1,104 @@
+"""## lmcache-hybrid-batched-tokens (VL403)
+
+What it does: on a launch that uses `LMCacheMPConnector` with a Mamba/GDN hybrid
+model, checks `--max-num-batched-tokens` against LMCache's unified block size N
+(the attention block size vLLM picks for the model; `rules/data/models.yaml`
+keys it by vLLM release, tensor-parallel size, KV cache dtype and GPU):
+
+- below N: LMCache's connector raises at engine startup ("Mamba-hybrid models with
+  LMCache require max_num_batched_tokens >= block_size");
+- with lmcache up to 0.5.3 (read from an `lmcache/...:0.5.3` image tag in the
+  same pod, compose file or script), 2N or more is rejected as well, and so is
+  vLLM's GPU default (2048 or more) when the option is left out.
+
+Where N is not known (a model without a row, tensor parallelism, fp8 KV cache,
+speculative decoding, an opaque value) the rule says how to read N from the
+startup log instead of guessing.
+
+Why is this bad? The server does not start.
+
+Example (vLLM 0.32, one GPU, N = 784):
+    vllm serve Qwen/Qwen3.6-27B --max-num-batched-tokens 512 --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}'
+
+Use instead:
+    vllm serve Qwen/Qwen3.6-27B --max-num-batched-tokens 1567 --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}'
+
+Fix safety: none offered (the right budget depends on the workload).
+
+Versions: vLLM 0.28 and later; the upper bound for lmcache 0.4.7 to 0.5.3.
+Source: lmcache integration/vllm/lmcache_mp_connector.py
+`validate_mamba_step_alignment` (0.5.3 L145-178: [N, 2N); 0.5.6 L371-427: >= N);
+N from vllm/platforms/interface.py `_align_hybrid_block_size` (0.32 L1086-1093,
+0.33 L1086-1105); defaults from vllm/engine/arg_utils.py L2975-3015 (0.33).
+"""
+
+from packaging.version import Version
+
+from linter.diagnostic import Severity
+from rules import hybrid_facts as hf
+from rules.base import Rule, register
+
+rule = register(
+    Rule(
+        "VL403", "lmcache-hybrid-batched-tokens", "`--max-num-batched-tokens` outside what LMCache accepts for a hybrid model",
+        Severity.ERROR, since="0.28.0", scope="file",
+    )
+)
+
+UPPER_BOUND_UNTIL = Version("0.5.4")  # lmcache 0.5.4 dropped the < 2N check
+
+
+@rule.check
+def check(fctx):
+    for lctx, facts in hf.mp_hybrid_launches(fctx, rule):
+        parsed = lctx.parsed
+        v = lctx.version
+        opt = parsed.last("max_num_batched_tokens")
+        name = hf.spelled(lctx, "max_num_batched_tokens")
+        if opt is not None and opt.value_opaque:
+            continue
+        budget = hf.int_value(opt) if opt is not None else None
+        if opt is not None and budget is None:
+            continue
+        lm_version, _ = hf.lmcache_version(fctx, lctx)
+        upper = lm_version is not None and lm_version < UPPER_BOUND_UNTIL
+        sizes = hf.block_sizes(parsed, facts, v)
+        if not sizes.known:
+            if opt is not None:
+                bound = "at least N" + (f" and below 2N (lmcache {lm_version})" if upper else "")
+                yield _diag(fctx, lctx, opt, None, Severity.INFO,
+                            f"`{hf.with_value(name, budget)}` must be {bound} for `LMCacheMPConnector` with {facts.model}, "
+                            f"and N is not known here ({sizes.reason}); {hf.N_UNKNOWN_HINT}")
+            continue
+        if opt is not None:
+            low = [r for r in sizes.rows if budget < r.n]
+            if low:
+                sev = Severity.ERROR if len(low) == len(sizes.rows) else Severity.WARNING
+                where = "" if sev is Severity.ERROR else f" on {low[0].gpu}"
+                yield _diag(fctx, lctx, opt, sizes, sev,
+                            f"`{hf.with_value(name, budget)}` is below LMCache's block size N = {low[0].n} for {facts.model} "
+                            f"on vLLM {v}{where}; LMCache's connector raises at startup: set "
+                            f"`{hf.with_value(name, max(r.n for r in low))}` or more")
+                continue
+        if not upper:
+            continue
+        effective = budget if budget is not None else hf.DEFAULT_BATCHED_TOKENS_MIN
+        high = [r for r in sizes.rows if effective >= 2 * r.n]
+        if not high:
+            continue
+        sev = Severity.ERROR if len(high) == len(sizes.rows) else Severity.WARNING
+        top = min(2 * r.n for r in sizes.rows) - 1
+        if opt is not None:
+            msg = (f"lmcache {lm_version} rejects `{hf.with_value(name, budget)}` for {facts.model}: it must be below "
+                   f"2N = {2 * high[0].n} (N = {high[0].n} on vLLM {v}, {high[0].gpu}); set it to at most {top} "
+                   "or use lmcache 0.5.4 or later")
+            yield _diag(fctx, lctx, opt, sizes, sev, msg)
+        else:
+            msg = (f"without `{name}`, vLLM {v} batches at least {hf.DEFAULT_BATCHED_TOKENS_MIN} tokens on GPUs, "
+                   f"which lmcache {lm_version} rejects for {facts.model} (it needs below 2N = {2 * high[0].n}); "
+                   f"add `{hf.with_value(name, top)}` or use lmcache 0.5.4 or later")
+            yield fctx.diagnostic(hf.model_span(lctx), msg, version=str(v), severity=sev)
+
+
+def _diag(fctx, lctx, opt, sizes, severity, message):
+    return fctx.diagnostic(lctx.item_span(opt.values[-1]), message, version=str(lctx.version), severity=severity)
