@@ -21,7 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 from linter.argmodel import Item, ParsedLaunch, ParsedOption
 from linter.launch import Launch, Span, Token
-from linter.sources.commands import parse_image, version_of_tag
+from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
 
 DATA = Path(__file__).resolve().parent / "data" / "models.yaml"
 
@@ -407,7 +407,12 @@ def lmcache_servers(fctx, lctx) -> list[LMCacheServer]:
 
 
 def lmcache_version(fctx, lctx) -> tuple[Version | None, Token | None]:
-    """LMCache's release from an ``lmcache/...:0.5.4`` image tag in the launch's group."""
+    """LMCache's release from an ``lmcache/...:0.5.4`` image tag in the launch's group.
+
+    Only LMCache's own images count (``lmcache/standalone``, ``lmcache/lmcache``); the tag of
+    ``lmcache/vllm-openai`` is not read as an LMCache release.  Pip pins of ``lmcache`` are not
+    recorded by the extractors, so they are not read either.
+    """
     for other in [lctx, *fctx.launches]:
         launch = other.launch
         if launch.path != lctx.launch.path or launch.group != lctx.launch.group or launch.image is None:
@@ -417,6 +422,8 @@ def lmcache_version(fctx, lctx) -> tuple[Version | None, Token | None]:
         image = parse_image(launch.image.value)
         if not (image.repository.startswith("lmcache/") or "/lmcache/" in image.repository) or image.tag is None:
             continue
+        if is_vllm_image(launch.image.value):
+            continue  # lmcache/vllm-openai: whose release its tag names is not known
         text = version_of_tag(image.tag)
         if text is None or text.count(".") != 2:
             continue

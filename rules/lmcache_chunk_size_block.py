@@ -28,7 +28,7 @@ Fix safety: none offered.
 
 Versions: vLLM 0.28 and later.  Source: lmcache
 integration/vllm/vllm_multi_process_adapter.py (0.5.4 L617, L1153; 0.5.6
-L779-785, L1499-1505); N from vllm/platforms/interface.py (0.32 L1086-1093, 0.33
+L779-785, L1499-1505); default chunk size v1/multiprocess/config.py L381-384 (0.5.6); N from vllm/platforms/interface.py (0.32 L1086-1093, 0.33
 L1086-1105).
 """
 
@@ -43,7 +43,7 @@ rule = register(
     )
 )
 
-DEFAULT_CHUNK = 256  # lmcache v1/multiprocess/config.py L380 (0.5.6)
+DEFAULT_CHUNK = 256  # lmcache v1/multiprocess/config.py L381-384 (0.5.6)
 
 
 @rule.check

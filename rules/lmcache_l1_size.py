@@ -19,8 +19,9 @@ Use instead:
 Fix safety: none offered (the size depends on the host).
 
 Versions: every vLLM release (the check is on LMCache's side); lmcache 0.4.7 to
-0.5.6.  Source: lmcache v1/distributed/config.py L790, L804, L904-913, L1073
-(0.5.6).
+0.5.6.  Source: lmcache v1/distributed/config.py (0.5.0 L364-366 and L444-447,
+0.5.4 L377-379 and L467-470: `required=True`; 0.5.6 L791 `--l1-manager`, L805-807
+and L905-908 default None, L1073 the ValueError).
 """
 
 from packaging.version import Version

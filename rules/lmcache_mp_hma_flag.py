@@ -20,7 +20,8 @@ Fix safety: none offered.
 
 Versions: 0.28 and later.  Source: vllm/config/vllm.py L1751-1782 (0.28), L2258-2290 (0.33): the
 manager is turned off only when the option is unset and the connector lacks HMA;
-LMCache's connector subclasses `SupportsHMA` (lmcache 0.4.7-0.5.6).
+LMCache's connector subclasses `SupportsHMA` (lmcache
+integration/vllm/lmcache_mp_connector.py L535 in 0.5.6).
 """
 
 from linter.diagnostic import Severity

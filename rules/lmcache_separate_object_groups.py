@@ -27,7 +27,8 @@ Fix safety: none offered.
 
 Versions: vLLM 0.28 and later; the option exists from lmcache 0.5.1 (on by
 default in 0.5.1 and 0.5.2, off from 0.5.3).  Source: lmcache
-v1/multiprocess/config.py L502 (0.5.6); docs/source/recipes/qwen3_5.rst (latest
+v1/multiprocess/config.py (absent in 0.5.0; 0.5.2 L48 default True, L348; 0.5.3
+L53 default False, L358; 0.5.6 L61, L503); docs/source/recipes/qwen3_5.rst (latest
 revision).
 """
 

@@ -81,3 +81,11 @@ def test_silent(tmp_path):
     assert not hits(lint(tmp_path, "b.sh", script, "shell"), CODE)
     helm = pod(["--chunk-size", "784", *L1], ["{{ .Values.model }}", "--kv-transfer-config", MP])
     assert not hits(lint(tmp_path, "pod.yaml", helm, "yaml"), CODE)
+
+
+def test_only_lmcache_server_images_give_the_release(tmp_path):
+    # `lmcache/vllm-openai:v0.3.9` names no LMCache release the rules can rely on: treated as unknown (current).
+    text = pod(["--chunk-size", "784", *L1], ["Qwen/Qwen3.6-27B", "--kv-transfer-config", MP],
+               lmcache_image="lmcache/vllm-openai:v0.3.9", vllm_image="lmcache/vllm-openai:v0.3.9")
+    [(sev, _, msg)] = hits(lint(tmp_path, "pod.yaml", text, "yaml"), CODE)
+    assert sev == "warning" and "which lmcache 0.5.3 and later leaves off by default" in msg
