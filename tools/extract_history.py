@@ -763,17 +763,67 @@ def sources_from_wheel(whl: Path) -> Sources:
         return Sources({n: zf.read(n) for n in zf.namelist() if n.startswith("vllm/") and n.endswith(".py")})
 
 
+MESSAGE_FILES = ("vllm/engine/arg_utils.py", "vllm/entrypoints/openai/cli_args.py",
+                 "vllm/entrypoints/cli/serve.py", "vllm/utils/argparse_utils.py", "vllm/config.py")
+
+
+def string_literals(tree: ast.AST):
+    """(text, line) of every string literal; f-strings with their fields as "{}"."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            yield n.value, n.lineno
+        elif isinstance(n, ast.JoinedStr):
+            yield "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in n.values), n.lineno
+
+
+def message_deprecations(src: Sources, names: set[str]) -> list[tuple[str, str, str | None]]:
+    """Warnings/messages that retire an option: (option, "path:line", option named after it).
+
+    A string literal in the files that build or check the serve arguments (and
+    vllm/config*) that names an option BEFORE deprecation wording ("`--x` is
+    deprecated", "`--x` will be removed") marks that option; a single other
+    option named after the wording ("use `--y` instead") is its replacement.
+    """
+    paths = [p for p in MESSAGE_FILES if p in src.files]
+    paths += sorted(p for p in src.files if p.startswith("vllm/config/") and p.endswith(".py"))
+    out = []
+    for path in paths:
+        tree = src.tree(path)
+        if tree is None:
+            continue
+        for text, line in string_literals(tree):
+            m = DEPRECATION_WORDING.search(text)
+            if not m:
+                continue
+            # "`--convert reward` is deprecated" retires a value, not the option
+            before = [t for t in OPTION_TOKEN.findall(text[:m.start()]) if t in names
+                      and not re.search(rf"[`'\"]{re.escape(t)}[ =][^`'\"]+[`'\"]", text)]
+            after = sorted({t for t in OPTION_TOKEN.findall(text[m.end():])
+                            if t in names and t not in before and t.startswith("--")})
+            for opt in dict.fromkeys(before):
+                out.append((opt, f"{path}:{line}", after[0] if len(after) == 1 else None))
+    return out
+
+
 def extract(src: Sources, version: str) -> tuple[dict[str, dict], list[str]]:
-    """option string -> {"takes_value", "deprecated", "group"} for one release, plus warnings."""
+    """option string -> {"takes_value", "deprecated", "names", "help", "where"} for one release,
+    plus warnings."""
     ex = Extractor(src, version)
     opts = ex.run()
     out: dict[str, dict] = {}
     for o in opts:
         for n in o.names:
             cur = out.setdefault(n, {"takes_value": o.takes_value, "deprecated": None,
-                                     "names": list(o.names), "help": o.help, "where": o.where})
+                                     "names": list(o.names), "help": o.help, "where": o.where,
+                                     "message_replacement": None})
             if o.deprecated and not cur["deprecated"]:
                 cur["deprecated"] = o.deprecated
+    for opt, where, repl in message_deprecations(src, set(out)):
+        for n in out[opt]["names"]:
+            if n in out and not out[n]["deprecated"]:
+                out[n]["deprecated"] = where
+            if n in out and repl and not out[n]["message_replacement"]:
+                out[n]["message_replacement"] = (repl, where)
     return out, ex.warnings
 
 
@@ -865,6 +915,11 @@ def build(per_release: dict[str, dict[str, dict]], releases: list[str]) -> dict:
         else:
             for r in releases:
                 d = per_release[r].get(name)
+                if d and d["message_replacement"]:
+                    repl, where = d["message_replacement"]
+                    repl_src = (f"{where.rsplit(':', 1)[0]} in {r}: a deprecation message "
+                                f"about it points to {repl}")
+                    break
                 if d and d["deprecated"]:
                     cand = replacement_from_help(name, d["help"], set(every))
                     if cand:
