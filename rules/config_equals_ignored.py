@@ -13,19 +13,18 @@ Example:
 Use instead:
     vllm serve Qwen/Qwen3-8B --config /etc/vllm/serve.yaml
 
-Fix safety: safe in shell scripts (the `=` becomes a space between two words);
-in YAML lists the element has to be split in two, left to the list-aware fixer.
+Fix safety: safe: the element becomes `--config` and the path, as two shell
+words or two list items in the list's own style.
 
 Versions: every release with a `--config` option (0.28 to 0.33 checked in
 vllm/utils/argparse_utils.py: `if "--config" in args`).
 """
 
-from linter.diagnostic import Edit, Fix, Severity
+from linter.diagnostic import Fix, Severity
+from linter.edits import split_element
 from rules.base import Rule, register
 
 rule = register(Rule("VL206", "config-equals-ignored", "`--config=FILE` is silently ignored", Severity.ERROR, fixable=True))
-
-SHELL_KINDS = {"shell", "dockerfile", "markdown", "actions", "skypilot"}
 
 
 @rule.check
@@ -33,14 +32,11 @@ def check(ctx):
     for item in ctx.parsed.config_equals:
         fix = None
         tok = item.token
-        if (
-            tok is not None
-            and ctx.launch.kind in SHELL_KINDS
-            and ctx.item_editable(item)
-            and ctx.src.text[tok.span.start : tok.span.end] == tok.value
-        ):
-            eq = tok.value_start + item.start + len("--config")
-            fix = Fix("Separate `--config` from the path", (Edit(type(tok.span)(eq, eq + 1), " "),), "safe")
+        path = item.text[len("--config=") :]
+        if tok is not None and item.start == 0 and item.end == len(tok.value) and path:
+            edit = split_element(ctx.src, ctx.launch, tok, ("--config", path))
+            if edit is not None:
+                fix = Fix("Separate `--config` from the path", (edit,), "safe")
         yield ctx.diagnostic(
             ctx.item_span(item),
             "`--config=FILE` is ignored: vLLM only loads the file when `--config` and the path are separate arguments",

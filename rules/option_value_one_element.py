@@ -15,17 +15,19 @@ Example (Kubernetes):
 Use instead:
     args: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
 
-Fix safety: splitting the element is safe; it is offered where the source form
-lets the fix be a plain text edit (a shell word).  In YAML lists the fix needs
-a new list item and is left to the fixer's list-aware edits.
+Fix safety: safe: the element becomes two elements in the list's own style (a
+new `- item` line with the same indentation and quoting in a block list, `, `
+in a flow list, JSON exec form or Python list, two words in shell).  No fix
+when the element holds more than one space or a part would need escapes.
 
 Versions: every release.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Fix, Severity
+from linter.edits import split_element
 from rules.base import Rule, register
 
-rule = register(Rule("VL203", "option-value-one-element", "Option and value in one argv element", Severity.ERROR))
+rule = register(Rule("VL203", "option-value-one-element", "Option and value in one argv element", Severity.ERROR, fixable=True))
 
 
 @rule.check
@@ -34,9 +36,16 @@ def check(ctx):
         if err.kind != "option-with-space" or err.item is None:
             continue
         text = err.item.text
-        name = text.split(" ", 1)[0]
+        name, _, value = text.partition(" ")
+        fix = None
+        tok = err.item.token
+        if tok is not None and text.count(" ") == 1 and err.item.start == 0 and err.item.end == len(tok.value):
+            edit = split_element(ctx.src, ctx.launch, tok, (name, value))
+            if edit is not None:
+                fix = Fix(f"Split into `{name}` and `{value}`", (edit,), "safe")
         yield ctx.diagnostic(
             ctx.item_span(err.item),
             f"`{text}` is one argument: vLLM does not split it and rejects it as an unrecognized argument; "
             f"give `{name}` and its value as separate elements",
+            fix=fix,
         )

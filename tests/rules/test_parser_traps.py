@@ -119,3 +119,26 @@ spec:
     (tmp_path / "chart" / "templates").mkdir(parents=True)
     (tmp_path / "chart" / "Chart.yaml").write_text("name: x\n")
     assert codes(lint(tmp_path, path, text, "helm-template", "0.32")) == []
+
+
+def test_option_and_value_in_one_block_item_is_split_by_the_fix(tmp_path):
+    text = """apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.32.0
+      args:
+        - Qwen/Qwen3-8B
+        - "--max-model-len 8192"
+        - --config=/etc/vllm/serve.yaml
+"""
+    r = lint(tmp_path, "pod.yaml", text, "yaml", "0.32")
+    assert sorted(codes(r)) == ["VL203", "VL206"]
+    out = fixed(tmp_path, "pod.yaml", text, "yaml", "0.32")
+    assert out == text.replace('        - "--max-model-len 8192"\n', '        - "--max-model-len"\n        - "8192"\n').replace(
+        "        - --config=/etc/vllm/serve.yaml\n", "        - --config\n        - /etc/vllm/serve.yaml\n"
+    )
+    assert codes(lint(tmp_path, "pod.yaml", out, "yaml", "0.32")) == []
