@@ -23,8 +23,8 @@ Use instead:
 Fix safety: none offered (the right length is a deployment decision).
 
 Versions: upgrades from before 0.30 to 0.30 or later.  Source:
-vllm/config/model.py `_get_and_verify_max_len` (0.29 L2445-2469, 0.30
-L2461-2492); vllm/transformers_utils/config.py L543-550 (0.30 rewrites
+vllm/config/model.py `_get_and_verify_max_len` (0.28 L2396-2402, 0.29
+L2445-2469, 0.30 L2461-2492); numbers are given for pins from 0.28 on; vllm/transformers_utils/config.py L543-550 (0.30 rewrites
 `telechat3-yarn` to `yarn`); vLLM PR #56446.
 """
 
@@ -39,6 +39,7 @@ rule = register(
 )
 
 CHANGE = Version("0.30.0")
+CHECKED_FROM = Version("0.28.0")
 
 
 def _num(x) -> float | None:
@@ -81,6 +82,8 @@ def check(ctx):
         what = f"{facts.model} uses YaRN RoPE scaling"
     else:
         return
+    if ctx.pin < CHECKED_FROM:
+        old = None  # the old derivation was read in 0.28 and 0.29 only: no number for older pins
     if old is not None and new is not None and old == new:
         return
     numbers = f": {old:,} tokens on {ctx.pin}, {new:,} on {ctx.version}" if old is not None and new is not None else ""

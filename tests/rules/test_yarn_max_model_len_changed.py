@@ -78,3 +78,9 @@ def test_silent(tmp_path):
         "{\"rope_type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}}'\n"
     )
     assert not hits(lint(tmp_path, "serve.sh", script, "shell"), CODE)
+
+
+def test_older_pin_gets_no_old_number(tmp_path):
+    script = f"pip install vllm==0.10.0\nvllm serve Qwen/Qwen3-8B --hf-overrides '{YARN}'\n"
+    [(sev, _, msg)] = hits(lint(tmp_path, "serve.sh", script, "shell"), CODE)
+    assert sev == "warning" and "from the pinned 0.10.0" in msg and "tokens on" not in msg
