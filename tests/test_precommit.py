@@ -31,7 +31,6 @@ spec:
         - name: vllm
           image: vllm/vllm-openai:v0.31.0
           args:
-            - serve
             - Qwen/Qwen3-Next-80B-A3B-Instruct
             - --enable-mamba-fine-grained-prefix-cache
 """
