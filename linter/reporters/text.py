@@ -50,7 +50,32 @@ def full(results: list[FileResult]) -> str:
     return "\n".join(out) + "\n"
 
 
+REASONS = {
+    "target": "--target-version",
+    "pin": "pinned in the file",
+    "pin-history": "pinned; option names only",
+    "pin-outside-range": "pin not in the knowledge base, newest used",
+    "newest": "no pin, newest known",
+}
+
+
+def releases_line(results: list[FileResult]) -> str:
+    """Which releases the launches were checked against, and why."""
+    counts = Counter((str(rep.version), rep.reason) for r in results for rep in r.launches)
+    if not counts:
+        return ""
+    total = sum(counts.values())
+    parts = [f"{n} against {v} ({REASONS.get(why, why)})" for (v, why), n in sorted(counts.items())]
+    return f"Checked {total} launch{'es' if total != 1 else ''}: " + ", ".join(parts) + "."
+
+
 def summary(results: list[FileResult]) -> str:
+    line = releases_line(results)
+    text = _counts(results)
+    return f"{line}\n{text}" if line else text
+
+
+def _counts(results: list[FileResult]) -> str:
     diags = [d for r in results for d in r.diagnostics]
     if not diags:
         launches = sum(len(r.launches) for r in results)
