@@ -76,42 +76,49 @@ class Suppression:
 # Finding comments
 
 
-def _byte_to_char(data: bytes):
-    cache: dict[int, int] = {}
+def _chars(data: bytes, offsets) -> dict[int, int]:
+    """Character offsets of byte offsets (all on character boundaries), decoding the text once."""
+    out: dict[int, int] = {}
+    prev_b = prev_c = 0
+    for b in sorted(set(offsets)):
+        prev_c += len(data[prev_b:b].decode("utf-8", "replace"))
+        prev_b = b
+        out[b] = prev_c
+    return out
 
-    def conv(b: int) -> int:
-        if b not in cache:
-            cache[b] = len(data[:b].decode("utf-8", "replace"))
-        return cache[b]
 
-    return conv
-
-
-def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
-    """``text`` with everything outside ``ranges`` blanked (line ends kept): offsets stay file offsets."""
-    out = [c if c in "\r\n" else " " for c in text]
+def _masked(text: str, ranges: list[tuple[int, int]]) -> tuple[int, str]:
+    """The stretch of ``text`` from the first range to the last with everything outside the ranges
+    blanked (line ends kept), and where it starts: offsets in it plus the start are file offsets."""
+    base, end = min(a for a, _ in ranges), max(b for _, b in ranges)
+    out = [c if c in "\r\n" else " " for c in text[base:end]]
     for a, b in ranges:
-        out[a:b] = text[a:b]
-    return "".join(out)
+        out[a - base : b - base] = text[a:b]
+    return base, "".join(out)
 
 
-def _ts_comments(text: str, language, *, skip_errors: bool = False) -> list[Comment]:
+def _shifted(found: list[Comment], base: int) -> list[Comment]:
+    return [Comment(c.start + base, c.end + base, c.text) for c in found]
+
+
+def _ts_comments(text: str, language) -> list[Comment]:
     import tree_sitter as ts
 
     data = text.encode("utf-8")
     tree = ts.Parser(language).parse(data)
-    conv = _byte_to_char(data)
-    out: list[Comment] = []
-    stack = [(tree.root_node, False)]
+    spans: list[tuple[int, int]] = []
+    stack = [tree.root_node]
     while stack:
-        node, in_error = stack.pop()
-        in_error = in_error or node.type == "ERROR"
+        node = stack.pop()
         if node.type == "comment":
-            if not (skip_errors and in_error):
-                s, e = conv(node.start_byte), conv(node.end_byte)
-                out.append(Comment(s, e, text[s:e].rstrip("\r")))
+            spans.append((node.start_byte, node.end_byte))
             continue
-        stack.extend((c, in_error) for c in node.children)
+        stack.extend(node.children)
+    conv = _chars(data, [b for span in spans for b in span])
+    out = []
+    for sb, eb in spans:
+        s, e = conv[sb], conv[eb]
+        out.append(Comment(s, e, text[s:e].rstrip("\r")))
     return out
 
 
@@ -132,24 +139,28 @@ def dockerfile_comments(text: str) -> list[Comment]:
 
     data = text.encode("utf-8")
     tree = ts.Parser(language).parse(data)
-    conv = _byte_to_char(data)
-    out: list[Comment] = []
-    shell_ranges: list[tuple[int, int]] = []
+    comment_spans: list[tuple[int, int]] = []
+    shell_spans: list[tuple[int, int]] = []
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
         if node.type == "ERROR":
             continue  # a broken instruction (reported as VL001): its "comments" may be strings
         if node.type == "comment":
-            s, e = conv(node.start_byte), conv(node.end_byte)
-            out.append(Comment(s, e, text[s:e].rstrip("\r")))
+            comment_spans.append((node.start_byte, node.end_byte))
             continue
         if node.type == "shell_command":  # RUN/CMD/ENTRYPOINT shell form: the shell reads `#` comments
-            shell_ranges.append((conv(node.start_byte), conv(node.end_byte)))
+            shell_spans.append((node.start_byte, node.end_byte))
             continue
         stack.extend(node.children)
-    if shell_ranges:
-        out.extend(shell_comments(_masked(text, shell_ranges)))
+    conv = _chars(data, [b for span in comment_spans + shell_spans for b in span])
+    out: list[Comment] = []
+    for sb, eb in comment_spans:
+        s, e = conv[sb], conv[eb]
+        out.append(Comment(s, e, text[s:e].rstrip("\r")))
+    if shell_spans:
+        base, masked = _masked(text, [(conv[a], conv[b]) for a, b in shell_spans])
+        out.extend(_shifted(shell_comments(masked), base))
     return out
 
 
@@ -215,7 +226,7 @@ def yaml_comments(text: str) -> list[Comment]:
         first_nl = text.find("\n", a)
         if first_nl == -1 or first_nl >= b:
             continue
-        out.extend(shell_comments(_masked(text, [(first_nl + 1, b)])))
+        out.extend(_shifted(shell_comments(text[first_nl + 1 : b]), first_nl + 1))
     return out
 
 
@@ -280,10 +291,10 @@ def markdown_comments(text: str) -> list[Comment]:
             finder = shell_comments
         else:
             continue
-        masked = _masked(text, block.lines)
+        base, masked = _masked(text, block.lines)
         if finder is python_comments and block.fence_indent:
             finder = _plain_line_comments  # an indented block does not tokenize as it stands
-        out.extend(finder(masked))
+        out.extend(_shifted(finder(masked), base))
     return out
 
 
