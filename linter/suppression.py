@@ -1,9 +1,10 @@
 """Inline suppressions: ``# vllm-lint: ignore[CODE,...] reason`` and ``# vllm-lint: ignore-file[CODE]``.
 
-A line suppression silences the listed codes on its own line and on the line
-after it (the "line before" form).  Lines joined by a trailing backslash count
-as one: a comment at the end of a continued command covers the whole command,
-and a comment on the line before a continued command covers all of it.
+A line suppression at the end of the flagged line silences the listed codes
+on that line; alone on its line, it silences them on the next line (the "line
+before" form).  Lines joined by a trailing backslash count as one: a comment
+at the end of a continued command covers the whole command, and a comment on
+the line before a continued command covers all of it.
 ``ignore-file`` anywhere in the file silences the listed codes in the whole
 file, or every code when it lists none.
 
@@ -328,15 +329,21 @@ def _continued(src: SourceFile, line: int) -> bool:
 
 
 def _lines_covered(src: SourceFile, comment: Comment, line: int) -> frozenset[int]:
+    """A trailing comment covers its own line; a comment alone on its line covers the next line.
+
+    Lines joined by a trailing backslash are one line: a trailing comment on
+    the last line of a continued command covers the whole command, and a
+    comment line before a continued command covers all of it.
+    """
     last = len(src.line_starts)
     lines = {line}
     if src.text[src.line_starts[line - 1] : comment.start].strip():
-        # a trailing comment: the lines continued into this one are the same command
         k = line - 1
         while k >= 1 and _continued(src, k):
             lines.add(k)
             k -= 1
-    k = line + 1  # the line after it, and the lines continued from that one
+        return frozenset(lines)
+    k = line + 1
     lines.add(k)
     while k < last and _continued(src, k):
         k += 1
