@@ -218,6 +218,13 @@ def lint_candidates(candidates, settings):
                 continue
             linted.add(real)
             results.append(lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules))
+    if settings.per_file_ignores is not None:  # files that were never parsed (VL002, VL003) too
+        from linter.suppression import _hit
+
+        for r in results:
+            ignored = settings.per_file_ignores(r.path)
+            if ignored:
+                r.diagnostics = [d for d in r.diagnostics if not _hit(d.code, ignored)]
     return results
 
 

@@ -180,3 +180,14 @@ def test_stdin_force_exclude(tmp_path, monkeypatch):
     _write(tmp_path / "vllm-lint.toml", 'extend-exclude = ["vendor"]\n')
     result = CliRunner().invoke(main, ["--force-exclude", "-", "--stdin-filename", "vendor/x.sh", "--output-format", "json"], input=UNUSED)
     assert result.exit_code == 0 and result.stdout == ""
+
+
+def test_per_file_ignores_cover_unreadable_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deploy").mkdir()
+    (tmp_path / "deploy" / "blob.sh").write_bytes(b"vllm\x00\xff\xfe binary")
+    result = CliRunner().invoke(main, ["deploy", "--output-format", "json"])
+    assert [d["code"] for d in json.loads(result.stdout)] == ["VL002"]
+    _write(tmp_path / "vllm-lint.toml", 'per-file-ignores = { "*.sh" = ["VL002"] }\n')
+    result = CliRunner().invoke(main, ["deploy", "--output-format", "json"])
+    assert json.loads(result.stdout) == [] and result.exit_code == 0
