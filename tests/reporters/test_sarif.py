@@ -127,3 +127,12 @@ def test_identical_findings_in_one_file_get_different_fingerprints():
     diags = [Diagnostic("VL102", "renamed", "a.sh", s) for s in spans]
     fps = _fingerprints(sarif_log([FileResult("a.sh", diags, src=src)]))
     assert fps[0][1] != fps[1][1]
+
+
+def test_uris_are_percent_encoded_references(tmp_path, monkeypatch):
+    from linter.reporters import path_uri
+
+    monkeypatch.chdir(tmp_path)
+    assert path_uri("deploy/my file é.sh") == "deploy/my%20file%20%C3%A9.sh"
+    assert path_uri(str(tmp_path / "a" / "b.yaml")) == "a/b.yaml"
+    assert path_uri("/elsewhere/x y.sh") == "file:///elsewhere/x%20y.sh"
