@@ -119,3 +119,19 @@ def test_suppression_on_the_last_line_of_a_continued_command(tree):
     (tree / "deploy" / "serve.sh").write_text(SCRIPT.replace("ignore[VL101]", "ignore[VL102] not yet"), encoding="utf-8")
     out = json.loads(_run("--output-format", "json", "deploy/serve.sh").stdout)
     assert out == []
+
+
+def test_stdout_carries_the_report_alone(tree):
+    import subprocess
+    import sys
+
+    for fmt in ("sarif", "rdjson", "gitlab", "json"):
+        r = subprocess.run([sys.executable, "-m", "linter.cli", "--fix", "--output-format", fmt, "deploy"], capture_output=True, text=True, cwd=tree)
+        assert r.returncode == 0, r.stderr
+        json.loads(r.stdout)  # nothing but the report
+        assert "Fixed" in r.stderr
+        (tree / "deploy" / "qwen.yaml").write_text(MANIFEST, encoding="utf-8")
+        (tree / "deploy" / "serve.sh").write_text(SCRIPT, encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "linter.cli", "--output-format", "junit", "deploy"], capture_output=True, text=True, cwd=tree)
+    assert r.returncode == 1
+    ET.fromstring(r.stdout.encode("utf-8"))
