@@ -31,7 +31,7 @@ N_UNKNOWN_HINT = (
 )
 
 # vLLM's defaults for --max-num-batched-tokens on GPUs (engine/arg_utils.py get_batch_defaults,
-# L2975-3015 in 0.33): never below 2048 for `vllm serve`.
+# L2940-3038 in 0.33): never below 2048 for `vllm serve` on GPUs (TPUs go lower).
 DEFAULT_BATCHED_TOKENS_MIN = 2048
 
 

@@ -30,7 +30,8 @@ Source: lmcache integration/vllm/lmcache_mp_connector.py
 `validate_mamba_step_alignment`, which runs in `align` mode (0.5.0 L130 and 0.5.3
 L145-178: [N, 2N); 0.5.4 L157-177 and 0.5.6 L371-427, L402: >= N);
 N from vllm/platforms/interface.py `_align_hybrid_block_size` (0.32 L1086-1093,
-0.33 L1086-1105); defaults from vllm/engine/arg_utils.py L2975-3015 (0.33).
+0.33 L1086-1105); GPU defaults from vllm/engine/arg_utils.py
+`get_batch_defaults` (0.33 L2940-3038: 2048, 8192 or 16384 for `vllm serve`).
 """
 
 from packaging.version import Version
