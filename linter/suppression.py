@@ -304,6 +304,7 @@ FINDERS = {
     "dockerfile": dockerfile_comments,
     "python": python_comments,
     "yaml": yaml_comments,
+    "vllm-config": yaml_comments,  # YAML (or JSON, which has no comments)
     "helm-template": helm_comments,
     "markdown": markdown_comments,
     "requirements": requirements_comments,

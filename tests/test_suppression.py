@@ -90,6 +90,10 @@ def test_helm_template_actions_do_not_confuse_the_scanner():
     assert _texts(text, "helm-template") == ["# vllm-lint: ignore[VL102]"]
 
 
+def test_vllm_config_files_are_yaml():
+    assert _texts('max-model-len: "8192 # no"  # vllm-lint: ignore[VL205]\n', "vllm-config") == ["# vllm-lint: ignore[VL205]"]
+
+
 def test_requirements_follow_pip():
     assert _texts("vllm==0.29.0  # vllm-lint: ignore[VL601]\nfoo @ https://x/y#egg=foo\n", "requirements") == ["# vllm-lint: ignore[VL601]"]
 
