@@ -390,7 +390,7 @@ def token_value(name_tok: Token, value_tok: Token | None) -> tuple[str | None, S
         return value_tok.value[eq:], span
     if value_tok.is_opaque:
         return None, None
-    return value_tok.value, value_tok.span
+    return value_tok.value, value_tok.value_span() or value_tok.span
 
 
 def lmcache_servers(fctx, lctx) -> list[LMCacheServer]:

@@ -94,3 +94,16 @@ def test_silent(tmp_path):
     # an lmcache server in another pod of the same file is not this launch's server
     two = pod(["--chunk-size", "256", *L1], ["Qwen/Qwen3-8B"]) + "---\n" + pod(["--chunk-size", "784", *L1], ["Qwen/Qwen3.6-27B", "--kv-transfer-config", MP]).replace("name: qwen", "name: other")
     assert not hits(lint(tmp_path, "two.yaml", two, "yaml"), CODE)
+
+
+def test_python_subprocess_server(tmp_path):
+    text = (
+        "import subprocess\nfrom vllm import LLM\n\n"
+        'server = subprocess.Popen(["lmcache", "server", "--chunk-size", "256", "--l1-size-gb", "20", "--eviction-policy", "LRU"])\n'
+        'llm = LLM(model="Qwen/Qwen3.6-27B", kv_transfer_config={"kv_connector": "LMCacheMPConnector", "kv_role": "kv_both"})\n'
+    )
+    [(sev, at, msg)] = hits(lint(tmp_path, "launch.py", text, "python"), CODE)
+    assert (sev, at) == ("error", "256")
+    assert msg.startswith("`--chunk-size 256` is not a multiple of LMCache's block size N = 784 for Qwen/Qwen3.6-27B on vLLM 0.32.0")
+    opaque = text.replace('model="Qwen/Qwen3.6-27B"', "model=model_name")
+    assert not hits(lint(tmp_path, "opaque.py", opaque, "python"), CODE)

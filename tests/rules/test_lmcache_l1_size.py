@@ -53,3 +53,10 @@ def test_any_vllm_release(tmp_path):
 def test_silent_on_opaque(tmp_path):
     script = "lmcache server --chunk-size 256 $LMCACHE_ARGS &\nlmcache server \"${ARGS[@]}\" &\n"
     assert not hits(lint(tmp_path, "serve.sh", script, "shell"), CODE)
+
+
+def test_python_subprocess(tmp_path):
+    text = 'import subprocess\nsubprocess.run(["lmcache", "server", "--chunk-size", "784", "--l1-size-gb", "20"])\n'
+    [(sev, at, msg)] = hits(lint(tmp_path, "launch.py", text, "python"), CODE)
+    assert (sev, at) == ("error", '"lmcache", "server"')
+    assert msg.startswith("`lmcache server` without `--eviction-policy`")

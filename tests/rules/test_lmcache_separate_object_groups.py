@@ -89,3 +89,13 @@ def test_only_lmcache_server_images_give_the_release(tmp_path):
                lmcache_image="lmcache/vllm-openai:v0.3.9", vllm_image="lmcache/vllm-openai:v0.3.9")
     [(sev, _, msg)] = hits(lint(tmp_path, "pod.yaml", text, "yaml"), CODE)
     assert sev == "warning" and "which lmcache 0.5.3 and later leaves off by default" in msg
+
+
+def test_python_subprocess(tmp_path):
+    text = (
+        "import subprocess\nfrom vllm import LLM\n\n"
+        'subprocess.Popen(["lmcache", "server", "--chunk-size", "784", "--l1-size-gb", "20", "--eviction-policy", "LRU"])\n'
+        'llm = LLM(model="Qwen/Qwen3.6-27B", kv_transfer_config={"kv_connector": "LMCacheMPConnector"})\n'
+    )
+    [(sev, at, _)] = hits(lint(tmp_path, "launch.py", text, "python"), CODE)
+    assert (sev, at) == ("warning", '"lmcache", "server"')
