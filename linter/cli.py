@@ -85,9 +85,9 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         cli_select = _codes(select) or None
         settings = Settings(
             target=target,
-            # command line over file; a --select starts afresh, dropping the file's ignores (as in ruff)
+            # command line over file; a --select starts afresh, dropping the file's selection and ignores (as in ruff)
             select=cli_select if cli_select is not None else (frozenset(cfg.select) if cfg.select is not None else None),
-            extend_select=_codes(extend_select) | frozenset(cfg.extend_select),
+            extend_select=_codes(extend_select) | (frozenset() if cli_select is not None else frozenset(cfg.extend_select)),
             ignore=_codes(ignore) | (frozenset() if cli_select is not None else frozenset(cfg.ignore)),
             per_file_ignores=cfg.per_file_matcher(),
         )

@@ -22,8 +22,8 @@ Keys::
 ``per-file-ignores`` patterns are gitignore-style and match paths relative to
 the configuration file's folder.  Command-line options override the file:
 ``--target-version`` replaces it, ``--select`` replaces ``select`` and drops
-the file's ``ignore`` (ruff's order: a later selection starts afresh),
-``--ignore`` and ``--extend-select`` add to the file's.
+the file's ``extend-select`` and ``ignore`` (ruff's order: a later selection
+starts afresh), ``--ignore`` and ``--extend-select`` add to the file's.
 
 An unknown key, a value of the wrong type or an unknown rule code is a
 :class:`ConfigError` naming the key and the file (exit code 2).

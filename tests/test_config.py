@@ -126,6 +126,10 @@ def test_config_ignore_and_cli_select(tmp_path, monkeypatch):
     assert _codes(["deploy"], tmp_path) == []
     assert _codes(["--select", "VL1,VL9", "deploy"], tmp_path) == ["VL901"]  # a CLI selection starts afresh
     assert _codes(["--select", "VL9", "deploy"], tmp_path) == []  # VL102 is not enabled: its suppression is not judged
+    _write(tmp_path / "vllm-lint.toml", 'select = ["VL2"]\nextend-select = ["VL1", "VL9"]\n')
+    assert _codes(["deploy"], tmp_path) == ["VL901"]
+    assert _codes(["--select", "VL2", "deploy"], tmp_path) == []  # the file's extend-select is dropped too
+    assert _codes(["--extend-select", "VL901", "--select", "VL1", "deploy"], tmp_path) == ["VL901"]
 
 
 def test_per_file_ignores_exclude_and_explicit_config(tmp_path, monkeypatch):
