@@ -20,7 +20,8 @@ language; requirements files by pip's rule.
 A suppression that suppresses nothing, names an unknown code, or cannot be
 read is reported as VL901 (``rules/unused_suppression.py``) with a safe fix
 that removes it, so suppressions do not rot.  Codes that are not enabled in
-this run are not judged.
+this run are not judged, and nothing is judged unused in a file with a parse
+error (VL001): its findings may be incomplete.
 """
 
 from __future__ import annotations
@@ -465,19 +466,22 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
     if not settings.enabled(CODE, True) or _hit(CODE, ignored):
         return kept
     version = next((d.vllm_version for d in diagnostics if d.vllm_version), None)
+    # Part of the file could not be parsed: findings may be missing there, so "unused" cannot be told
+    # (and --fix must not delete a suppression that is still needed).  Unknown codes still can.
+    partial = any(d.code == "VL001" for d in diagnostics)
     extra: list[Diagnostic] = []
     for s in sups:
         if s.problem is not None:
             extra.append(Diagnostic(CODE, f"unreadable suppression: {s.problem}", src.path, Span(s.start, s.comment.end), Severity.WARNING, None, version))
             continue
         if s.codes is None:
-            if not s.used:
+            if not s.used and not partial:
                 extra.append(_unused_diagnostic(src, s, [], [], version))
             continue
         unknown = [c for c, _ in s.codes if c not in known_codes]
         unused = [
             c for c, _ in s.codes
-            if c in known_codes and c not in s.used and c != CODE and settings.enabled(c, _default(c)) and not _hit(c, ignored)
+            if c in known_codes and c not in s.used and c != CODE and settings.enabled(c, _default(c)) and not _hit(c, ignored) and not partial
         ]
         if unknown or unused:
             extra.append(_unused_diagnostic(src, s, unused, unknown, version))

@@ -20,7 +20,8 @@ Use instead:
 Fix safety: safe: the fix removes the unused codes from the list, or the
 whole comment (and its line, when it stood alone) when none is used.
 Unreadable suppressions have no fix.  Codes that are not enabled in the run
-(`--select`, `--ignore`) are not judged.  Silence this rule itself with
+(`--select`, `--ignore`) are not judged, and in a file with a parse error
+(VL001) no suppression is judged unused: its findings may be incomplete.  Silence this rule itself with
 `ignore[VL901]` or `ignore-file[VL901]`.
 
 Versions: all releases; a suppression used for one target release may be

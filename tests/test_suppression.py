@@ -205,3 +205,14 @@ def test_crlf_line_removal():
 def test_never_crashes_on_broken_input(kind):
     for text in ("'unterminated # vllm-lint: ignore[VL102]\n", "a: [\n  # vllm-lint: ignore[VL102]\n", "def f(:\n  # vllm-lint: ignore[VL102]\n", "\x00\x01 # vllm-lint"):
         finish(_src(text), kind, [], Settings())
+
+
+def test_nothing_is_judged_unused_when_part_of_the_file_did_not_parse():
+    src = _src("vllm serve m  # vllm-lint: ignore[VL102]\nvllm serve 'x  # vllm-lint: ignore[VL999]\n")
+    broken = Diagnostic("VL001", "unterminated quote", "f", Span(src.text.index("'x"), len(src.text)))
+    out = finish(src, "shell", [broken], Settings())
+    assert [d.code for d in out] == ["VL001"]
+    src2 = _src("vllm serve m  # vllm-lint: ignore[VL102,VL999]\n")
+    broken2 = Diagnostic("VL001", "bad", "f", Span(0, 1))
+    out2 = finish(src2, "shell", [broken2], Settings())
+    assert [d.code for d in out2] == ["VL001", "VL901"] and "VL999" in out2[1].message and "VL102" not in out2[1].message
