@@ -47,7 +47,8 @@ def make_results(script: str = SCRIPT, base: str = "deploy") -> list[FileResult]
     diags = [
         Diagnostic("VL102", "`--max-num-seq` was renamed to `--max-num-seqs`", path, renamed, Severity.ERROR,
                    Fix("Rename to `--max-num-seqs`", (Edit(renamed, "--max-num-seqs"),), "safe"), vllm_version="0.32.0"),
-        Diagnostic("VL205", "option spans lines: 100% of 2, a:b, c\r\nd", path, multi, Severity.WARNING, vllm_version="0.32.0"),
+        Diagnostic("VL205", "option spans lines: 100% of 2, a:b, c\r\nd", path, multi, Severity.WARNING, vllm_version="0.32.0",
+                   related=[(path, renamed), (os.path.join(base, "other.yaml"), Span(3, 9))]),
         Diagnostic("VL101", "`--swap-space` was removed in vLLM 0.31 (モデル)", path, swap, Severity.ERROR,
                    Fix("Remove `--swap-space 4`", (Edit(Span(swap.start - 5, swap.end), ""),), "display-only"), vllm_version="0.32.0"),
         Diagnostic("VL302", "an insertion point", path, Span(insert_at, insert_at), Severity.INFO,

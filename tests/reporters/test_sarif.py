@@ -136,3 +136,12 @@ def test_uris_are_percent_encoded_references(tmp_path, monkeypatch):
     assert path_uri("deploy/my file é.sh") == "deploy/my%20file%20%C3%A9.sh"
     assert path_uri(str(tmp_path / "a" / "b.yaml")) == "a/b.yaml"
     assert path_uri("/elsewhere/x y.sh") == "file:///elsewhere/x%20y.sh"
+
+
+def test_related_locations(results):
+    run = _run(results)["runs"][0]
+    res = next(r for r in run["results"] if r["ruleId"] == "VL205")
+    same, other = res["relatedLocations"]
+    assert same["physicalLocation"]["artifactLocation"]["uri"] == "deploy/serve.sh"
+    assert same["physicalLocation"]["region"]["startLine"] == 3
+    assert other["physicalLocation"] == {"artifactLocation": {"uri": "deploy/other.yaml"}, "region": {"startLine": 1}}
