@@ -1,4 +1,4 @@
-"""rdjson output, checked against reviewdog's Diagnostic Format (proto/rdf/reviewdog.proto).
+"""rdjson output, validated against reviewdog's DiagnosticResult schema and checked for what it leaves open.
 
 The format's rules checked here: 1-based lines, 1-based columns counted in
 UTF-8 bytes, an exclusive end, severity one of ERROR/WARNING/INFO, and
@@ -6,11 +6,15 @@ suggestions of ``{range, text}`` (an empty text deletes, an empty range inserts)
 """
 
 import json
+from pathlib import Path
+
+import jsonschema
 
 from linter.reporters import reporter
 from tests.reporters.conftest import SCRIPT
 
 POSITION_KEYS = {"line", "column"}
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schemas" / "reviewdog" / "DiagnosticResult.json").read_text(encoding="utf-8"))
 
 
 def _check_range(r):
@@ -22,6 +26,8 @@ def _check_range(r):
 
 def _doc(results):
     doc = json.loads(reporter("rdjson")(results))
+    errors = list(jsonschema.Draft4Validator(SCHEMA).iter_errors(doc))
+    assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
     assert doc["source"] == {"name": "vllm-lint"}
     for d in doc["diagnostics"]:
         assert isinstance(d["message"], str)
@@ -85,3 +91,8 @@ def test_multi_line_range_and_severity(results):
 
 def test_clean_run(clean):
     assert _doc(clean) == {"source": {"name": "vllm-lint"}, "diagnostics": []}
+
+
+def test_the_schema_rejects_what_reviewdog_would():
+    bad = {"diagnostics": [{"severity": "FATAL", "location": {"range": {"start": {"line": "3"}}}}]}
+    assert len(list(jsonschema.Draft4Validator(SCHEMA).iter_errors(bad))) == 2
