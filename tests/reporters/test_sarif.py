@@ -145,3 +145,11 @@ def test_related_locations(results):
     assert same["physicalLocation"]["artifactLocation"]["uri"] == "deploy/serve.sh"
     assert same["physicalLocation"]["region"]["startLine"] == 3
     assert other["physicalLocation"] == {"artifactLocation": {"uri": "deploy/other.yaml"}, "region": {"startLine": 1}}
+
+
+def test_the_schema_catches_broken_logs(results, validator):
+    log = _run(results)
+    del log["runs"][0]["results"][0]["message"]
+    log["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
+    log["runs"][0]["results"][2]["level"] = "fatal"
+    assert len(list(validator.iter_errors(log))) == 3
