@@ -316,6 +316,41 @@ class Extractor:
         self.warnings: list[str] = []
         self._visited: set = set()
         self._bool_policy = self._get_kwargs_policy()
+        self._inverse_prefixes = self._find_inverse_prefixes()
+
+    def _find_inverse_prefixes(self) -> dict[str, str]:
+        """vLLM 0.33+: FlexibleArgumentParser registers an ``EnableDisableAction`` in place
+        of ``argparse.BooleanOptionalAction`` that also accepts ``--disable-x`` for
+        ``--enable-x`` (and the reverse), from its ``_inverse_prefixes`` dict."""
+        for path in ("vllm/utils/argparse_utils.py", "vllm/utils/__init__.py", "vllm/utils.py"):
+            tree = self.src.tree(path)
+            if tree is None:
+                continue
+            registered = set()
+            for n in ast.walk(tree):
+                if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "register"
+                        and len(n.args) == 3 and const_str(n.args[0]) == "action"
+                        and action_name(n.args[1]) == "BooleanOptionalAction"):
+                    registered.add(action_name(n.args[2]))
+            for n in ast.walk(tree):
+                if isinstance(n, ast.ClassDef) and n.name in registered:
+                    for stmt in n.body:
+                        if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Dict)
+                                and any(isinstance(t, ast.Name) and t.id == "_inverse_prefixes"
+                                        for t in stmt.targets)):
+                            return {const_str(k): const_str(v) for k, v in zip(stmt.value.keys, stmt.value.values)
+                                    if const_str(k) and const_str(v)}
+        return {}
+
+    def _boolean_optional_names(self, names: list[str]) -> list[str]:
+        """Option strings of a BooleanOptionalAction: ``--no-`` forms, and ``--enable-``/
+        ``--disable-`` inverses where the release pairs them."""
+        out = list(names) + ["--no-" + o[2:] for o in names if o.startswith("--")]
+        for o in names:
+            for prefix, inverse in self._inverse_prefixes.items():
+                if o.startswith(prefix):
+                    out.append(inverse + o[len(prefix):])
+        return list(dict.fromkeys(out))
 
     # What this release's get_kwargs does with bool fields.
     def _get_kwargs_policy(self) -> dict:
@@ -689,7 +724,7 @@ class Extractor:
                 extra = [const_str(e) for e in getattr(flags, "elts", [])] if flags is not None else []
                 opt = [e for e in extra if e] + opt
                 if boa:
-                    opt += ["--no-" + o[2:] for o in opt if o.startswith("--")]
+                    opt = self._boolean_optional_names(opt)
                 self.options.append(Option(opt, takes, dep, help_text, f"{path}:{node.lineno}"))
             return
         if not names:
@@ -724,7 +759,7 @@ class Extractor:
             dep = where
         opts = list(names)
         if boa:
-            opts += ["--no-" + o[2:] for o in names if o.startswith("--")]
+            opts = self._boolean_optional_names(names)
         self.options.append(Option(opts, takes, dep, help_text, where))
 
 

@@ -251,3 +251,43 @@ def test_static_matches_real_parser(version):
     for name in real:
         assert static[name]["takes_value"] == real[name]["takes_value"], name
         assert bool(static[name]["deprecated"]) == bool(real[name]["deprecated"]), name
+
+
+# The real `vllm serve` parser of two scanned releases, dumped with tools/_dump_parser.py in a
+# throwaway venv (vLLM < 0.28 picks its CPU platform only when its version string contains
+# "cpu", which the check faked; 0.10.1.1 needed `from vllm.utils import FlexibleArgumentParser`).
+# Digest = sha256 of the sorted option strings joined by "\n" (plus "-O", which the inventory
+# records as parser.optimization_shorthand when it is not an argparse option).
+REAL_PARSER = {
+    "0.27.1": {
+        "names": (384, "1420b0bfa19148824ccab92b6e7ac092eeda588a5aef2c4a393bab6d478d93b4"),
+        # options that take a value, plus "-O" (the shorthand takes one)
+        "takes_value": (221, "34ab62e4d6a8709a00d0cb961f43683c2a73c2da53022d8baf7df0028d50fbbd"),
+        "deprecated": ["--calculate-kv-scales", "--model", "--no-calculate-kv-scales"],
+    },
+    "0.10.1.1": {
+        "names": (231, "fa6753cff6bd82435706328ab7b9578c522f3350b63858efa7f096dab7303ff1"),
+        "deprecated": ["--disable-log-requests", "--disable-mm-preprocessor-cache",
+                       "--enable-prompt-adapter", "--no-disable-log-requests", "--rope-scaling",
+                       "--rope-theta", "--task"],
+    },
+}
+
+
+def _digest(names) -> tuple[int, str]:
+    import hashlib
+
+    names = sorted(names)
+    return len(names), hashlib.sha256("\n".join(names).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("version", sorted(REAL_PARSER))
+def test_history_matches_real_parser_dump(history, version):
+    real = REAL_PARSER[version]
+    accepted = accepted_set(history, version)
+    assert _digest(accepted) == real["names"]
+    for name in real["deprecated"]:
+        dep = history["options"][name]["deprecated_in"]
+        assert dep is not None and Version(dep) <= Version(version), name
+    if "takes_value" in real:  # last scanned release: takes_value is this release's
+        assert _digest(n for n in accepted if history["options"][n]["takes_value"]) == real["takes_value"]
