@@ -351,17 +351,40 @@ def test_removed_values_match_choices():
         # Only argparse-level removals are visible as `choices` in the inventories.
         if not removed or entry.get("rejected-by") != "argparse":
             continue
+        values = [entry["value"], *entry.get("also-values", [])]
         prev = _prev(removed)
-        if prev is not None:
-            assert entry["value"] in (_options(prev)[entry["option"]].get("choices") or []), prev
-        for release in _later_or_equal(removed):
-            record = _options(release).get(entry["option"])
-            if record is not None:
-                assert entry["value"] not in (record.get("choices") or []), release
-        for release in _later_or_equal(entry.get("deprecated-in") or removed):
-            if _v(release) >= _v(removed):
-                break
-            assert entry["value"] in (_options(release)[entry["option"]].get("choices") or [])
+        for value in values:
+            if prev is not None:
+                assert value in (_options(prev)[entry["option"]].get("choices") or []), (value, prev)
+            for release in _later_or_equal(removed):
+                record = _options(release).get(entry["option"])
+                if record is not None:
+                    assert value not in (record.get("choices") or []), (value, release)
+            for release in _later_or_equal(entry.get("deprecated-in") or removed):
+                if _v(release) >= _v(removed):
+                    break
+                assert value in (_options(release)[entry["option"]].get("choices") or []), value
+
+
+@needs_inventories
+def test_every_removed_choice_is_covered():
+    covered = {}
+    for entry in DOC["values"]:
+        if entry.get("rejected-by") == "argparse":
+            for value in [entry["value"], *entry.get("also-values", [])]:
+                covered.setdefault((entry["option"], str(value)), set()).add(entry["removed-in"])
+    missing = []
+    for older, newer in zip(RELEASES, RELEASES[1:]):
+        for name, record in _options(older).items():
+            if name != record["names"][0] or not record.get("choices"):
+                continue
+            new_record = _options(newer).get(name)
+            if new_record is None or new_record.get("choices") is None:
+                continue  # option gone (options section) or no longer a fixed list
+            for value in set(map(str, record["choices"])) - set(map(str, new_record["choices"])):
+                if newer not in covered.get((name, value), set()):
+                    missing.append((name, value, newer))
+    assert not missing, f"choices removed between releases with no values entry: {missing}"
 
 
 @needs_inventories
