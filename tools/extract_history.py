@@ -31,8 +31,23 @@ release's code does it:
   (FrontendArgs since 0.2x): every dataclass field of the bound class, with
   extra ``"flags"`` and ``"action"`` set by ``_customize_cli_kwargs``.
 
-Anything the walk cannot resolve is printed as a warning (and listed in the
-output's ``unresolved`` count per release) so that a new pattern is noticed.
+* ``for arg, type in [("--x", str), ...]: g.add_argument(arg, type=type, ...)``
+  (0.11's retired guided-decoding options): one option per list element.
+
+Besides ``add_argument``: ``-O`` counts from 0.12 on, where
+``FlexibleArgumentParser.parse_args`` rewrites it to ``--optimization-level``;
+where the parser registers a ``BooleanOptionalAction`` replacement with
+``_inverse_prefixes`` (0.33), ``--enable-x``/``--disable-x`` pair up; argparse's
+own ``-h``/``--help`` are included.
+
+Deprecation (``deprecated_in``): ``deprecated=True``, help text or field
+docstring worded as a deprecation of the option (:data:`DEPRECATION_WORDING`),
+or a message in the argument/config code that names the option before such
+wording.  ``replacement``: :data:`CURATED` (read in the code by hand), else a
+single other option named by the deprecation note or message.
+
+Anything the walk cannot resolve is printed as a ``warning:`` line so that a new
+pattern is noticed; none is printed for 0.6.0-0.27.1 or 0.28.0-0.33.0.
 """
 
 from __future__ import annotations
