@@ -112,7 +112,9 @@ def _pin_version(hint: VersionHint | None) -> Version | None:
 
 def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings) -> tuple[Version, Version | None, str]:
     """(release to check against, pinned version, reason)."""
-    hint = launch.version_hint or (pins[0] if pins else None)
+    # An LMCache server's image tag is LMCache's release, not vLLM's.
+    own = launch.version_hint if launch.program == "vllm" else None
+    hint = own or (pins[0] if pins else None)
     pin = _pin_version(hint)
     if settings.target is not None:
         return settings.target, pin, "target"
@@ -137,7 +139,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
     # its keys really are vLLM options of the release it is checked against.
     fctx = FileContext(src)
     for launch in extraction.launches:
-        if extraction.pins and launch.version_hint is None:
+        if extraction.pins and launch.version_hint is None and launch.program == "vllm":
             launch.version_hint = _nearest_pin(launch, extraction.pins)
         version, pin, reason = choose_release(launch, extraction.pins, settings)
         release = knowledge.release(version)

@@ -52,6 +52,4 @@ def check(ctx):
             msg += f"; use `{replacement}`"
             if replacement in ctx.release.by_name and (fact or {}).get("fix") == "rename":
                 fix = ctx.rename_fix(opt, replacement, f"Replace with `{replacement}`", "unsafe")
-        if fact and fact.get("note"):
-            msg += f" ({fact['note']})"
         yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)

@@ -19,10 +19,12 @@ Use instead:
 Fix safety: none: removing an option is left to the author.
 
 Versions: per fact (`no-effect-from`), each citing the code that stopped reading it.
+A fact scoped to hybrid models (`--mamba-block-size`) is not reported for a
+model the models table knows is not hybrid, and says so for an unknown model.
 """
 
 from linter.diagnostic import Severity
-from rules import facts
+from rules import facts, hybrid_facts
 from rules.base import Rule, register
 
 rule = register(Rule("VL108", "no-effect-option", "Option accepted but has no effect in the target release", Severity.WARNING))
@@ -34,9 +36,15 @@ def check(ctx):
         if opt.spec is None:
             continue
         for fact in facts.active_effects(opt.spec.primary, ctx.version):
-            note = fact.get("note") or ""
-            msg = f"`{opt.written}` has no effect in vLLM {ctx.version} (since {fact.get('no-effect-from')})"
-            if note:
-                msg += f": {note}"
+            qualifier = ""
+            if fact.get("scope") == "hybrid":
+                model = hybrid_facts.model_facts(ctx.parsed)
+                if model is not None and not model.is_hybrid:
+                    continue  # attention-free Mamba models still use it
+                if model is None:
+                    qualifier = " for hybrid models (attention-free Mamba models still use it)"
+            msg = f"`{opt.written}` has no effect{qualifier} in vLLM {ctx.version} (since {fact.get('no-effect-from')})"
+            if fact.get("why"):
+                msg += f": {fact['why']}"
             yield ctx.diagnostic(ctx.name_span(opt), msg)
             break

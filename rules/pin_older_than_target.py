@@ -35,7 +35,7 @@ VERSION_IN_TAG = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 def check(fctx):
     seen = set()
     for lctx in fctx.launches:
-        if not lctx.target_explicit or lctx.pin is None:
+        if not lctx.target_explicit or lctx.pin is None or lctx.launch.program != "vllm":
             continue
         hint = lctx.launch.version_hint
         if hint is None or lctx.pin >= lctx.version:
