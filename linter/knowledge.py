@@ -311,7 +311,11 @@ def last_accepted_before(option: str, version: Version) -> tuple[str, str] | Non
 
 
 def first_accepted_after(option: str, version: Version) -> Version | None:
-    """The oldest known release after ``version`` that accepts ``option``."""
+    """The oldest known release after ``version`` that accepts ``option`` (history included)."""
+    hist = history().get("options", {}).get(option) or {}
+    for first, _last in hist.get("accepted", []):
+        if Version(first) > version:
+            return Version(first)
     for v in known_versions():
         if v > version and option in release(v).by_name:
             return v

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from packaging.version import Version
+
 from linter.diagnostic import Diagnostic
 from linter.engine import FileResult
 
@@ -65,7 +67,8 @@ def releases_line(results: list[FileResult]) -> str:
     if not counts:
         return ""
     total = sum(counts.values())
-    parts = [f"{n} against {v} ({REASONS.get(why, why)})" for (v, why), n in sorted(counts.items())]
+    ordered = sorted(counts.items(), key=lambda kv: (Version(kv[0][0]), kv[0][1]))
+    parts = [f"{n} against {v} ({REASONS.get(why, why)})" for (v, why), n in ordered]
     return f"Checked {total} launch{'es' if total != 1 else ''}: " + ", ".join(parts) + "."
 
 
