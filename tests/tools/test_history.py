@@ -253,9 +253,10 @@ def test_static_matches_real_parser(version):
         assert bool(static[name]["deprecated"]) == bool(real[name]["deprecated"]), name
 
 
-# The real `vllm serve` parser of two scanned releases, dumped with tools/_dump_parser.py in a
+# The real `vllm serve` parser of some scanned releases, dumped with tools/_dump_parser.py in a
 # throwaway venv (vLLM < 0.28 picks its CPU platform only when its version string contains
-# "cpu", which the check faked; 0.10.1.1 needed `from vllm.utils import FlexibleArgumentParser`).
+# "cpu", which the check faked; before 0.11 `FlexibleArgumentParser` is imported from vllm.utils
+# and vllm/config.py is a module, not a package).
 # Digest = sha256 of the sorted option strings joined by "\n" (plus "-O", which the inventory
 # records as parser.optimization_shorthand when it is not an argparse option).
 REAL_PARSER = {
@@ -264,6 +265,11 @@ REAL_PARSER = {
         # options that take a value, plus "-O" (the shorthand takes one)
         "takes_value": (221, "34ab62e4d6a8709a00d0cb961f43683c2a73c2da53022d8baf7df0028d50fbbd"),
         "deprecated": ["--calculate-kv-scales", "--model", "--no-calculate-kv-scales"],
+    },
+    "0.8.5": {
+        "names": (157, "c30937a85e9690f55e8af4f2196d81b4b7b29a2a5179e0892be0e19ae31ce653"),
+        "deprecated": ["--rope-scaling", "--rope-theta", "--tokenizer-pool-extra-config",
+                       "--tokenizer-pool-size", "--tokenizer-pool-type", "--use-v2-block-manager"],
     },
     "0.10.1.1": {
         "names": (231, "fa6753cff6bd82435706328ab7b9578c522f3350b63858efa7f096dab7303ff1"),
