@@ -209,15 +209,24 @@ def lint_candidates(candidates, settings):
             continue
         results.append(lint_file(c.path, c.kind, settings, rules, prefilter=not c.explicit))
     # Config files named by ``--config FILE`` are vLLM config files whatever their
-    # content: lint those the walk skipped, against the release of the launch naming them.
-    linted = {os.path.realpath(r.path) for r in results if r.src is not None}
+    # content: lint them as such, against the release of the launch naming them,
+    # in place of what the walk made of them (or of nothing, if it skipped them).
+    index = {os.path.realpath(r.path): i for i, r in enumerate(results)}
+    done: set[str] = set()
     for r in list(results):
         for path, version in r.named_configs:
             real = os.path.realpath(path)
-            if real in linted:
+            if real in done:
                 continue
-            linted.add(real)
-            results.append(lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules))
+            done.add(real)
+            named = lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules)
+            if real in index:
+                named.path = results[index[real]].path
+                for d in named.diagnostics:
+                    d.path = named.path
+                results[index[real]] = named
+            else:
+                results.append(named)
     if settings.per_file_ignores is not None:  # files that were never parsed (VL002, VL003) too
         from linter.suppression import _hit
 

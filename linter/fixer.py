@@ -211,6 +211,7 @@ def run_fix(candidates, settings: Settings, *, output_format: str, write: bool, 
     remaining.extend(lint_candidates(fixable_candidates, settings))
     if not write:
         sys.stdout.write("".join(diffs))
+        sys.stdout.flush()
         print(f"Would fix {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
         return 1 if applied_total else 0
     print(f"Fixed {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)

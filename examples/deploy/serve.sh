@@ -3,9 +3,10 @@
 set -euo pipefail
 MODEL=${MODEL:-ibm-granite/granite-4.0-h-small}
 
-pip install "vllm==0.30.0"
+pip install "vllm==0.29.0"
 
 exec vllm serve "$MODEL" \
+  --config serve-config.yaml \
   --max_num_batched_tokens 8192 \
   --enable-chunked \
   --mamba-cache-mode all \
