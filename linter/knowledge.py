@@ -209,6 +209,10 @@ def release(version: Version | str) -> Release:
     """The inventory of ``version``: a full one, or a names-only one from the history."""
     if isinstance(version, str):
         version = resolve_version(version)
+    for known in known_versions():
+        if known == version:  # Version("0.32") == Version("0.32.0"): use the file's spelling
+            version = known
+            break
     path = DATA / "releases" / f"{version}.json"
     if not path.exists() and version in history_versions():
         return Release(version, _history_inventory(version))

@@ -1,32 +1,35 @@
 """## config-false-dropped (VL210)
 
-What it does: finds `key: false` in a vLLM `--config` file where the key has no
-`--no-` form that vLLM can find.
+What it does: finds `key: false` in a vLLM `--config` file.
 
-Why is this bad? vLLM turns `key: false` into `--no-key` only when exactly that
-string is an option (vllm/utils/argparse_utils.py `load_config_file`, 0.28 to
-0.33); otherwise the line is dropped without a word.  For three-state options
-such as `enable-prefix-caching` (unset means "decide per model") a dropped
-`false` means "auto", not "off"; a key written with underscores
-(`enable_prefix_caching: false`) is always dropped because `--no-enable_prefix_caching`
-is not an option string.
+Why is this bad? vLLM's config loader turns `key: false` into `--no-key` only
+when that string is an option of the parser it runs on.  Under `vllm serve` it
+runs on the top-level `vllm` parser, which has none of the serve options, so
+every `false` is dropped without a word (vllm/utils/argparse_utils.py
+`load_config_file`, 0.28 to 0.33; the inventories' probes confirm it on each
+release's real parser).  For three-state options such as
+`enable-prefix-caching` (unset means "decide per model") a dropped `false`
+means "auto", not "off"; for options that default to on it means "on".
 
-Example (config.yaml):
-    enable_prefix_caching: false
-
-Use instead:
+Example (config.yaml, used as `vllm serve MODEL --config config.yaml`):
     enable-prefix-caching: false
 
-Fix safety: unsafe: the fix makes the setting take effect, which changes
-behaviour from what the server does today.
+Use instead:
+    no-enable-prefix-caching: true
 
-Versions: 0.28 and later.
+Fix safety: unsafe: the fix makes the setting take effect, which changes what
+the server does today.  No fix when the option has no `--no-` form.
+
+Versions: 0.28 and later.  Options whose default is already off are not
+reported (dropping `false` changes nothing).
 """
 
 from linter.diagnostic import Edit, Fix, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL210", "config-false-dropped", "`key: false` in a config file is silently dropped", Severity.WARNING, fixable=True))
+
+FALSE = ("false", "no", "off", "n")
 
 
 @rule.check
@@ -36,22 +39,35 @@ def check(ctx):
     release = ctx.release
     for opt in ctx.parsed.options:
         setting = opt.setting
-        if setting is None or setting.kind != "bool" or opt.spec is None:
-            continue
-        if setting.value is None or setting.value.value.lower() not in ("false", "no", "off", "n"):
-            continue
-        if "--no-" + opt.written in release.by_name:
-            continue
         spec = opt.spec
+        if setting is None or setting.kind != "bool" or spec is None or spec.takes_value:
+            continue
+        if setting.value is None or setting.value.value.lower() not in FALSE:
+            continue
+        if opt.negative:
+            continue  # `no-x: false` is dropped too, and leaves x at its default: nothing was turned on
         if spec.default is False:
             continue  # dropping `false` leaves the default, which is already off
-        dashed = opt.written.replace("_", "-")
+        key = opt.written
+        sep = "_" if "_" in key and "-" not in key else "-"
+        negative = "no" + sep + key
         fix = None
-        if "--no-" + dashed in release.by_name and dashed != opt.written and ctx.name_editable(opt):
-            fix = Fix(f"Write the key as `{dashed}`", (Edit(ctx.name_span(opt), dashed),), "unsafe")
-        meaning = "auto (decided per model)" if spec.default is None else f"the default ({spec.default!r})"
+        value_tok = setting.value
+        if (
+            "--no-" + key.replace("_", "-") in release.by_name
+            and ctx.name_editable(opt)
+            and value_tok is not None
+            and value_tok.value_start is not None
+        ):
+            fix = Fix(
+                f"Write `{negative}: true`",
+                (Edit(ctx.name_span(opt), negative), Edit(value_tok.value_span(), "true")),  # type: ignore[arg-type]
+                "unsafe",
+            )
+        meaning = "auto (decided per model)" if spec.default is None else f"at its default ({spec.default!r})"
         yield ctx.diagnostic(
             ctx.name_span(opt),
-            f"`{opt.written}: false` is dropped by vLLM {ctx.version}'s config loader, so the option stays {meaning}",
+            f"`{key}: false` is dropped by `vllm serve`'s config loader (vLLM {ctx.version}), so the option stays {meaning}; "
+            f"write `{negative}: true`",
             fix=fix,
         )

@@ -87,15 +87,17 @@ def test_parser_errors_missing_value_and_flag_with_value(tmp_path):
     assert codes(r) == ["VL209", "VL209"]
 
 
-def test_config_file_false_with_underscores_is_dropped(tmp_path):
-    text = "model: Qwen/Qwen3-8B\nenable_prefix_caching: false\nmax-num-seqs: 8\n"
+def test_config_file_false_is_dropped_under_vllm_serve(tmp_path):
+    text = "model: Qwen/Qwen3-8B\nenable-prefix-caching: false\nenable_chunked_prefill: false\nmax-num-seqs: 8\n"
     r = lint(tmp_path, "serve-config.yaml", text, "yaml", "0.32")
-    d = only(r, "VL210")
-    assert flagged(r, "VL210") == ["enable_prefix_caching"]
+    assert flagged(r, "VL210") == ["enable-prefix-caching", "enable_chunked_prefill"]
+    d = r.diagnostics[0]
     assert d.fix is not None and d.fix.applicability == "unsafe"
-    assert "enable-prefix-caching: false" in fixed(tmp_path, "serve-config.yaml", text, "yaml", "0.32", unsafe=True)
-    ok = "model: Qwen/Qwen3-8B\nenable-prefix-caching: false\nmax-num-seqs: 8\n"
-    assert codes(lint(tmp_path, "serve-config.yaml", ok, "yaml", "0.32")) == []
+    out = fixed(tmp_path, "serve-config.yaml", text, "yaml", "0.32", unsafe=True)
+    assert out == "model: Qwen/Qwen3-8B\nno-enable-prefix-caching: true\nno_enable_chunked_prefill: true\nmax-num-seqs: 8\n"
+    assert codes(lint(tmp_path, "serve-config.yaml", out, "yaml", "0.32")) == []
+    # an option that is off by default loses nothing when `false` is dropped
+    assert codes(lint(tmp_path, "serve-config.yaml", "model: m\nenforce-eager: false\nmax-num-seqs: 8\n", "yaml", "0.32")) == []
 
 
 def test_helm_template_values_are_opaque(tmp_path):
