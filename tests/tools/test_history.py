@@ -256,7 +256,7 @@ def test_static_matches_real_parser(version):
 # The real `vllm serve` parser of some scanned releases, dumped with tools/_dump_parser.py in a
 # throwaway venv (vLLM < 0.28 picks its CPU platform only when its version string contains
 # "cpu", which the check faked; before 0.11 `FlexibleArgumentParser` is imported from vllm.utils
-# and vllm/config.py is a module, not a package).
+# and vllm/config.py is a module, not a package; before 0.7 the CLI is vllm.scripts:main).
 # Digest = sha256 of the sorted option strings joined by "\n" (plus "-O", which the inventory
 # records as parser.optimization_shorthand when it is not an argparse option).
 REAL_PARSER = {
@@ -265,6 +265,10 @@ REAL_PARSER = {
         # options that take a value, plus "-O" (the shorthand takes one)
         "takes_value": (221, "34ab62e4d6a8709a00d0cb961f43683c2a73c2da53022d8baf7df0028d50fbbd"),
         "deprecated": ["--calculate-kv-scales", "--model", "--no-calculate-kv-scales"],
+    },
+    "0.6.6.post1": {
+        "names": (135, "36115e0afa663909b6eb59b1afd973937b7d8222ad344b4853182ad4271628ff"),
+        "deprecated": ["--rope-scaling", "--rope-theta", "--use-v2-block-manager", "--worker-use-ray"],
     },
     "0.8.5": {
         "names": (157, "c30937a85e9690f55e8af4f2196d81b4b7b29a2a5179e0892be0e19ae31ce653"),
