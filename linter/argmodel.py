@@ -560,6 +560,8 @@ def _check_values(parsed: ParsedLaunch) -> None:
         spec = opt.spec
         if spec is None or not opt.values or opt.value_opaque or parsed.release.data.get("partial"):
             continue
+        if opt.setting is not None and (not spec.takes_value or opt.setting.kind in ("null", "opaque", "bool")):
+            continue  # None means "unset"; booleans and expressions are not argv text
         for v in opt.values:
             text = v.text
             ok, value = convert(spec, text)
@@ -630,6 +632,7 @@ def parse(launch: Launch, release: Release, config: list[Setting] | None = None)
     parsed = ParsedLaunch(launch, release)
     if launch.style == "settings":
         _parse_settings(parsed)
+        _check_values(parsed)
         return parsed
     serve = launch.entrypoint in ("vllm serve", "image")
     items = [_item(t) for t in launch.args]
