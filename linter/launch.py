@@ -155,3 +155,8 @@ class Launch:
     group: str = ""
     editable: bool = True  # False when no token of the launch may be edited safely
     notes: list[str] = field(default_factory=list)  # why a launch is partial (e.g. "folded scalar")
+    # What the file says about the hardware the launch runs on (Kubernetes pod specs):
+    # ``gpu-product`` (the value of an ``nvidia.com/gpu.product`` or
+    # ``cloud.google.com/gke-accelerator`` node selector or required node affinity with one
+    # value) and ``gpu-count`` (the container's ``nvidia.com/gpu`` limit), as written.
+    resources: dict[str, str] = field(default_factory=dict)

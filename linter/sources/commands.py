@@ -17,6 +17,12 @@ from linter.launch import Span, Token
 
 # Images whose entrypoint is vLLM's OpenAI server.  Matched on the last path
 # component of the repository (so registries and mirrors count).
+# A note on launches whose words are handed to a vLLM image's entrypoint (Kubernetes
+# ``args`` without ``command``, compose ``command`` without ``entrypoint``) but start with
+# a vLLM command of their own (``vllm serve ...``): the container runs the entrypoint
+# followed by those words (``vllm serve vllm serve ...``).  Rule VL801 reports it.
+ENTRYPOINT_REPEATED = "the arguments for the image's entrypoint start with a command of their own"
+
 VLLM_IMAGE_NAMES = frozenset({"vllm-openai", "vllm-openai-rocm", "vllm-tpu", "vllm-cpu", "vllm-openai-cpu"})
 LMCACHE_IMAGE_NAMES = frozenset({"lmcache", "vllm-openai-lmcache", "lmcache-vllm", "standalone"})
 _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?")

@@ -159,13 +159,17 @@ def argv_launches(
         out.extend(sub)
         return out
     m = commands.match_words(words)
+    repeated = m is not None and image_runs_args and m.program == "vllm" and bool(m.entry) and m.entry[0] is words[0]
     if m is None and image_runs_args:
         m = commands.match_words(words, image_entrypoint=True)
         m.image = image
     if m is not None:
         if m.image is None:
             m.image = image
-        out.launches.append(_launch_from_match(src, m, kind=kind, span=span, group=group))
+        launch = _launch_from_match(src, m, kind=kind, span=span, group=group)
+        if repeated:
+            launch.notes.append(commands.ENTRYPOINT_REPEATED)
+        out.launches.append(launch)
     return out
 
 
@@ -240,11 +244,51 @@ def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
     return found
 
 
+GPU_LABELS = ("nvidia.com/gpu.product", "cloud.google.com/gke-accelerator")
+
+
+def _plain(node: Node | None) -> str | None:
+    """A scalar's value when it holds no template (``{{ }}``, ``$(VAR)``, ``${VAR}``)."""
+    if not isinstance(node, ScalarNode) or not node.value or any(m in node.value for m in ("{{", "$(", "${")):
+        return None
+    return node.value
+
+
+def gpu_product(spec: MappingNode) -> str | None:
+    """The GPU a pod spec asks for: a ``nodeSelector`` label, else a required node affinity term with one value."""
+    selector = get(spec, "nodeSelector")
+    for label in GPU_LABELS:
+        value = _plain(get(selector, label))
+        if value is not None:
+            return value
+    required = get(get(get(get(spec, "affinity"), "nodeAffinity"), "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms")
+    if not isinstance(required, SequenceNode) or len(required.value) != 1:
+        return None  # several terms are alternatives: any of them may schedule the pod
+    expressions = get(required.value[0], "matchExpressions")
+    for expr in expressions.value if isinstance(expressions, SequenceNode) else []:
+        if text_of(get(expr, "key")) in GPU_LABELS and text_of(get(expr, "operator")) == "In":
+            values = get(expr, "values")
+            if isinstance(values, SequenceNode) and len(values.value) == 1:
+                return _plain(values.value[0])
+    return None
+
+
+def gpu_count(container: MappingNode) -> str | None:
+    """The container's ``nvidia.com/gpu`` limit (else request), as written."""
+    resources = get(container, "resources")
+    for key in ("limits", "requests"):
+        value = _plain(get(get(resources, key), "nvidia.com/gpu"))
+        if value is not None:
+            return value
+    return None
+
+
 def extract_document(src: SourceFile, doc: Node, *, kind: str = "k8s") -> tuple[Extraction, set[int]]:
     """Launches of every pod spec in a document, and the ids of the container nodes used."""
     out = Extraction()
     used: set[int] = set()
     for group, spec in pod_specs(src, doc):
+        product = gpu_product(spec)
         for key in POD_LIST_KEYS:
             lst = get(spec, key)
             if not isinstance(lst, SequenceNode):
@@ -252,7 +296,14 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str = "k8s") -> tuple[
             for container in lst.value:
                 if isinstance(container, MappingNode) and id(container) not in used:
                     used.add(id(container))
-                    out.extend(container_launches(src, container, kind=kind, group=group))
+                    found = container_launches(src, container, kind=kind, group=group)
+                    count = gpu_count(container)
+                    for launch in found.launches:
+                        if product is not None:
+                            launch.resources.setdefault("gpu-product", product)
+                        if count is not None:
+                            launch.resources.setdefault("gpu-count", count)
+                    out.extend(found)
     return out, used
 
 
