@@ -47,6 +47,7 @@ def _target(value: str | None):
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix or --diff).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if nothing remains.")
+@click.option("--show-fixes", is_flag=True, help="With --fix or --diff: list per file the fixes applied (on standard error).")
 @click.option("--statistics", is_flag=True, help="Count diagnostics per rule.")
 @click.option("--no-respect-gitignore", is_flag=True, help="Lint files that .gitignore excludes.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths named on the command line too.")
@@ -56,7 +57,7 @@ def _target(value: str | None):
 @click.option("--explain", metavar="CODE", help="Print a rule's page.")
 @click.option("--config", "config_file", metavar="FILE", help="Read this configuration file (default: the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint]).")
 @click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
-def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename):
+def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename):
     """Lint (and migrate) the commands and configs that start vLLM servers."""
     from linter.config import ConfigError, resolve
 
@@ -98,11 +99,11 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics))
         candidates = _candidates(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude, cfg=cfg)
         if show_launches:
-            sys.exit(_show_launches(candidates, settings))
+            sys.exit(_show_launches(candidates, settings, output_format))
         if fix or show_diff:
             from linter.fixer import run_fix
 
-            sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
+            sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes))
         sys.exit(_check(candidates, settings, output_format, statistics))
     except (click.UsageError, SystemExit):
         raise
@@ -250,7 +251,16 @@ def _check(candidates, settings, output_format, statistics) -> int:
     return EXIT_FOUND if any(r.diagnostics for r in results) else EXIT_CLEAN
 
 
-def _show_launches(candidates, settings) -> int:
+def _model_of(parsed) -> str | None:
+    if parsed.positionals:
+        return parsed.positionals[0].text
+    if parsed.model_option is not None:
+        return parsed.model_option.text
+    setting = next((o for o in parsed.options if o.setting is not None and o.written == "model"), None)
+    return setting.value if setting is not None else None
+
+
+def _show_launches(candidates, settings, output_format: str = "json") -> int:
     from linter import argmodel
 
     results = lint_candidates(candidates, settings)
@@ -279,13 +289,24 @@ def _show_launches(candidates, settings) -> int:
                     "checked_against": str(rep.version),
                     "checked_because": rep.reason,
                     "editable": launch.editable,
-                    "model": parsed.positionals[0].text if parsed.positionals else (parsed.model_option.text if parsed.model_option else None),
+                    "model": _model_of(parsed),
                     "options": options,
                     "env": [{"name": e.name.value, "value": e.value.value if e.value else None} for e in launch.env],
                     "notes": launch.notes,
                 }
             )
-    click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    if output_format == "json":
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    elif output_format == "json-lines":
+        for row in out:
+            click.echo(json.dumps(row, ensure_ascii=False))
+    else:
+        for row in out:
+            opts = " ".join(o["name"] + ("" if o["value"] is None else f" {o['value']}") for o in row["options"])
+            pin = f", pinned {row['vllm_version']}" if row["vllm_version"] else ""
+            click.echo(f"{row['file']}:{row['line']}:{row['column']}: {row['kind']} {row['entrypoint']} (checked against {row['checked_against']}{pin})")
+            click.echo(f"    model: {row['model']}" + (f"\n    options: {opts}" if opts else ""))
+        click.echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}.")
     return EXIT_CLEAN
 
 
