@@ -65,6 +65,15 @@ def choose_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> list[Diagnostic
 
 
 @dataclass
+class FixPass:
+    """One pass of fixes: the text it started from and the edits applied to it (in that text's offsets)."""
+
+    before: str
+    edits: list[Edit]
+    applied: list[Diagnostic]
+
+
+@dataclass
 class FixOutcome:
     path: str
     original: str
@@ -72,42 +81,64 @@ class FixOutcome:
     applied: list[Diagnostic] = field(default_factory=list)
     remaining: FileResult | None = None
     error: str | None = None
+    passes: list[FixPass] = field(default_factory=list)  # what each pass changed, for checks and --show-fixes
 
 
 def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool) -> FixOutcome:
+    """Fix ``src`` pass by pass until nothing changes; the text is only ever edited, never re-serialised.
+
+    After each pass the result must parse the way the text before it did
+    (:func:`linter.fix_check.check_pass`); if it does not, or the passes do
+    not converge, or edits overlap, nothing is changed and ``error`` says why
+    (a bug in a rule's edits).
+    """
+    from linter.fix_check import check_pass
+
     outcome = FixOutcome(src.path, src.text, src.text)
     current = src
     result = lint_source(current, kind, settings, rules)
+
+    def fail(message: str) -> FixOutcome:
+        outcome.error = message
+        outcome.remaining = lint_source(src, kind, settings, rules)
+        outcome.applied = []
+        outcome.passes = []
+        outcome.fixed = src.text
+        return outcome
+
     for _ in range(MAX_PASSES):
         chosen = choose_fixes(result.diagnostics, unsafe)
         if not chosen:
             break
-        edits = [e for d in chosen for e in d.fix.edits]  # type: ignore[union-attr]
+        edits = _dedupe([e for d in chosen for e in d.fix.edits])  # type: ignore[union-attr]
         try:
-            new_text = apply_edits(current.text, _dedupe(edits))
+            new_text = apply_edits(current.text, edits)
         except ValueError as exc:
-            outcome.error = f"internal error: {exc}"
-            break
+            return fail(f"internal error: {exc}; nothing written (a bug: please report it)")
         if new_text == current.text:
             break
+        problem = check_pass(current.text, new_text, kind, edits, src.path)
+        if problem is not None:
+            codes = ", ".join(sorted({d.code for d in chosen}))
+            return fail(f"the fixed file no longer parses as the original did ({problem}; fixes {codes}); nothing written (a bug: please report it)")
         outcome.applied.extend(chosen)
+        outcome.passes.append(FixPass(current.text, edits, chosen))
         current = SourceFile(src.path, new_text, src.encoding, src.bom)
         result = lint_source(current, kind, settings, rules)
     else:
-        outcome.error = f"fixes did not converge after {MAX_PASSES} passes; nothing written (a bug: please report it)"
-        outcome.remaining = lint_source(src, kind, settings, rules)
-        return outcome
-    if current.text != src.text:
-        before = len(extract(src, kind).problems)
-        after = len(extract(current, kind).problems)
-        if after > before:
-            outcome.error = "the fixed file no longer parses as the original did; nothing written (a bug: please report it)"
-            outcome.remaining = lint_source(src, kind, settings, rules)
-            outcome.applied = []
-            return outcome
+        left = _dedupe([e for d in choose_fixes(result.diagnostics, unsafe) for e in d.fix.edits])  # type: ignore[union-attr]
+        if left and _changes(current.text, left):
+            return fail(f"fixes did not converge after {MAX_PASSES} passes; nothing written (a bug: please report it)")
     outcome.fixed = current.text
     outcome.remaining = result
     return outcome
+
+
+def _changes(text: str, edits: list[Edit]) -> bool:
+    try:
+        return apply_edits(text, edits) != text
+    except ValueError:
+        return True
 
 
 def _dedupe(edits: list[Edit]) -> list[Edit]:
@@ -142,7 +173,10 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
     if not (st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)):
         raise FixError("the file is read-only; not changed")
     folder = os.path.dirname(real) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".vllm-lint-", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".vllm-lint-", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise FixError(f"cannot create a temporary file next to it: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(new)
@@ -153,6 +187,9 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
             os.chown(tmp, st.st_uid, st.st_gid)
         except OSError:
             pass
+        now = os.stat(real)
+        if (now.st_ino, now.st_size, now.st_mtime_ns) != (st.st_ino, st.st_size, st.st_mtime_ns):
+            raise FixError("the file changed on disk while the fix was written; not overwritten")
         os.replace(tmp, real)
     except BaseException as exc:
         try:
@@ -160,18 +197,49 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise FixError(f"cannot write: {exc.strerror or exc}") from None
+            raise FixError(f"cannot write: {exc.strerror or exc}; the file is unchanged") from None
         raise
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    return "".join(
-        difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}")
-    )
+    """A unified diff of ``before`` and ``after``; a last line without a newline is marked as ``diff`` does."""
+    out = []
+    for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
 
 
-def run_fix(candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool) -> int:
-    """Fix (or, without ``write``, diff) every candidate; print what remains."""
+def fixes_summary(fixed: list[tuple[str, list[Diagnostic]]], *, would: bool = False) -> str:
+    """What ``--show-fixes`` prints: per file, how many fixes of each rule were applied."""
+    from rules.base import all_rules
+
+    names = {code: r.name for code, r in all_rules().items()}
+    total = sum(len(applied) for _, applied in fixed)
+    if not total:
+        return ""
+    lines = [f"{'Would fix' if would else 'Fixed'} {total} error{'s' if total != 1 else ''}:"]
+    for path, applied in fixed:
+        if not applied:
+            continue
+        lines.append(f"- {path}:")
+        counts: dict[str, int] = {}
+        for d in applied:
+            counts[d.code] = counts.get(d.code, 0) + 1
+        for code in sorted(counts):
+            lines.append(f"    {counts[code]} \u00d7 {code} ({names.get(code, '?')})")
+    return "\n".join(lines) + "\n"
+
+
+def run_fix(
+    candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool = False
+) -> int:
+    """Fix (or, without ``write``, diff) every candidate; print what remains.
+
+    Exit code: 2 when a fix turned out broken (a bug; that file is left as it
+    was), else 1 when diagnostics remain (or, with ``--diff``, when something
+    would change; with ``exit_non_zero_on_fix``, when something was fixed),
+    else 0.
+    """
     from linter.cli import lint_candidates
     from linter.reporters import reporter
     from rules.base import all_rules
@@ -180,6 +248,8 @@ def run_fix(candidates, settings: Settings, *, output_format: str, write: bool, 
     remaining: list[FileResult] = []
     applied_total = 0
     diffs: list[str] = []
+    fixed_files: list[tuple[str, list[Diagnostic]]] = []
+    bug = False
     fixable_candidates = []
     for c in candidates:
         if c.kind in ("error", "unknown"):
@@ -194,28 +264,41 @@ def run_fix(candidates, settings: Settings, *, output_format: str, write: bool, 
             continue
         outcome = fix_source(src, c.kind, settings, rules, unsafe)
         if outcome.error:
+            bug = True
             print(f"vllm-lint: {c.path}: {outcome.error}", file=sys.stderr)
         if outcome.fixed != outcome.original:
             if write:
                 try:
                     write_atomic(c.path, data, src.encode(outcome.fixed))
                     applied_total += len(outcome.applied)
+                    fixed_files.append((c.path, outcome.applied))
                 except FixError as exc:
                     print(f"vllm-lint: {c.path}: {exc}", file=sys.stderr)
                     outcome.remaining = lint_source(src, c.kind, settings, rules)
             else:
                 diffs.append(unified_diff(c.path, outcome.original, outcome.fixed))
                 applied_total += len(outcome.applied)
+                fixed_files.append((c.path, outcome.applied))
         if outcome.remaining is not None:
             remaining.append(outcome.remaining)
     remaining.extend(lint_candidates(fixable_candidates, settings))
     if not write:
         sys.stdout.write("".join(diffs))
         sys.stdout.flush()
-        print(f"Would fix {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
-        return 1 if applied_total else 0
-    print(f"Fixed {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
+        summary = fixes_summary(fixed_files, would=True) if show_fixes else ""
+        if summary:
+            sys.stderr.write(summary)
+        else:
+            print(f"Would fix {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
+        return 2 if bug else (1 if applied_total else 0)
+    summary = fixes_summary(fixed_files) if show_fixes else ""
+    if summary:
+        sys.stderr.write(summary)
+    else:
+        print(f"Fixed {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
     sys.stdout.write(reporter(output_format)(remaining))
+    if bug:
+        return 2
     if any(r.diagnostics for r in remaining):
         return 1
     return 1 if exit_non_zero_on_fix and applied_total else 0

@@ -1,0 +1,198 @@
+"""Check that one pass of fixes left a file parsing the way it did before.
+
+``--fix`` never re-serialises a file, but an edit in the wrong place (a
+wrong offset, a quote that ends a string early, a new list item at the wrong
+indentation) would still change what the file *means* to YAML, the shell or
+Python.  After each pass the fixer calls :func:`check_pass` with the text
+before and after the pass and the pass's edits (in the coordinates of the
+text before); a message comes back when the result does not parse as the
+original did, and the fixer then writes nothing and reports a bug.
+
+One function per kind of file:
+
+- YAML (manifests, compose, Actions, Helm, ``--config`` files): the composer
+  node trees must have the same shape: the same documents, mappings with the
+  same number of pairs, the same scalar tags (a quoted ``"8192"`` must stay a
+  string), and the same scalar values except where an edit touched the
+  scalar.  A sequence may gain items only where an edit touched one of its
+  items (one argv element split into two).
+- Shell (scripts, Markdown blocks read as shell): tree-sitter-bash finds no
+  more error nodes than before and the same number of commands.
+- Dockerfile: tree-sitter-dockerfile finds no more error nodes than before
+  and the same instructions.
+- Python: libcst still parses the module, to the same number of statements.
+
+Every kind also keeps the extractor's own view: no more parse problems and
+the same number of launches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from linter.diagnostic import Edit
+
+YAML_KINDS = frozenset({"yaml", "helm-template", "vllm-config", "k8s", "compose", "helm-values", "actions", "skypilot"})
+
+
+def _touched(node: Node, edits: Sequence[Edit]) -> bool:
+    start, end = node.start_mark.index, node.end_mark.index
+    return any(e.span.start <= end and start <= e.span.end for e in edits)
+
+
+class _Mismatch(Exception):
+    pass
+
+
+def _inserted_ranges(edits: Sequence[Edit]) -> list[tuple[int, int]]:
+    """Where each edit's new content stands in the text after the pass."""
+    out, delta = [], 0
+    for e in sorted(edits, key=lambda e: e.span.start):
+        start = e.span.start + delta
+        out.append((start, start + len(e.content)))
+        delta += len(e.content) - (e.span.end - e.span.start)
+    return out
+
+
+def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int, int]], seen: set[int], where: str) -> None:
+    if id(a) in seen:  # an alias: the node was compared where its anchor stands
+        return
+    seen.add(id(a))
+    if type(a) is not type(b):
+        raise _Mismatch(f"{where}: a {type(a).__name__[:-4].lower()} became a {type(b).__name__[:-4].lower()}")
+    if a.tag != b.tag:
+        raise _Mismatch(f"{where}: tag {a.tag} became {b.tag}")
+    if isinstance(a, ScalarNode):
+        if a.value != b.value and not _touched(a, edits):
+            raise _Mismatch(f"{where}: the untouched scalar {a.value!r} became {b.value!r}")
+        return
+    if isinstance(a, MappingNode):
+        if len(a.value) != len(b.value):
+            raise _Mismatch(f"{where}: a mapping of {len(a.value)} keys now has {len(b.value)}")
+        for (ka, va), (kb, vb) in zip(a.value, b.value):
+            name = ka.value if isinstance(ka, ScalarNode) else "?"
+            _same_yaml(ka, kb, edits, inserted, seen, f"{where}.{name}")
+            _same_yaml(va, vb, edits, inserted, seen, f"{where}.{name}")
+        return
+    assert isinstance(a, SequenceNode)
+    # an element split in two adds an item that starts inside the edit's new text
+    new = [x for x in b.value if any(s < x.start_mark.index < e for s, e in inserted)]
+    kept = [x for x in b.value if not any(x is y for y in new)]
+    if new and (not any(_touched(x, edits) for x in a.value) or not all(isinstance(x, ScalarNode) for x in new)):
+        raise _Mismatch(f"{where}: new items where no item was edited")
+    if len(kept) != len(a.value):
+        raise _Mismatch(f"{where}: a list of {len(a.value)} items now has {len(kept)}")
+    for i, (x, y) in enumerate(zip(a.value, kept)):
+        _same_yaml(x, y, edits, inserted, seen, f"{where}[{i}]")
+
+
+def check_yaml(before: str, after: str, edits: Sequence[Edit]) -> str | None:
+    from linter.sources.yaml_nodes import compose_documents
+
+    docs_a, probs_a = compose_documents(before)
+    docs_b, probs_b = compose_documents(after)
+    if len(probs_b) > len(probs_a):
+        return f"YAML no longer parses: {probs_b[len(probs_a)].message if len(probs_b) > len(probs_a) else ''}"
+    if len(docs_a) != len(docs_b):
+        return f"YAML now has {len(docs_b)} documents instead of {len(docs_a)}"
+    try:
+        seen: set[int] = set()
+        inserted = _inserted_ranges(edits)
+        for n, (a, b) in enumerate(zip(docs_a, docs_b)):
+            _same_yaml(a, b, edits, inserted, seen, f"document {n + 1}")
+    except _Mismatch as exc:
+        return f"YAML structure changed: {exc}"
+    except RecursionError:
+        return None  # too deep to compare; the extractor checks still run
+    return None
+
+
+def _ts_counts(tree, wanted: frozenset[str]) -> tuple[int, int]:
+    """(error or missing nodes, nodes whose type is in ``wanted``) of a tree-sitter tree."""
+    errors = kept = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            errors += 1
+        if node.type in wanted:
+            kept += 1
+        stack.extend(node.children)
+    return errors, kept
+
+
+def _check_tree_sitter(parse: Callable[[bytes], object], before: str, after: str, wanted: frozenset[str], what: str) -> str | None:
+    err_a, n_a = _ts_counts(parse(before.encode("utf-8", "surrogatepass")), wanted)
+    err_b, n_b = _ts_counts(parse(after.encode("utf-8", "surrogatepass")), wanted)
+    if err_b > err_a:
+        return f"{what} has {err_b - err_a} new parse error(s)"
+    if n_a != n_b:
+        return f"{what} now has {n_b} {'/'.join(sorted(wanted))} nodes instead of {n_a}"
+    return None
+
+
+def check_shell(before: str, after: str, edits: Sequence[Edit]) -> str | None:
+    from linter.sources import shell
+
+    parser = shell._parser()
+    return _check_tree_sitter(parser.parse, before, after, frozenset({"command", "pipeline", "list"}), "the shell script")
+
+
+def check_dockerfile(before: str, after: str, edits: Sequence[Edit]) -> str | None:
+    import tree_sitter as ts
+
+    from linter.sources import dockerfile
+
+    language = getattr(dockerfile, "_LANGUAGE", None)
+    if language is None:
+        return None
+    parser = ts.Parser(language)
+    wanted = frozenset(
+        {"from_instruction", "run_instruction", "cmd_instruction", "entrypoint_instruction", "env_instruction", "arg_instruction", "json_string_array"}
+    )
+    return _check_tree_sitter(parser.parse, before, after, wanted, "the Dockerfile")
+
+
+def check_python(before: str, after: str, edits: Sequence[Edit]) -> str | None:
+    import libcst as cst
+
+    try:
+        mod_a = cst.parse_module(before)
+    except Exception:  # the original did not parse: nothing to compare with
+        return None
+    try:
+        mod_b = cst.parse_module(after)
+    except Exception as exc:
+        return f"the Python module no longer parses: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+    if len(mod_a.body) != len(mod_b.body):
+        return f"the Python module now has {len(mod_b.body)} statements instead of {len(mod_a.body)}"
+    return None
+
+
+CHECKS: dict[str, Callable[[str, str, Sequence[Edit]], str | None]] = {
+    **{k: check_yaml for k in YAML_KINDS},
+    "shell": check_shell,
+    "dockerfile": check_dockerfile,
+    "python": check_python,
+}
+
+
+def check_pass(before: str, after: str, kind: str, edits: Sequence[Edit], path: str = "") -> str | None:
+    """Why ``after`` does not parse the way ``before`` did, or None when it does."""
+    from linter.engine import extract
+    from linter.source_file import SourceFile
+
+    check = CHECKS.get(kind)
+    if check is not None:
+        problem = check(before, after, edits)
+        if problem:
+            return problem
+    ex_a = extract(SourceFile(path, before), kind)
+    ex_b = extract(SourceFile(path, after), kind)
+    if len(ex_b.problems) > len(ex_a.problems):
+        return f"the fixed file has {len(ex_b.problems) - len(ex_a.problems)} new parse problem(s)"
+    if len(ex_b.launches) != len(ex_a.launches):
+        return f"the fixed file has {len(ex_b.launches)} launches instead of {len(ex_a.launches)}"
+    return None
