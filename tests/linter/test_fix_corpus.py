@@ -18,6 +18,7 @@ from linter.engine import Settings, extract
 from linter.fixer import fix_source
 from linter.source_file import SourceFile
 from rules.base import all_rules
+from tests.linter.fix_helpers import assert_outside_edits_unchanged
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file()) if CORPUS.exists() else []
@@ -34,7 +35,10 @@ def test_fix_round_trips(path: Path):
     outcome = fix_source(src, kind, settings, rules, unsafe=True)
     assert outcome.error is None, outcome.error
     fixed = outcome.fixed
+    # pass by pass, exactly the recorded edits changed the text
+    assert_outside_edits_unchanged(outcome)
     if fixed == src.text:
+        assert not outcome.passes
         return
     # the result parses at least as well as the original
     after = SourceFile(str(path), fixed, src.encoding, src.bom)
@@ -53,6 +57,8 @@ def test_fix_round_trips(path: Path):
             assert any(c and (c in line or any(part and part in line for part in c.splitlines())) for c in contents), line
         for line in old_lines[i1:i2]:
             assert any(o and o.splitlines()[0] in line for o in originals) or not line.strip(), line
-    # the file's encoding, BOM and line endings survive
+    # the file's encoding, BOM, line endings and final newline survive
     assert src.encode(fixed).startswith(src.bom)
     assert ("\r\n" in fixed) == ("\r\n" in src.text)
+    assert fixed.count("\r\n") >= src.text.count("\r\n")
+    assert fixed.endswith("\n") == src.text.endswith("\n")

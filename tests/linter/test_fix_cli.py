@@ -1,0 +1,176 @@
+"""The command line of --fix, --diff, --unsafe-fixes, --show-fixes and --exit-non-zero-on-fix.
+
+Exit codes: 0 when no diagnostic remains, 1 when some remain (with --diff:
+when something would change; with --exit-non-zero-on-fix: when something was
+fixed), 2 on a usage error or a fix that turned out broken.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from linter import knowledge
+from linter.cli import main
+
+pytestmark = pytest.mark.skipif("0.32.0" not in {str(v) for v in knowledge.known_versions()}, reason="no 0.32 inventory")
+
+SAFE_ONLY = "#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-num-seq 8\n"
+SAFE_FIXED = "#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-num-seqs 8\n"
+MIXED = "#!/bin/sh\n# keep me\nvllm serve Qwen/Qwen3-8B \\\n  --max-num-seq 8 \\\n  --mamba-cache-mode all \\\n  --swap-space 4\n"
+
+
+def run(tmp_path: Path, monkeypatch, *args: str):
+    monkeypatch.chdir(tmp_path)
+    return CliRunner().invoke(main, ["--target-version", "0.32", *args], catch_exceptions=False)
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    p = tmp_path / name
+    p.write_bytes(text.encode() if isinstance(text, str) else text)
+    return p
+
+
+def test_fix_applies_safe_fixes_and_exits_0_when_nothing_remains(tmp_path, monkeypatch):
+    p = write(tmp_path, "serve.sh", SAFE_ONLY)
+    r = run(tmp_path, monkeypatch, "--fix", "serve.sh")
+    assert r.exit_code == 0, r.output
+    assert p.read_text() == SAFE_FIXED
+    assert "Fixed 1 error." in r.stderr
+    # a second run: nothing to do
+    r = run(tmp_path, monkeypatch, "--fix", "serve.sh")
+    assert r.exit_code == 0 and p.read_text() == SAFE_FIXED
+    assert "Fixed 0 errors." in r.stderr
+
+
+def test_exit_non_zero_on_fix(tmp_path, monkeypatch):
+    p = write(tmp_path, "serve.sh", SAFE_ONLY)
+    r = run(tmp_path, monkeypatch, "--fix", "--exit-non-zero-on-fix", "serve.sh")
+    assert r.exit_code == 1
+    assert p.read_text() == SAFE_FIXED
+    r = run(tmp_path, monkeypatch, "--fix", "--exit-non-zero-on-fix", "serve.sh")
+    assert r.exit_code == 0  # nothing fixed, nothing left
+
+
+def test_fix_without_unsafe_leaves_unsafe_fixes_and_exits_1(tmp_path, monkeypatch):
+    p = write(tmp_path, "serve.sh", MIXED)
+    r = run(tmp_path, monkeypatch, "--fix", "--output-format", "concise", "serve.sh")
+    assert r.exit_code == 1
+    text = p.read_text()
+    assert "--max-num-seqs 8" in text and "--mamba-cache-mode all" in text and "# keep me" in text
+    assert "VL301" in r.stdout and "VL101" in r.stdout and "VL201" not in r.stdout
+    r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--output-format", "concise", "serve.sh")
+    assert r.exit_code == 1  # --swap-space has no fix
+    text = p.read_text()
+    assert "--mamba-cache-mode align" in text and "--swap-space 4" in text
+    assert "VL101" in r.stdout and "VL301" not in r.stdout
+
+
+def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path, monkeypatch):
+    p = write(tmp_path, "serve.sh", MIXED)
+    before = p.stat()
+    r = run(tmp_path, monkeypatch, "--diff", "serve.sh")
+    assert r.exit_code == 1
+    assert p.read_text() == MIXED and p.stat().st_mtime_ns == before.st_mtime_ns
+    assert r.stdout.startswith("--- a/serve.sh\n+++ b/serve.sh\n@@ ")
+    assert "-  --max-num-seq 8 \\\n+  --max-num-seqs 8 \\\n" in r.stdout
+    assert "align" not in r.stdout  # unsafe: not without --unsafe-fixes
+    assert "Would fix 1 error." in r.stderr
+    r = run(tmp_path, monkeypatch, "--diff", "--unsafe-fixes", "serve.sh")
+    assert "+  --mamba-cache-mode align \\\n" in r.stdout and p.read_text() == MIXED
+    # --diff together with --fix still writes nothing
+    r = run(tmp_path, monkeypatch, "--fix", "--diff", "serve.sh")
+    assert r.exit_code == 1 and p.read_text() == MIXED
+
+
+def test_diff_exits_0_when_nothing_would_change(tmp_path, monkeypatch):
+    write(tmp_path, "serve.sh", SAFE_FIXED)
+    r = run(tmp_path, monkeypatch, "--diff", "serve.sh")
+    assert r.exit_code == 0 and r.stdout == ""
+
+
+def test_diff_marks_a_missing_final_newline(tmp_path, monkeypatch):
+    write(tmp_path, "serve.sh", SAFE_ONLY.rstrip("\n"))
+    r = run(tmp_path, monkeypatch, "--diff", "serve.sh")
+    assert r.stdout.endswith("+vllm serve Qwen/Qwen3-8B --max-num-seqs 8\n\\ No newline at end of file\n")
+
+
+def test_show_fixes_lists_the_fixes_per_file_on_stderr(tmp_path, monkeypatch):
+    write(tmp_path, "a.sh", SAFE_ONLY)
+    write(tmp_path, "b.sh", MIXED)
+    r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--show-fixes", "--output-format", "concise", ".")
+    assert r.exit_code == 1
+    assert "Fixed 3 errors:\n" in r.stderr
+    assert "- ./a.sh:\n    1 × VL201 (abbreviated-option)\n" in r.stderr
+    assert "- ./b.sh:\n    1 × VL201 (abbreviated-option)\n    1 × VL301 (mamba-cache-mode-all)\n" in r.stderr
+    assert "Fixed" not in r.stdout  # standard output carries the report alone
+    r = run(tmp_path, monkeypatch, "--diff", "--show-fixes", ".")
+    assert "Fixed" not in r.stderr and "Would fix" not in r.stdout
+
+
+def test_show_fixes_with_diff_says_would_fix(tmp_path, monkeypatch):
+    write(tmp_path, "a.sh", SAFE_ONLY)
+    r = run(tmp_path, monkeypatch, "--diff", "--show-fixes", "a.sh")
+    assert "Would fix 1 error:\n- a.sh:\n    1 × VL201 (abbreviated-option)\n" in r.stderr
+
+
+def test_fix_keeps_crlf_bom_and_mode(tmp_path, monkeypatch):
+    p = write(tmp_path, "serve.sh", b"\xef\xbb\xbf" + SAFE_ONLY.replace("\n", "\r\n").encode())
+    os.chmod(p, 0o755)
+    r = run(tmp_path, monkeypatch, "--fix", "serve.sh")
+    assert r.exit_code == 0, r.output
+    assert p.read_bytes() == b"\xef\xbb\xbf" + SAFE_FIXED.replace("\n", "\r\n").encode()
+    assert stat.S_IMODE(p.stat().st_mode) == 0o755
+
+
+def test_read_only_file_is_reported_and_its_diagnostics_remain(tmp_path, monkeypatch):
+    p = write(tmp_path, "serve.sh", SAFE_ONLY)
+    os.chmod(p, 0o444)
+    r = run(tmp_path, monkeypatch, "--fix", "--output-format", "concise", "serve.sh")
+    assert r.exit_code == 1
+    assert "serve.sh: the file is read-only; not changed" in r.stderr
+    assert "VL201" in r.stdout
+    assert p.read_text() == SAFE_ONLY
+
+
+def test_fix_writes_through_a_symlink(tmp_path, monkeypatch):
+    p = write(tmp_path, "real.sh", SAFE_ONLY)
+    (tmp_path / "link.sh").symlink_to("real.sh")
+    r = run(tmp_path, monkeypatch, "--fix", "link.sh")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "link.sh").is_symlink() and p.read_text() == SAFE_FIXED
+
+
+def test_a_broken_fix_is_a_bug_exit_2_and_the_file_stays(tmp_path, monkeypatch):
+    from linter import fix_check
+
+    p = write(tmp_path, "serve.sh", SAFE_ONLY)
+    monkeypatch.setitem(fix_check.CHECKS, "shell", lambda before, after, edits: "simulated breakage")
+    r = run(tmp_path, monkeypatch, "--fix", "--output-format", "concise", "serve.sh")
+    assert r.exit_code == 2
+    assert "no longer parses as the original did (simulated breakage; fixes VL201)" in r.stderr
+    assert "a bug: please report it" in r.stderr
+    assert p.read_text() == SAFE_ONLY
+    assert "VL201" in r.stdout  # still reported
+
+
+def test_unknown_option_usage_error_is_2(tmp_path, monkeypatch):
+    r = CliRunner().invoke(main, ["--fix", "--target-version", "9.9", str(tmp_path)])
+    assert r.exit_code == 2
+
+
+def test_installed_entry_point_fixes(tmp_path):
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).parent / "vllm-lint"
+    if not exe.exists():
+        pytest.skip("vllm-lint is not installed in this environment")
+    p = write(tmp_path, "serve.sh", SAFE_ONLY)
+    done = subprocess.run([str(exe), "--fix", "--show-fixes", "--target-version", "0.32", str(p)], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert p.read_text() == SAFE_FIXED and "1 × VL201" in done.stderr
