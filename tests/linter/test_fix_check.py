@@ -1,0 +1,102 @@
+"""The re-parse check after each pass catches edits that change what the file means."""
+
+from __future__ import annotations
+
+from linter.diagnostic import Edit
+from linter.fix_check import check_dockerfile, check_pass, check_python, check_shell, check_yaml
+from linter.fixer import apply_edits
+from linter.launch import Span
+
+
+def edit(text: str, old: str, new: str, nth: int = 0) -> tuple[str, list[Edit]]:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(old, start + 1)
+    edits = [Edit(Span(start, start + len(old)), new)]
+    return apply_edits(text, edits), edits
+
+
+K8S = "spec:\n  containers:\n  - name: v\n    args:\n    - m\n    - --max-num-seq\n    - \"8\"\n    env:\n    - {name: A, value: '1'}\n"
+
+
+def test_yaml_rename_of_a_scalar_passes():
+    after, edits = edit(K8S, "--max-num-seq", "--max-num-seqs")
+    assert check_yaml(K8S, after, edits) is None
+
+
+def test_yaml_split_into_two_items_passes():
+    before = "args:\n  - m\n  - \"--max-model-len 8\"\n  - --port\n"
+    after, edits = edit(before, '"--max-model-len 8"', '"--max-model-len"\n  - "8"')
+    assert check_yaml(before, after, edits) is None
+
+
+def test_yaml_new_item_where_nothing_was_edited_fails():
+    before = "a:\n  - x\nb:\n  - y\n"
+    after, edits = edit(before, "x", "x2")
+    broken = after.replace("  - y\n", "  - y\n  - z\n")
+    assert "list of 1 items now has 2" in check_yaml(before, broken, edits)
+
+
+def test_yaml_quote_dropped_turns_a_string_into_a_number_fails():
+    after, edits = edit(K8S, '"8"', "8")
+    assert "tag" in check_yaml(K8S, after, edits)
+
+
+def test_yaml_wrong_indentation_changes_the_tree_fails():
+    after, edits = edit(K8S, "--max-num-seq", "--max-num-seqs\n  x: 1")
+    assert check_yaml(K8S, after, edits) is not None
+
+
+def test_yaml_untouched_scalar_changed_fails():
+    # an edit that also swallows the next item's text: the value of an untouched scalar changes
+    before = "args: [a, b, c]\n"
+    edits = [Edit(Span(7, 8), "a")]
+    after = "args: [a, bb, c]\n"
+    assert "untouched scalar" in check_yaml(before, after, edits)
+
+
+def test_yaml_comment_eating_edit_fails():
+    before = "a: x\nb: y\n"
+    after, edits = edit(before, "x", "x #")
+    after = after.replace("#\nb: y", "# b: y")
+    assert check_yaml(before, after, edits) is not None
+
+
+def test_yaml_document_count_and_parse_errors():
+    before = "a: 1\n---\nb: 2\n"
+    after, edits = edit(before, "1", "1\n...\n---\nc: 3")
+    assert "documents" in check_yaml(before, after, edits)
+    after, edits = edit(before, "1", "[1")
+    assert "no longer parses" in check_yaml(before, after, edits)
+
+
+def test_shell_quote_left_open_fails_and_a_rename_passes():
+    before = "vllm serve m --max-num-seq 8 && echo ok\n"
+    after, edits = edit(before, "--max-num-seq", "--max-num-seqs")
+    assert check_shell(before, after, edits) is None
+    after, edits = edit(before, "--max-num-seq", "'--max-num-seqs")
+    assert check_shell(before, after, edits) is not None
+    after, edits = edit(before, "--max-num-seq", "--max-num-seqs;")
+    assert check_shell(before, after, edits) is not None  # one more command
+
+
+def test_python_syntax_error_fails():
+    before = "LLM(model='m', mamba_cache_mode='all')\n"
+    after, edits = edit(before, "all", "align")
+    assert check_python(before, after, edits) is None
+    after, edits = edit(before, "'all'", "'align")
+    assert "no longer parses" in check_python(before, after, edits)
+
+
+def test_dockerfile_broken_exec_form_fails():
+    before = 'FROM x\nCMD ["m", "--max-model-len 8"]\n'
+    after, edits = edit(before, '"--max-model-len 8"', '"--max-model-len", "8"')
+    assert check_dockerfile(before, after, edits) is None
+    after, edits = edit(before, '"--max-model-len 8"', '"--max-model-len", "8"]\nRUN x')
+    assert check_dockerfile(before, after, edits) is not None
+
+
+def test_check_pass_keeps_the_number_of_launches():
+    before = "vllm serve m --max-num-seq 8\n"
+    after, edits = edit(before, "vllm serve", "echo")
+    assert "launches" in check_pass(before, after, "shell", edits)
