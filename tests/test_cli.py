@@ -1,0 +1,72 @@
+"""The command line: --list-options, --show-launches, --target-version, --explain, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from linter.cli import main
+from tests.rules.lint_helpers import have
+
+pytestmark = pytest.mark.skipif(not have("0.31.0", "0.33.0"), reason="inventories not generated")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("spelling", ["0.31", "0.31.0", "v0.31.0"])
+def test_list_options_json_for_a_release(spelling):
+    r = run("--list-options", "--target-version", spelling, "--output-format", "json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)
+    by_dest = {row["dest"]: row for row in rows}
+    for row in rows:
+        assert {"names", "dest", "takes_value", "choices", "deprecated"} <= set(row)
+    assert "-tp" in by_dest["tensor_parallel_size"]["names"]
+    assert "all" in by_dest["mamba_cache_mode"]["choices"]
+    assert "--enable-mamba-shared-prefix-checkpoint" in {n for row in rows for n in row["names"]}
+    assert "--no-enable-prefix-caching" in by_dest["enable_prefix_caching"]["names"]
+
+
+def test_unknown_release_is_a_usage_error_naming_the_known_ones():
+    r = run("--target-version", "0.99", ".")
+    assert r.exit_code == 2
+    assert "0.28.0" in r.output and "0.33.0" in r.output
+
+
+def test_show_launches_json(tmp_path):
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B \\\n  --max_num_seqs=8 \\\n  --enforce-eager\n")
+    (tmp_path / "offline.py").write_text('from vllm import LLM\nLLM("m", max_model_len=4096)\n')
+    r = run("--show-launches", "--output-format", "json", str(tmp_path))
+    assert r.exit_code == 0, r.output
+    launches = {row["kind"]: row for row in json.loads(r.output)}
+    sh = launches["shell"]
+    assert (sh["line"], sh["column"], sh["vllm_version"]) == (1, 1, None)
+    assert sh["options"] == [
+        {"name": "--max_num_seqs", "value": "8", "line": 2, "column": 3},
+        {"name": "--enforce-eager", "value": None, "line": 3, "column": 3},
+    ]
+    py = launches["python"]
+    assert {"name": "max_model_len", "value": "4096", "line": 2, "column": 10} in py["options"]
+
+
+def test_explain_and_list_rules():
+    r = run("--explain", "VL301")
+    assert r.exit_code == 0 and "Fix safety" in r.output and "0.32" in r.output
+    r = run("--list-rules", "--output-format", "json")
+    codes = [row["code"] for row in json.loads(r.output)]
+    assert codes == sorted(codes) and "VL102" in codes
+    assert run("--explain", "VL999").exit_code == 2
+
+
+def test_exit_codes(tmp_path):
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    (clean / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B --max-model-len 8192\n")
+    assert run("--target-version", "0.33", str(clean)).exit_code == 0
+    (clean / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B --swap-space 4\n")
+    r = run("--target-version", "0.33", "--output-format", "concise", str(clean))
+    assert r.exit_code == 1 and "VL101" in r.output
