@@ -216,3 +216,66 @@ def test_nothing_is_judged_unused_when_part_of_the_file_did_not_parse():
     broken2 = Diagnostic("VL001", "bad", "f", Span(0, 1))
     out2 = finish(src2, "shell", [broken2], Settings())
     assert [d.code for d in out2] == ["VL001", "VL901"] and "VL999" in out2[1].message and "VL102" not in out2[1].message
+
+
+# -- end to end, with the real rules (needs the 0.31.0 inventory) ----------------
+
+OLD = "--enable-mamba-fine-grained-prefix-cache"  # renamed in 0.31.0 (VL102)
+
+
+def _have_inventory() -> bool:
+    try:
+        from linter import knowledge
+
+        knowledge.release(knowledge.resolve_version("0.31"))
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+E2E = {
+    "k.yaml": (
+        "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+        "        - image: vllm/vllm-openai:v0.31.0\n"
+        "          args:\n"
+        "            - Qwen/Qwen3-8B\n"
+        "            # vllm-lint: ignore[VL102] fleet pinned\n"
+        f"            - {OLD}\n"
+        "            - --served-model-name='# vllm-lint: ignore[VL102]'\n"
+        f"            - {OLD}\n"
+        "        - image: vllm/vllm-openai:v0.31.0\n"
+        "          command: [\"sh\", \"-c\"]\n"
+        "          args:\n"
+        "            - |\n"
+        "              vllm serve Qwen/Qwen3-8B \\\n"
+        f"                {OLD}  # vllm-lint: ignore[VL102]\n"
+    ),
+    "Dockerfile": (
+        "FROM vllm/vllm-openai:v0.31.0\n"
+        f"RUN vllm serve m {OLD}  # vllm-lint: ignore[VL102]\n"
+        f"RUN vllm serve m {OLD} --served-model-name '# vllm-lint: ignore[VL102]'\n"
+    ),
+    "run.py": (
+        "# vllm==0.31.0\nimport subprocess\n"
+        f'subprocess.run(["vllm", "serve", "m", "{OLD}"])  # vllm-lint: ignore[VL102]\n'
+        f'subprocess.run(["vllm", "serve", "m", "{OLD}", "# vllm-lint: ignore[VL102]"])\n'
+    ),
+    "README.md": f"# Run\n\n```bash\n# vllm==0.31.0\nvllm serve m {OLD}  # vllm-lint: ignore[VL102]\n```\n",
+}
+
+
+@pytest.mark.skipif(not _have_inventory(), reason="rules/data/releases/0.31.0.json is not generated yet")
+def test_suppressions_in_every_file_kind(tmp_path, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    for name, text in E2E.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--target-version", "0.31", "--output-format", "json", "--select", "VL102,VL901", *E2E])
+    found = sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(result.stdout))
+    # only the findings next to a `#` inside a string remain
+    assert found == [("Dockerfile", 3, "VL102"), ("k.yaml", 13, "VL102"), ("run.py", 4, "VL102")], result.output
