@@ -266,6 +266,10 @@ REAL_PARSER = {
         "takes_value": (221, "34ab62e4d6a8709a00d0cb961f43683c2a73c2da53022d8baf7df0028d50fbbd"),
         "deprecated": ["--calculate-kv-scales", "--model", "--no-calculate-kv-scales"],
     },
+    "0.6.0": {
+        "names": (114, "d83704ff5d1a9cded85a0ad2ba7dc015ef2c648e88b37b2bd243fa8188182c48"),
+        "deprecated": ["--engine-use-ray", "--max-context-len-to-capture", "--worker-use-ray"],
+    },
     "0.6.6.post1": {
         "names": (135, "36115e0afa663909b6eb59b1afd973937b7d8222ad344b4853182ad4271628ff"),
         "deprecated": ["--rope-scaling", "--rope-theta", "--use-v2-block-manager", "--worker-use-ray"],
