@@ -1,6 +1,5 @@
 """pin-older-than-target and env-var, and which release a launch is checked against."""
 
-import json
 
 import pytest
 

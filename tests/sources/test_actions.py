@@ -6,7 +6,7 @@ from linter.source_file import SourceFile
 from linter.sources import actions
 from linter.sources import yaml as yaml_source
 
-from yaml_check import check_launch, check_token, values
+from tests.sources.token_checks import check_launch, check_token, values
 
 WORKFLOW = """\
 name: e2e

@@ -9,7 +9,7 @@ import pytest
 from linter.source_file import SourceFile
 from linter.sources import yaml as yaml_source
 
-from yaml_check import check_launch
+from tests.sources.token_checks import check_launch
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
 FILES = sorted(p for p in CORPUS.glob("*/*") if p.is_file()) if CORPUS.exists() else []

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from linter.launch import Launch, Token
 from linter.source_file import SourceFile
 from linter.sources import markdown
+from tests.sources.token_checks import check_launch
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
 
@@ -56,20 +56,6 @@ vllm serve inside-a-longer-fence
 vllm serve not-code-we-read
 ```
 """
-
-
-def check_token(src: SourceFile, tok: Token) -> None:
-    if tok.value_start is not None:
-        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
-
-
-def check_launch(src: SourceFile, launch: Launch) -> None:
-    for tok in [*launch.entry, *launch.args]:
-        check_token(src, tok)
-    for env in launch.env:
-        check_token(src, env.name)
-        if env.value is not None:
-            check_token(src, env.value)
 
 
 def test_fence_scanner() -> None:

@@ -9,32 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.launch import Launch, Token
+from linter.launch import Launch
 from linter.source_file import SourceFile
 from linter.sources import python as pysrc
+from tests.sources.token_checks import check_launch, check_token
 
 HAS_SHELL = importlib.util.find_spec("linter.sources.shell") is not None
-
-
-def check_token(src: SourceFile, tok: Token, raw: str | None = None) -> None:
-    if raw is not None:
-        assert src.text[tok.span.start : tok.span.end] == raw
-    if tok.value_start is not None:
-        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
-
-
-def check_launch(src: SourceFile, launch: Launch) -> None:
-    assert src.text[launch.span.start : launch.span.end]
-    for tok in [*launch.entry, *launch.args]:
-        check_token(src, tok)
-    for s in launch.settings:
-        check_token(src, s.name)
-        if s.value is not None:
-            check_token(src, s.value)
-    for e in launch.env:
-        check_token(src, e.name)
-        if e.value is not None:
-            check_token(src, e.value)
 
 
 def run(text: str, path: str = "script.py") -> tuple[SourceFile, pysrc.Extraction]:

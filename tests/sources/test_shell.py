@@ -8,34 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linter.launch import Launch, Token
+from linter.launch import Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import shell
+from tests.sources.token_checks import check_launch, check_token
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
-
-
-def check_token(src: SourceFile, tok: Token, raw: str | None = None) -> None:
-    """The span covers the raw word; an editable value stands verbatim at value_start."""
-    if raw is not None:
-        assert src.text[tok.span.start : tok.span.end] == raw
-    if tok.value_start is not None:
-        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
-
-
-def check_launch(src: SourceFile, launch: Launch) -> None:
-    for tok in [*launch.entry, *launch.args]:
-        check_token(src, tok)
-    for env in launch.env:
-        check_token(src, env.name)
-        if env.value is not None:
-            check_token(src, env.value)
-    if launch.image is not None:
-        check_token(src, launch.image)
-    hint = launch.version_hint
-    if hint is not None and hint.editable:
-        assert src.text[hint.span.start : hint.span.end] == hint.version
 
 
 def run(text: str, path: str = "serve.sh"):

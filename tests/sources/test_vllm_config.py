@@ -6,7 +6,7 @@ from linter.source_file import SourceFile
 from linter.sources import vllm_config
 from linter.sources import yaml as yaml_source
 
-from yaml_check import check_launch, check_token
+from tests.sources.token_checks import check_launch, check_token
 
 CONFIG = """\
 # config.yaml

@@ -5,7 +5,7 @@ from __future__ import annotations
 from linter.source_file import SourceFile
 from linter.sources import yaml as yaml_source
 
-from yaml_check import check_launch, check_token, values
+from tests.sources.token_checks import check_launch, check_token, values
 
 
 def _extract(text: str, path: str = "x.yaml"):

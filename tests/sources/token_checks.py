@@ -1,4 +1,4 @@
-"""Shared checks for the YAML extractor tests: every token stands where it says."""
+"""Shared checks for the extractor tests: every token stands where it says it does."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ def check_token(src: SourceFile, tok: Token, raw: str | None = None) -> None:
 
 
 def check_launch(src: SourceFile, launch: Launch) -> None:
+    assert 0 <= launch.span.start <= launch.span.end <= len(src.text)
     toks = [*launch.entry, *launch.args]
     for s in launch.settings:
         toks.append(s.name)
