@@ -26,6 +26,7 @@ class LaunchContext:
     pin_known: Version | None  # the known release that stands for the pin
     target_explicit: bool  # the user gave --target-version
     rule: object = None  # set by the engine before each rule runs
+    settings: object = None  # the run's linter.engine.Settings (None in some tests)
 
     @property
     def launch(self) -> Launch:

@@ -43,6 +43,10 @@ class Settings:
     ignore: frozenset[str] = frozenset()
     # path -> codes or prefixes ignored in that file (``per-file-ignores`` of the configuration)
     per_file_ignores: Callable[[str], frozenset[str]] | None = None
+    # Pre-flight facts the files do not hold (VL802/VL803): GPU memory from ``gpu-memory-gib``,
+    # and local config.json files from ``--model-config [MODEL=]PATH`` (key "" = every model).
+    gpu_memory_gib: float | None = None
+    model_configs: dict[str, str] = field(default_factory=dict)
 
     def enabled(self, code: str, default: bool) -> bool:
         def hit(codes: Iterable[str]) -> bool:
@@ -150,7 +154,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
         if launch.kind == "vllm-config" and "candidate" in launch.notes and not _looks_like_vllm_config(parsed):
             continue
         pin_known = knowledge.nearest_known(pin) if pin is not None else None
-        ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None)
+        ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None, settings=settings)
         fctx.launches.append(ctx)
         result.launches.append(LaunchReport(launch, version, str(pin) if pin else None, reason))
         for rule in rules.values():

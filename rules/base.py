@@ -112,6 +112,9 @@ RULE_MODULES = (
     "rules.max_model_len_unset",
     "rules.yarn_max_model_len_changed",
     "rules.pin_older_than_target",
+    "rules.entrypoint_repeated",
+    "rules.kv_cache_too_small",
+    "rules.kv_cache_concurrency",
     "rules.env_var",
     "rules.unused_suppression",
 )

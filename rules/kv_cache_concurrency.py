@@ -1,0 +1,46 @@
+"""## kv-cache-concurrency (VL803)
+
+What it does: for launches whose model and GPU are known (see VL802), reports the
+predicted KV cache pool per GPU and how many requests of the maximum length it
+holds at once, the number vLLM logs at start-up as its maximum concurrency.  Off by
+default; select it with `--extend-select VL803`.
+
+Why is this bad? It is not: it is information for sizing.  A concurrency below 1
+is VL802's start-up failure; a concurrency just above 1 means long requests queue
+behind each other.
+
+Example:
+
+    # nodeSelector: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+    args: [Qwen/Qwen3-8B, --max-model-len, "32768"]
+
+reports a pool of about 57.0 GiB: room for about 12.7 requests of 32,768 tokens.
+
+Fix safety: none (information).
+
+Versions: all releases.  The same estimate as VL802 (rules/preflight.py):
+activation memory and CUDA graphs are counted only as a 1 GiB constant, so the
+real pool is smaller.
+"""
+
+from linter.diagnostic import Severity
+from rules import preflight
+from rules.base import Rule, register
+from rules.kv_cache_too_small import length_words, settings_of, where
+
+rule = register(Rule("VL803", "kv-cache-concurrency", "Predicted KV cache pool and concurrency at the maximum length", Severity.INFO, default=False))
+
+
+@rule.check
+def check(ctx):
+    gpu_gib, configs = settings_of(ctx)
+    est = preflight.estimate(ctx, gpu_memory_gib=gpu_gib, model_configs=configs)
+    if est is None or not est.fits:
+        return  # VL802 reports it
+    yield ctx.diagnostic(
+        where(ctx),
+        f"predicted KV cache: about {preflight.gib(est.pool_bytes)} per GPU ({est.describe_pool()}); one request of "
+        f"{length_words(est, ctx)} needs {preflight.gib(est.need())} ({est.facts.model}, {est.kv_dtype} KV cache), "
+        f"so about {est.concurrency:.1f} such requests fit at once (vLLM logs its own figure as the maximum concurrency); "
+        f"an estimate: activation memory and CUDA graphs are counted only as {preflight.OVERHEAD_GIB:g} GiB",
+    )

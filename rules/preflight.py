@@ -1,0 +1,528 @@
+"""Pre-flight estimates shared by VL802/VL803: will the KV cache hold one request at full length?
+
+Not a rule module.  It answers, for one parsed launch, from the files alone:
+
+* the model's size facts: from a local ``config.json`` the user names
+  (``--model-config``), else the Hugging Face cache folder
+  (``~/.cache/huggingface/hub/models--ORG--NAME/snapshots/*/config.json``, never the
+  network), else the shipped table ``rules/data/models.yaml``;
+* the GPU: ``gpu-memory-gib`` from the configuration, else the Kubernetes node
+  selector / affinity label the extractor recorded (``Launch.resources``), looked up
+  in ``rules/data/gpus.yaml``;
+* the KV cache pool vLLM would size and what one request of ``--max-model-len``
+  tokens needs from it.
+
+The arithmetic follows vLLM 0.33 (file and line references are inside the wheel):
+
+* pool per GPU = total memory x ``--gpu-memory-utilization`` - weights per rank -
+  everything else vLLM measures at start-up (``v1/worker/gpu_worker.py``
+  ``determine_available_memory`` L641-757: the peak activation memory of a profile
+  forward pass, non-torch allocations and, by default since 0.21, the CUDA graph
+  estimate).  Those cannot be read from files: :data:`OVERHEAD_GIB` stands for them.
+* full attention needs ``cdiv(len, 16) * page`` per layer (``FullAttentionSpec``,
+  ``v1/kv_cache_interface.py`` L643-648), page = 16 tokens x 2 x KV heads per rank
+  (``max(1, kv_heads // tp)``, ``config/model.py`` L1683) x head dim x dtype bytes;
+* sliding-window layers hold ``min(window - 1 + tokens in flight, len)`` tokens plus
+  one block (``SlidingWindowSpec.max_admission_blocks_per_request`` L918-942);
+* MLA layers hold ``kv_lora_rank + qk_rope_head_dim`` values per token, one copy on
+  every rank (``get_num_kv_heads`` returns 1 for MLA, L1673-1675);
+* hybrid models add one Mamba/GDN state per sequence and layer;
+* vLLM refuses to start when one request of ``max_model_len`` tokens needs more than
+  the pool (``v1/core/kv_cache_planning.py`` ``_check_enough_kv_cache_memory``).
+
+Everything is an estimate; every answer is ``None`` when a number the estimate needs
+is not known statically (an unknown model or GPU, an opaque value, an option that
+changes the sizes: quantization, pipeline parallelism, speculative decoding ...).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from linter.argmodel import ParsedLaunch
+from rules import hybrid_facts as hf
+
+DATA = Path(__file__).resolve().parent / "data"
+GiB = 1024**3
+MiB = 1024**2
+
+# Memory vLLM takes besides the weights and the KV cache, per GPU, in GiB: the peak
+# activations of its profile run (max-num-batched-tokens tokens), non-torch allocations
+# (CUDA context, NCCL and cuBLAS workspaces) and the CUDA graph pool.  vLLM measures them
+# at start-up; no file says them.  1 GiB is a floor rather than a typical value: it
+# leaves the predicted pool optimistic, so VL802 reports a launch only when even that
+# optimistic pool cannot hold one request.  Where it comes from: vLLM's own accounting
+# (gpu_worker.py L748-757 in 0.33: available = requested - non_kv_cache_memory - cudagraph
+# estimate) with the smallest values those terms take for a single-GPU dense model with
+# CUDA graphs; it is a stated assumption, not a measurement of the launch.
+OVERHEAD_GIB = 1.0
+
+BLOCK = 16  # vLLM's default --block-size on CUDA (config/cache.py)
+
+# vLLM's default --gpu-memory-utilization before the release inventories (0.28+) give it.
+OLD_DEFAULT_UTILIZATION = 0.9
+
+DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "half": 2, "float32": 4, "float": 4}
+KV_DTYPE_BYTES = {"bfloat16": 2, "float16": 2, "fp8": 1, "fp8_e4m3": 1, "fp8_e5m2": 1, "fp8_inc": 1}
+
+# Options whose presence changes the sizes in ways the estimate does not model.
+UNMODELLED = (
+    "quantization",
+    "pipeline_parallel_size",
+    "speculative_config",
+    "hf_overrides",
+    "decode_context_parallel_size",
+    "cpu_offload_gb",
+    "kv_offloading_size",
+    "block_size",
+    "num_gpu_blocks_override",
+    "kv_cache_dtype_skip_layers",
+)
+
+
+# ---------------------------------------------------------------------------
+# Model size facts
+
+
+@dataclass(frozen=True)
+class SizeFacts:
+    model: str
+    layers: int
+    kv_heads: int
+    head_dim: int
+    dtype: str
+    sliding_window: int | None = None
+    full_layers: int | None = None  # None: every layer (no layer kinds given)
+    sliding_layers: int = 0
+    mamba_layers: int = 0
+    mamba_state_bytes: int | None = None
+    mla: tuple[int, int] | None = None  # (kv_lora_rank, qk_rope_head_dim)
+    weight_bytes: int | None = None  # all ranks together
+    weight_note: str = ""  # how the weights were counted, for messages
+    max_len: int | None = None  # max_position_embeddings (the configured length)
+    source: str = ""  # "the models table", or the config.json path
+
+    @property
+    def attention_layers(self) -> int:
+        if self.full_layers is not None:
+            return self.full_layers
+        return 0 if self.sliding_window else self.layers
+
+
+def _int(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+@cache
+def _table() -> dict[str, dict]:
+    with (DATA / "models.yaml").open(encoding="utf-8") as f:
+        raw = yaml.safe_load(f) or {}
+    return {m["model"]: m for m in raw.get("models", []) or [] if isinstance(m, dict) and "model" in m}
+
+
+def from_table(name: str) -> SizeFacts | None:
+    m = _table().get(name.strip().rstrip("/"))
+    if m is None or not m.get("num-hidden-layers"):
+        return None
+    layers = int(m["num-hidden-layers"])
+    kinds = m.get("layer-types") or {}
+    dtype = str(m.get("torch-dtype", "bfloat16"))
+    weights = None
+    note = ""
+    if m.get("parameters"):
+        per = float(m.get("weight-bytes-per-parameter") or DTYPE_BYTES.get(dtype, 2))
+        weights = int(float(m["parameters"]) * per)
+        note = f"{float(m['parameters']) / 1e9:g}B parameters x {per:g} bytes"
+    mla = m.get("mla")
+    heads = int(m.get("num-attention-heads") or 0)
+    return SizeFacts(
+        model=m["model"],
+        layers=layers,
+        kv_heads=int(m.get("num-key-value-heads") or heads),
+        head_dim=int(m.get("head-dim") or 0),
+        dtype=dtype,
+        sliding_window=_int(m.get("sliding-window")),
+        full_layers=_int(kinds.get("full_attention")) if kinds else None,
+        sliding_layers=_int(kinds.get("sliding_attention")) or 0,
+        mamba_layers=_int(kinds.get("mamba")) or 0,
+        mamba_state_bytes=_int(m.get("mamba-state-bytes")),
+        mla=(int(mla["kv-lora-rank"]), int(mla["qk-rope-head-dim"])) if isinstance(mla, dict) else None,
+        weight_bytes=weights,
+        weight_note=note,
+        max_len=_configured_len(m),
+        source="the models table",
+    )
+
+
+def _configured_len(m: dict) -> int | None:
+    derived = m.get("derived-max-model-len") or {}
+    if derived:
+        return int(derived[sorted(derived, key=lambda v: tuple(int(x) for x in str(v).split(".")))[-1]])
+    return _int(m.get("max-position-embeddings"))
+
+
+_ATTENTION_KINDS = ("full_attention", "attention")
+_SLIDING_KINDS = ("sliding_attention", "sliding_window_attention")
+_MAMBA_KINDS = ("mamba", "linear_attention", "mamba2", "gdn")
+
+
+def from_config(path: str, name: str | None = None) -> SizeFacts | None:
+    """Size facts from a Hugging Face ``config.json`` (its text config for multimodal models).
+
+    Weights come from ``model.safetensors.index.json`` (``metadata.total_size``) or
+    ``model.safetensors`` beside it; without either the weights stay unknown.  Hybrid
+    models (Mamba/GDN layers) are not sized from a config: their state shapes differ per
+    architecture, so they get no estimate.
+    """
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    cfg = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else raw
+    layers = _int(cfg.get("num_hidden_layers"))
+    heads = _int(cfg.get("num_attention_heads"))
+    if not layers or not heads:
+        return None
+    kv_heads = _int(cfg.get("num_key_value_heads")) or heads
+    head_dim = _int(cfg.get("head_dim")) or ((_int(cfg.get("hidden_size")) or 0) // heads)
+    dtype = str(cfg.get("torch_dtype") or cfg.get("dtype") or raw.get("torch_dtype") or raw.get("dtype") or "bfloat16")
+    window = _int(cfg.get("sliding_window"))
+    types = cfg.get("layer_types")
+    full = sliding = mamba = 0
+    kinds_known = False
+    if isinstance(types, list) and types:
+        kinds_known = True
+        for t in types:
+            t = str(t)
+            if t in _ATTENTION_KINDS:
+                full += 1
+            elif t in _SLIDING_KINDS:
+                sliding += 1
+            elif t in _MAMBA_KINDS:
+                mamba += 1
+            else:
+                return None  # a layer kind the estimate does not know
+    elif window and _int(cfg.get("sliding_window_pattern")):
+        pattern = int(cfg["sliding_window_pattern"])  # Gemma 3: every pattern-th layer is global
+        full = layers // pattern
+        sliding = layers - full
+        kinds_known = True
+    if mamba or cfg.get("full_attention_interval") or cfg.get("mamba_d_state") or cfg.get("linear_num_value_heads"):
+        return None  # hybrid: no state size from a config
+    mla = None
+    if _int(cfg.get("kv_lora_rank")) and cfg.get("qk_rope_head_dim") is not None:
+        mla = (int(cfg["kv_lora_rank"]), int(cfg["qk_rope_head_dim"]))
+    if window and not kinds_known and not cfg.get("use_sliding_window", True):
+        window = None  # Qwen2-style configs carry a window they do not use
+    folder = os.path.dirname(os.path.abspath(path))
+    weights, note = _checkpoint_bytes(folder)
+    max_len = _int(cfg.get("max_position_embeddings"))
+    return SizeFacts(
+        model=name or str(raw.get("_name_or_path") or path),
+        layers=layers,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        dtype=dtype,
+        sliding_window=window,
+        full_layers=full if kinds_known else None,
+        sliding_layers=sliding,
+        mla=mla,
+        weight_bytes=weights,
+        weight_note=note,
+        max_len=max_len,
+        source=path,
+    )
+
+
+def _checkpoint_bytes(folder: str) -> tuple[int | None, str]:
+    index = os.path.join(folder, "model.safetensors.index.json")
+    try:
+        with open(index, encoding="utf-8") as f:
+            total = json.load(f).get("metadata", {}).get("total_size")
+        if isinstance(total, int) and total > 0:
+            return total, "the checkpoint's model.safetensors.index.json total_size"
+    except (OSError, ValueError, AttributeError):
+        pass
+    single = os.path.join(folder, "model.safetensors")
+    if os.path.isfile(single):
+        return os.path.getsize(single), "the size of model.safetensors"
+    return None, ""
+
+
+def hf_cache_config(model: str) -> str | None:
+    """``config.json`` of ``model`` in the local Hugging Face cache, if it is there (never the network)."""
+    if model.count("/") != 1 or model.startswith(("/", ".", "~")):
+        return None
+    hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
+        os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface"), "hub"
+    )
+    folder = os.path.join(hub, "models--" + model.replace("/", "--"))
+    ref = os.path.join(folder, "refs", "main")
+    try:
+        with open(ref, encoding="utf-8") as f:
+            commit = f.read().strip()
+        candidate = os.path.join(folder, "snapshots", commit, "config.json")
+        if os.path.isfile(candidate):
+            return candidate
+    except OSError:
+        pass
+    found = sorted(glob.glob(os.path.join(glob.escape(folder), "snapshots", "*", "config.json")), key=os.path.getmtime)
+    return found[-1] if found else None
+
+
+def size_facts(model: str | None, model_configs: dict[str, str] | None = None) -> SizeFacts | None:
+    """The size facts of ``model``: a named config.json, the HF cache, then the table."""
+    if not model:
+        return None
+    configs = model_configs or {}
+    path = configs.get(model) or configs.get("")
+    if path:
+        return from_config(path, model)
+    cached = hf_cache_config(model)
+    if cached:
+        found = from_config(cached, model)
+        if found is not None:
+            return found
+    return from_table(model)
+
+
+# ---------------------------------------------------------------------------
+# GPUs
+
+
+@dataclass(frozen=True)
+class Gpu:
+    name: str
+    total_bytes: int
+    source: str  # "gpu-memory-gib", or the label as written
+
+
+@cache
+def _gpus() -> dict[str, tuple[str, int]]:
+    with (DATA / "gpus.yaml").open(encoding="utf-8") as f:
+        raw = yaml.safe_load(f) or {}
+    out: dict[str, tuple[str, int]] = {}
+    for g in raw.get("gpus", []) or []:
+        for label in g.get("labels", []) or []:
+            out[str(label).lower()] = (str(g["name"]), int(g["mib"]) * MiB)
+    return out
+
+
+def gpu_for(resources: dict[str, str], gpu_memory_gib: float | None) -> Gpu | None:
+    if gpu_memory_gib:
+        return Gpu(f"{gpu_memory_gib:g} GiB GPU", int(gpu_memory_gib * GiB), "gpu-memory-gib")
+    label = resources.get("gpu-product")
+    if not label:
+        return None
+    found = _gpus().get(label.strip().lower())
+    if found is None:
+        return None
+    return Gpu(found[0], found[1], label)
+
+
+# ---------------------------------------------------------------------------
+# The estimate
+
+
+@dataclass
+class Estimate:
+    facts: SizeFacts
+    gpu: Gpu
+    tp: int
+    utilization: float
+    length: int
+    length_from_config: bool  # --max-model-len not set: the model's configured length
+    kv_bytes: float  # per element
+    kv_dtype: str
+    weight_bytes_per_rank: int
+    pool_bytes: int  # predicted KV cache pool per GPU
+    in_flight: int  # tokens scheduled but not settled (sliding-window layers)
+    notes: list[str] = field(default_factory=list)
+
+    def need(self, length: int | None = None) -> int:
+        """Bytes per GPU of KV cache one request of ``length`` tokens needs."""
+        n = self.length if length is None else length
+        f = self.facts
+        blocks = math.ceil(n / BLOCK)
+        if f.mla is not None:
+            per_token = sum(f.mla) * self.kv_bytes
+            return int(f.layers * blocks * BLOCK * per_token)
+        per_token_layer = 2 * max(1, f.kv_heads // self.tp) * f.head_dim * self.kv_bytes
+        total = f.attention_layers * blocks * BLOCK * per_token_layer
+        if f.sliding_window:
+            sliding = f.sliding_layers if f.full_layers is not None else f.layers
+            held = min(f.sliding_window - 1 + self.in_flight, n)
+            total += sliding * (math.ceil(held / BLOCK) + 1) * BLOCK * per_token_layer
+        if f.mamba_layers:
+            total += f.mamba_layers * (f.mamba_state_bytes or 0)
+        return int(total)
+
+    @property
+    def fits(self) -> bool:
+        return self.need() <= self.pool_bytes
+
+    @property
+    def concurrency(self) -> float:
+        need = self.need()
+        return self.pool_bytes / need if need else 0.0
+
+    def largest_length(self) -> int:
+        """The largest length (a multiple of the block size) whose request fits the pool."""
+        lo, hi = 0, self.length // BLOCK
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.need(mid * BLOCK) <= self.pool_bytes:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo * BLOCK
+
+    def describe_pool(self) -> str:
+        total = self.gpu.total_bytes / GiB
+        return (
+            f"{self.gpu.name} ({total:.1f} GiB) x {self.utilization:g} = {total * self.utilization:.1f} GiB, "
+            f"minus {self.weight_bytes_per_rank / GiB:.1f} GiB of weights per GPU ({self.facts.weight_note}"
+            f"{f', tensor-parallel size {self.tp}' if self.tp > 1 else ''}), "
+            f"minus {OVERHEAD_GIB:g} GiB assumed for activations and CUDA graphs"
+        )
+
+
+def _known(parsed: ParsedLaunch, dest: str) -> tuple[bool, str | None]:
+    """(set, value): value None when set but not known statically."""
+    opt = parsed.last(dest)
+    if opt is None:
+        return False, None
+    return True, hf.known_value(opt)
+
+
+def _float(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[str, str] | None = None) -> Estimate | None:
+    """The KV cache estimate of one launch, or None when something it needs is unknown."""
+    parsed = ctx.parsed
+    launch = ctx.launch
+    if launch.program != "vllm" or launch.entrypoint == "config" or parsed.uncertain:
+        return None
+    if parsed.config_files and not parsed.config_options:
+        return None  # options in a --config file that could not be read
+    for dest in UNMODELLED:
+        if parsed.last(dest) is not None:
+            return None
+    gpu = gpu_for(launch.resources, gpu_memory_gib)
+    if gpu is None:
+        return None
+    facts = size_facts(hf.model_name(parsed), model_configs)
+    if facts is None or facts.weight_bytes is None or not facts.head_dim:
+        return None
+    if facts.mamba_layers and facts.mamba_state_bytes is None:
+        return None
+
+    tp_set, tp_text = _known(parsed, "tensor_parallel_size")
+    tp = hf.int_value(parsed.last("tensor_parallel_size")) if tp_set else 1
+    if tp is None or tp < 1:
+        return None
+    if facts.mamba_layers and tp != 1:
+        return None  # the state size is recorded for one GPU only
+
+    len_set, _ = _known(parsed, "max_model_len")
+    if len_set:
+        length = hf.int_value(parsed.last("max_model_len"))
+        if length is None or length <= 0:
+            return None  # opaque, or -1/"auto": vLLM picks the length itself
+    else:
+        length = facts.max_len
+        if not length:
+            return None
+
+    dtype = facts.dtype
+    dtype_set, dtype_text = _known(parsed, "dtype")
+    if dtype_set:
+        if dtype_text is None:
+            return None
+        if dtype_text != "auto":
+            if dtype_text not in DTYPE_BYTES:
+                return None
+            dtype = dtype_text
+    model_bytes = DTYPE_BYTES.get(dtype)
+    if model_bytes is None:
+        return None
+    kv_set, kv_text = _known(parsed, "kv_cache_dtype")
+    kv_dtype = "auto" if not kv_set else kv_text
+    if kv_dtype is None:
+        return None
+    kv_bytes = model_bytes if kv_dtype == "auto" else KV_DTYPE_BYTES.get(kv_dtype)
+    if kv_bytes is None:
+        return None
+
+    util_set, util_text = _known(parsed, "gpu_memory_utilization")
+    if util_set:
+        utilization = _float(util_text)
+    else:
+        spec = ctx.release.by_dest.get("gpu_memory_utilization")
+        utilization = spec.default if spec is not None and isinstance(spec.default, (int, float)) else OLD_DEFAULT_UTILIZATION
+    if utilization is None or not 0 < utilization <= 1:
+        return None
+
+    if model_bytes != DTYPE_BYTES.get(facts.dtype):
+        return None  # --dtype float32 on a bf16 model: the weights change size too
+    weight_per_rank = math.ceil(facts.weight_bytes / tp)
+
+    kv_mem_set, _ = _known(parsed, "kv_cache_memory_bytes")
+    if kv_mem_set:
+        pool = hf.int_value(parsed.last("kv_cache_memory_bytes"))
+        if pool is None:
+            return None
+    else:
+        pool = int(gpu.total_bytes * utilization - weight_per_rank - OVERHEAD_GIB * GiB)
+
+    batched_set, _ = _known(parsed, "max_num_batched_tokens")
+    if batched_set:
+        batched = hf.int_value(parsed.last("max_num_batched_tokens"))
+        if batched is None:
+            return None
+    else:
+        # get_batch_defaults (engine/arg_utils.py L2973-3006 in 0.33), `vllm serve`: 16384 from
+        # 160 GiB, 8192 from 70 GiB except A100s, else 2048.
+        mem = gpu.total_bytes
+        batched = 16384 if mem >= 160 * GiB else (8192 if mem >= 70 * GiB and "a100" not in gpu.name.lower() else 2048)
+    in_flight = 2 * batched  # async scheduling keeps two batches in flight (config/vllm.py max_concurrent_batches)
+
+    return Estimate(
+        facts=facts,
+        gpu=gpu,
+        tp=tp,
+        utilization=float(utilization),
+        length=int(length),
+        length_from_config=not len_set,
+        kv_bytes=float(kv_bytes),
+        kv_dtype=dtype if kv_dtype == "auto" else kv_dtype,
+        weight_bytes_per_rank=weight_per_rank,
+        pool_bytes=pool,
+        in_flight=in_flight,
+    )
+
+
+def gib(n: float) -> str:
+    return f"{n / GiB:.1f} GiB"
