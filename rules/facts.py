@@ -58,6 +58,8 @@ def env_fact(name: str) -> dict | None:
 def removal(option: str, target: Version) -> dict | None:
     """The fact that says ``option`` is gone in ``target`` (removed-in <= target), if any."""
     for entry in option_facts(option):
+        if str(target) in (entry.get("absent-in") or []):
+            return entry  # gone in this release, whatever happened around it
         removed = _v(entry.get("removed-in"))
         if removed is not None and removed <= target:
             back = _v(entry.get("returned-in") or entry.get("readded-in"))

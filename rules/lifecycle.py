@@ -45,10 +45,12 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     target = ctx.version
     release = ctx.release
     fact = facts.removal(name, target)
+    # A curated fact's replacement has the same meaning; the history's only names
+    # what vLLM's deprecation message pointed to (which may be the opposite switch).
     replacement = (fact or {}).get("replacement") or facts.history_replacement(name)
     in_target = bool(replacement) and replacement in release.by_name
     seen = knowledge.last_accepted_before(name, target)
-    if fact is not None and fact.get("fix") == "rename" and replacement:
+    if fact is not None and fact.get("fix") == "rename" and replacement and fact.get("removed-in"):
         return Lifecycle("renamed", name, seen[1] if seen else None, seen[0] if seen else None, replacement, in_target, fact=fact)
     if seen is not None:
         return Lifecycle("removed", name, seen[1], seen[0], replacement, in_target, fact=fact)

@@ -13,9 +13,12 @@ Example:
 Use instead: drop the option, or use its replacement when the release notes
 name one (the message says which).
 
-Fix safety: a replacement that exists in the target release is offered as an
-unsafe fix (the replacement's semantics may differ); dropping an option is never
-automatic.
+Fix safety: a curated replacement (rules/data/migrations.yaml) that exists in the
+target release is offered with the fact's applicability (`--disable-log-requests`
+becomes `--no-enable-log-requests`, safe: same meaning).  A replacement that only
+a deprecation message named is shown, never applied: `--disable-log-requests`
+pointed to `--enable-log-requests`, the opposite switch.  Dropping an option is
+never automatic.
 
 Versions: every release; driven by the option inventories of 0.28.0 to 0.33.0
 (rules/data/releases) and the history back to 0.6.0 (rules/data/history.json).
@@ -36,8 +39,13 @@ def check(ctx):
             continue
         msg = f"`{opt.written}` was removed: last accepted by vLLM {info.last_accepted}, not by {ctx.version}"
         fix = None
-        if info.replacement:
+        curated = info.fact is not None and info.fact.get("replacement") == info.replacement
+        if info.replacement and curated:
             msg += f"; use `{info.replacement}`"
-            if info.replacement_in_target:
-                fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{info.replacement}`", "unsafe")
+            if info.replacement_in_target and info.fact.get("fix") == "rename":
+                applicability = info.fact.get("applicability", "unsafe")
+                fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{info.replacement}`", applicability)
+        elif info.replacement:
+            # From a deprecation message: related, not necessarily the same meaning.
+            msg += f"; vLLM pointed to `{info.replacement}` instead (check its meaning before switching)"
         yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)
