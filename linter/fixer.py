@@ -230,58 +230,104 @@ def fixes_summary(fixed: list[tuple[str, list[Diagnostic]]], *, would: bool = Fa
     return "\n".join(lines) + "\n"
 
 
+@dataclass
+class _FileFix:
+    path: str  # as the walk named it
+    kind: str
+    data: bytes
+    src: SourceFile
+    outcome: FixOutcome
+    settings: Settings
+
+
+def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool) -> _FileFix | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        src = SourceFile.from_bytes(path, data)
+    except (OSError, DecodeError):
+        return None
+    return _FileFix(path, kind, data, src, fix_source(src, kind, settings, rules, unsafe), settings)
+
+
 def run_fix(
     candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool = False
 ) -> int:
     """Fix (or, without ``write``, diff) every candidate; print what remains.
+
+    A config file named by ``--config FILE`` is fixed as a vLLM config file
+    against the release of the launch naming it, in place of what the walk
+    made of it (as the check does, :func:`linter.cli.lint_candidates`).
 
     Exit code: 2 when a fix turned out broken (a bug; that file is left as it
     was), else 1 when diagnostics remain (or, with ``--diff``, when something
     would change; with ``exit_non_zero_on_fix``, when something was fixed),
     else 0.
     """
+    import dataclasses
+
     from linter.cli import lint_candidates
     from linter.reporters import reporter
     from rules.base import all_rules
 
     rules = all_rules()
+    files: list[_FileFix] = []
+    unreadable = []
+    for c in candidates:
+        ff = None if c.kind in ("error", "unknown") else _fix_file(c.path, c.kind, settings, rules, unsafe)
+        if ff is None:
+            unreadable.append(c)  # reported by the normal lint below
+        else:
+            files.append(ff)
+    # config files named by the launches (after their fixes): fixed as vLLM config files
+    index = {os.path.realpath(ff.path): i for i, ff in enumerate(files)}
+    done: set[str] = set()
+    for ff in list(files):
+        if ff.outcome.remaining is None:
+            continue
+        for path, version in ff.outcome.remaining.named_configs:
+            real = os.path.realpath(path)
+            if real in done:
+                continue
+            done.add(real)
+            named = _fix_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules, unsafe)
+            if named is None:
+                continue
+            if real in index:
+                named.path = files[index[real]].path
+                for d in named.outcome.remaining.diagnostics if named.outcome.remaining else ():
+                    d.path = named.path
+                files[index[real]] = named
+            else:
+                index[real] = len(files)
+                files.append(named)
+
     remaining: list[FileResult] = []
     applied_total = 0
     diffs: list[str] = []
     fixed_files: list[tuple[str, list[Diagnostic]]] = []
     bug = False
-    fixable_candidates = []
-    for c in candidates:
-        if c.kind in ("error", "unknown"):
-            fixable_candidates.append(c)
-            continue
-        try:
-            with open(c.path, "rb") as f:
-                data = f.read()
-            src = SourceFile.from_bytes(c.path, data)
-        except (OSError, DecodeError):
-            fixable_candidates.append(c)  # reported by the normal lint below
-            continue
-        outcome = fix_source(src, c.kind, settings, rules, unsafe)
+    for ff in files:
+        outcome = ff.outcome
         if outcome.error:
             bug = True
-            print(f"vllm-lint: {c.path}: {outcome.error}", file=sys.stderr)
+            print(f"vllm-lint: {ff.path}: {outcome.error}", file=sys.stderr)
         if outcome.fixed != outcome.original:
             if write:
                 try:
-                    write_atomic(c.path, data, src.encode(outcome.fixed))
+                    write_atomic(ff.path, ff.data, ff.src.encode(outcome.fixed))
                     applied_total += len(outcome.applied)
-                    fixed_files.append((c.path, outcome.applied))
+                    fixed_files.append((ff.path, outcome.applied))
                 except FixError as exc:
-                    print(f"vllm-lint: {c.path}: {exc}", file=sys.stderr)
-                    outcome.remaining = lint_source(src, c.kind, settings, rules)
+                    print(f"vllm-lint: {ff.path}: {exc}", file=sys.stderr)
+                    outcome.remaining = lint_source(ff.src, ff.kind, ff.settings, rules)
             else:
-                diffs.append(unified_diff(c.path, outcome.original, outcome.fixed))
+                diffs.append(unified_diff(ff.path, outcome.original, outcome.fixed))
                 applied_total += len(outcome.applied)
-                fixed_files.append((c.path, outcome.applied))
+                fixed_files.append((ff.path, outcome.applied))
         if outcome.remaining is not None:
             remaining.append(outcome.remaining)
-    remaining.extend(lint_candidates(fixable_candidates, settings))
+    remaining.extend(lint_candidates(unreadable, settings))
     if not write:
         sys.stdout.write("".join(diffs))
         sys.stdout.flush()

@@ -174,3 +174,19 @@ def test_installed_entry_point_fixes(tmp_path):
     done = subprocess.run([str(exe), "--fix", "--show-fixes", "--target-version", "0.32", str(p)], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert p.read_text() == SAFE_FIXED and "1 × VL201" in done.stderr
+
+
+def test_config_file_named_by_a_launch_is_fixed_against_that_launchs_release(tmp_path, monkeypatch):
+    """As the check does: the --config file is a vLLM config file of the launch's release."""
+    cfg = write(tmp_path, "serve-config.yaml", "# for serve.sh\nmax-num-seqs: 64\nenable-mamba-fine-grained-prefix-cache: true\n")
+    write(tmp_path, "serve.sh", '#!/bin/sh\npip install "vllm==0.29.0"\nvllm serve m --config serve-config.yaml\n')
+    # pinned 0.29 and no target: the new name does not exist there, nothing is renamed
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["--fix", "--output-format", "concise", "."], catch_exceptions=False)
+    assert "enable-mamba-fine-grained-prefix-cache: true" in cfg.read_text()
+    assert "serve-config.yaml:3:1: VL105" in r.stdout
+    # checked for 0.32: the key is renamed in place, comment and order kept
+    r = run(tmp_path, monkeypatch, "--fix", "--show-fixes", "--output-format", "concise", ".")
+    assert cfg.read_text() == "# for serve.sh\nmax-num-seqs: 64\nenable-mamba-shared-prefix-checkpoint: true\n"
+    assert "- ./serve-config.yaml:\n    1 × VL102 (renamed-option)\n" in r.stderr
+    assert "serve-config.yaml" not in r.stdout
