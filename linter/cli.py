@@ -96,7 +96,7 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         if "-" in paths:
             if len(paths) > 1:
                 raise click.UsageError("`-` (standard input) cannot be combined with other paths")
-            sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics))
+            sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
         candidates = _candidates(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude, cfg=cfg)
         if show_launches:
             sys.exit(_show_launches(candidates, settings, output_format))
@@ -134,7 +134,7 @@ def _candidates(paths, *, respect_gitignore: bool, force_exclude: bool, cfg=None
     return out
 
 
-def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics) -> int:
+def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics, show_fixes=False, exit_non_zero_on_fix=False) -> int:
     """Lint standard input as the file ``filename`` would be.
 
     With ``--fix`` the fixed text goes to standard output and the remaining
@@ -168,17 +168,25 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
         except DecodeError:
             src = None
         if src is not None:
+            from linter.fixer import fixes_summary
+
             outcome = fix_source(src, kind, settings, rules, unsafe)
             if outcome.error:
                 click.echo(f"vllm-lint: {filename}: {outcome.error}", err=True)
+            if show_fixes:
+                sys.stderr.write(fixes_summary([(filename, outcome.applied)], would=show_diff))
             remaining = [outcome.remaining] if outcome.remaining is not None else []
             if show_diff:
                 sys.stdout.write(unified_diff(filename, outcome.original, outcome.fixed))
-                return EXIT_FOUND if outcome.fixed != outcome.original else EXIT_CLEAN
+                return EXIT_ERROR if outcome.error else (EXIT_FOUND if outcome.fixed != outcome.original else EXIT_CLEAN)
             sys.stdout.buffer.write(src.encode(outcome.fixed))
             sys.stdout.flush()
             sys.stderr.write(reporter("concise" if output_format == "full" else output_format)(remaining))
-            return EXIT_FOUND if any(r.diagnostics for r in remaining) else EXIT_CLEAN
+            if outcome.error:
+                return EXIT_ERROR
+            if any(r.diagnostics for r in remaining):
+                return EXIT_FOUND
+            return EXIT_FOUND if exit_non_zero_on_fix and outcome.applied else EXIT_CLEAN
     result = lint_file(filename, kind, settings, rules, data=data)
     if fix:
         sys.stdout.buffer.write(data)
@@ -212,7 +220,7 @@ def lint_candidates(candidates, settings):
     # Config files named by ``--config FILE`` are vLLM config files whatever their
     # content: lint them as such, against the release of the launch naming them,
     # in place of what the walk made of them (or of nothing, if it skipped them).
-    index = {os.path.realpath(r.path): i for i, r in enumerate(results)}
+    index = {os.path.realpath(r.path): i for i, r in enumerate(results)} if any(r.named_configs for r in results) else {}
     done: set[str] = set()
     for r in list(results):
         for path, version in r.named_configs:

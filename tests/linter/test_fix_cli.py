@@ -190,3 +190,16 @@ def test_config_file_named_by_a_launch_is_fixed_against_that_launchs_release(tmp
     assert cfg.read_text() == "# for serve.sh\nmax-num-seqs: 64\nenable-mamba-shared-prefix-checkpoint: true\n"
     assert "- ./serve-config.yaml:\n    1 × VL102 (renamed-option)\n" in r.stderr
     assert "serve-config.yaml" not in r.stdout
+
+
+def test_stdin_fix_writes_the_fixed_text_and_lists_fixes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["--target-version", "0.32", "--fix", "--show-fixes", "-", "--stdin-filename", "serve.sh"]
+    r = CliRunner().invoke(main, args, input=SAFE_ONLY, catch_exceptions=False)
+    assert r.exit_code == 0
+    assert r.stdout == SAFE_FIXED
+    assert "Fixed 1 error:\n- serve.sh:\n    1 × VL201 (abbreviated-option)\n" in r.stderr
+    r = CliRunner().invoke(main, [*args, "--exit-non-zero-on-fix"], input=SAFE_ONLY, catch_exceptions=False)
+    assert r.exit_code == 1 and r.stdout == SAFE_FIXED
+    r = CliRunner().invoke(main, ["--target-version", "0.32", "--diff", "-", "--stdin-filename", "serve.sh"], input=SAFE_ONLY, catch_exceptions=False)
+    assert r.exit_code == 1 and "+vllm serve Qwen/Qwen3-8B --max-num-seqs 8\n" in r.stdout
