@@ -27,6 +27,29 @@ def _codes(values: tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _model_configs(values: tuple[str, ...]) -> dict[str, str]:
+    """``--model-config [MODEL=]PATH`` values as {model: path}; "" applies to every model."""
+    out: dict[str, str] = {}
+    for value in values:
+        model, sep, path = value.rpartition("=")
+        path = path if sep else value
+        if not os.path.isfile(path):
+            raise click.UsageError(f"--model-config: {path}: no such file (give a config.json)")
+        out[model if sep else ""] = path
+    return out
+
+
+def _changes(versions, fmt, paths, cfg, *, respect_gitignore, force_exclude) -> int:
+    from linter import changes
+
+    old, new = (_target(v) for v in versions)
+    if not old < new:
+        raise click.UsageError(f"--changes {versions[0]} {versions[1]}: the first release must be older than the second")
+    candidates = list(_candidates(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude, cfg=cfg))
+    click.echo(changes.run(candidates, old, new, fmt), nl=False)
+    return EXIT_CLEAN
+
+
 def _target(value: str | None):
     if value is None:
         return None
@@ -56,8 +79,11 @@ def _target(value: str | None):
 @click.option("--list-rules", is_flag=True, help="List the rules.")
 @click.option("--explain", metavar="CODE", help="Print a rule's page.")
 @click.option("--config", "config_file", metavar="FILE", help="Read this configuration file (default: the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint]).")
+@click.option("--changes", nargs=2, metavar="OLD NEW", help="Upgrade review: what changes from release OLD to NEW for the options the files use (no linting).")
+@click.option("--changes-format", type=click.Choice(["text", "markdown"]), default="text", show_default=True, help="With --changes: a terminal table, or Markdown for a pull request.")
+@click.option("--model-config", "model_config", multiple=True, metavar="[MODEL=]PATH", help="A local config.json for the KV cache estimate (VL802/VL803); MODEL= limits it to that model.")
 @click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
-def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename):
+def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config):
     """Lint (and migrate) the commands and configs that start vLLM servers."""
     from linter.config import ConfigError, resolve
 
@@ -81,6 +107,8 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             sys.exit(_list_options(target or knowledge.newest(), output_format))
         if not paths:
             raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
+        if changes:
+            sys.exit(_changes(changes, changes_format, paths, cfg, respect_gitignore=cfg.respect_gitignore and not no_respect_gitignore, force_exclude=force_exclude))
         from linter.engine import Settings
 
         cli_select = _codes(select) or None
@@ -91,6 +119,8 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             extend_select=_codes(extend_select) | (frozenset() if cli_select is not None else frozenset(cfg.extend_select)),
             ignore=_codes(ignore) | (frozenset() if cli_select is not None else frozenset(cfg.ignore)),
             per_file_ignores=cfg.per_file_matcher(),
+            gpu_memory_gib=cfg.gpu_memory_gib,
+            model_configs=_model_configs(model_config),
         )
         respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
         if "-" in paths:
