@@ -18,6 +18,7 @@ Keys::
     extend-exclude = ["charts/old"]
     include = ["deploy/**"]          # walked files must also match one of these
     respect-gitignore = true
+    gpu-memory-gib = 80              # memory of one GPU, for the KV cache estimate (VL802/VL803)
 
 ``per-file-ignores`` patterns are gitignore-style and match paths relative to
 the configuration file's folder.  Command-line options override the file:
@@ -49,6 +50,7 @@ _STR = "a string"
 _BOOL = "true or false"
 _LIST = "a list of strings"
 _TABLE = "a table of pattern = [codes]"
+_NUM = "a positive number"
 KEYS: dict[str, str] = {
     "target-version": _STR,
     "select": _LIST,
@@ -59,6 +61,7 @@ KEYS: dict[str, str] = {
     "extend-exclude": _LIST,
     "include": _LIST,
     "respect-gitignore": _BOOL,
+    "gpu-memory-gib": _NUM,
 }
 _CODE_KEYS = ("select", "extend-select", "ignore")
 
@@ -80,6 +83,7 @@ class Config:
     extend_exclude: list[str] = field(default_factory=list)
     include: list[str] | None = None
     respect_gitignore: bool = True
+    gpu_memory_gib: float | None = None
 
     def per_file_matcher(self):
         """``path -> codes`` for :class:`linter.engine.Settings.per_file_ignores`, or None when empty."""
@@ -161,6 +165,10 @@ def _typed(value, kind: str, key: str, where: str):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise bad()
         return list(value)
+    if kind == _NUM:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise bad()
+        return float(value)
     if kind == _TABLE:
         if not isinstance(value, dict):
             raise bad()
