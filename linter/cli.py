@@ -83,7 +83,8 @@ def _target(value: str | None):
 @click.option("--changes-format", type=click.Choice(["text", "markdown"]), default="text", show_default=True, help="With --changes: a terminal table, or Markdown for a pull request.")
 @click.option("--model-config", "model_config", multiple=True, metavar="[MODEL=]PATH", help="A local config.json for the KV cache estimate (VL802/VL803); MODEL= limits it to that model.")
 @click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
-def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config):
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache, or $VLLM_LINT_CACHE_DIR).")
+def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
     """Lint (and migrate) the commands and configs that start vLLM servers."""
     from linter.config import ConfigError, resolve
 
@@ -134,7 +135,7 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             from linter.fixer import run_fix
 
             sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes))
-        sys.exit(_check(candidates, settings, output_format, statistics))
+        sys.exit(_check(candidates, settings, output_format, statistics, use_cache=not no_cache))
     except (click.UsageError, SystemExit):
         raise
     except BrokenPipeError:  # the reader went away (``vllm-lint ... | head``)
@@ -232,7 +233,9 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     return EXIT_FOUND if result.diagnostics else EXIT_CLEAN
 
 
-def lint_candidates(candidates, settings):
+def lint_candidates(candidates, settings, *, compact=False, cache=None):
+    """One result per candidate.  ``compact``: results as reports need them (launches
+    without their tokens), linted on every core and through ``cache`` (linter.batch)."""
     from linter.diagnostic import Severity
     from linter.engine import FileResult, _input_diag, lint_file
     from linter.launch import Span
@@ -240,7 +243,11 @@ def lint_candidates(candidates, settings):
 
     rules = all_rules()
     results = []
-    for c in candidates:
+    if compact:
+        from linter.batch import lint_many
+
+        results = lint_many(candidates, settings, rules, cache=cache)
+    for c in candidates if not compact else ():
         if c.kind == "error":
             results.append(FileResult(c.path, [_input_diag("VL003", c.path, Span(0, 0), f"cannot read: {c.reason}", Severity.ERROR)]))
             continue
@@ -250,7 +257,22 @@ def lint_candidates(candidates, settings):
     # Config files named by ``--config FILE`` are vLLM config files whatever their
     # content: lint them as such, against the release of the launch naming them,
     # in place of what the walk made of them (or of nothing, if it skipped them).
-    index = {os.path.realpath(r.path): i for i, r in enumerate(results)} if any(r.named_configs for r in results) else {}
+    walked = len(results)
+    by_abs: dict[str, int] | None = None
+    by_real: dict[str, int] | None = None
+
+    def position(real: str) -> int | None:
+        """The walked result whose real path is ``real`` (realpath on every result only when needed)."""
+        nonlocal by_abs, by_real
+        if by_abs is None:
+            by_abs = {os.path.abspath(r.path): i for i, r in enumerate(results[:walked])}
+        i = by_abs.get(real)
+        if i is not None and os.path.realpath(results[i].path) == real:
+            return i
+        if by_real is None:
+            by_real = {os.path.realpath(r.path): i for i, r in enumerate(results[:walked])}
+        return by_real.get(real)
+
     done: set[str] = set()
     for r in list(results):
         for path, version in r.named_configs:
@@ -259,11 +281,12 @@ def lint_candidates(candidates, settings):
                 continue
             done.add(real)
             named = lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules)
-            if real in index:
-                named.path = results[index[real]].path
+            i = position(real)
+            if i is not None:
+                named.path = results[i].path
                 for d in named.diagnostics:
                     d.path = named.path
-                results[index[real]] = named
+                results[i] = named
             else:
                 results.append(named)
     if settings.per_file_ignores is not None:  # files that were never parsed (VL002, VL003) too
@@ -276,10 +299,15 @@ def lint_candidates(candidates, settings):
     return results
 
 
-def _check(candidates, settings, output_format, statistics) -> int:
+def _check(candidates, settings, output_format, statistics, use_cache=True) -> int:
     from linter.reporters import reporter
 
-    results = lint_candidates(candidates, settings)
+    cache = None
+    if use_cache:
+        from linter.cache import Cache, default_dir
+
+        cache = Cache(default_dir())
+    results = lint_candidates(candidates, settings, compact=True, cache=cache)
     if statistics:
         from linter.reporters.text import statistics as stats
 

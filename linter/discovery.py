@@ -22,6 +22,7 @@ discovery itself never raises for them.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -290,6 +291,32 @@ def _matches(spec: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool) -> boo
     return spec.match_file(rel + "/" if is_dir else rel)
 
 
+_PLAIN_NAME = re.compile(r"\.?[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+
+
+def _split_names(spec: pathspec.GitIgnoreSpec | None) -> tuple[frozenset[str], pathspec.GitIgnoreSpec | None]:
+    """``spec`` as (plain names, the other patterns) for the walk.
+
+    A pattern that is a plain name (``node_modules``, ``.git``) matches an entry
+    of that name at any depth, and the walk checks every folder on the way down,
+    so a set lookup on the entry's name is the same verdict as the pattern's
+    regex, at a fraction of the cost.  With a negation anywhere the whole spec
+    is kept as it is (a later ``!name`` may re-include).
+    """
+    if spec is None:
+        return frozenset(), None
+    texts = []
+    for p in spec.patterns:
+        text = getattr(p, "pattern", None)
+        if p.include is False or not isinstance(text, str):
+            return frozenset(), spec
+        if p.include is not None:
+            texts.append(text)
+    names = frozenset(t for t in texts if _PLAIN_NAME.fullmatch(t))
+    rest = [t for t in texts if t not in names]
+    return names, (_spec(rest) if rest else None)
+
+
 def _read_head(path: str) -> tuple[bytes | None, str | None]:
     """First bytes of a regular file, opened without blocking and without following a final symlink swap."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -414,6 +441,7 @@ def _walk(
     except OSError:
         visited = set()
     # stack of (folder path as the caller spelled it, its absolute path, its path from root, rules in force inside it)
+    excl_names, excl = _split_names(excl)
     stack: list[tuple[str, str, str, _Rules]] = [(root, root_abs, "", rules)]
     links: list[tuple[str, tuple[int, int]]] = []
     while stack:
@@ -437,7 +465,7 @@ def _walk(
                 yield Candidate(path, "error", exc.strerror or str(exc))
                 continue
             if is_dir:
-                if _matches(excl, rel, True):
+                if entry.name in excl_names or _matches(excl, rel, True):
                     continue
                 if respect_gitignore and folder_rules.ignored(path_abs, True):
                     continue
@@ -453,8 +481,11 @@ def _walk(
                 sub_rules = folder_rules.entering(path_abs) if respect_gitignore else folder_rules
                 subfolders.append((path, path_abs, rel, sub_rules))
                 continue
-            if _matches(excl, rel, False):
+            if entry.name in excl_names or _matches(excl, rel, False):
                 continue
+            kind_by_name = classify(path, b"") if not _needs_head(entry.name) else None
+            if kind_by_name is None and not _needs_head(entry.name) and not is_link and is_file:
+                continue  # not a kind we lint: no ignore check, no stat
             if respect_gitignore and folder_rules.ignored(path_abs, False):
                 continue
             if incl is not None and not _matches(incl, rel, False):
@@ -471,7 +502,6 @@ def _walk(
                 if os.path.commonpath([real, root_real]) != root_real:
                     continue
                 is_file = True
-            kind_by_name = classify(path, b"") if not _needs_head(entry.name) else None
             if not is_file:
                 # a pipe, socket or device: never opened; reported only when its name says it is ours
                 if kind_by_name is not None:

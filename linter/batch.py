@@ -1,0 +1,242 @@
+"""Lint many files fast: the cache, a process pool over the files, and a compact result form.
+
+:func:`lint_many` lints walked or named candidates and returns one
+:class:`~linter.engine.FileResult` per candidate, in the candidates' order
+whatever the number of processes.  Each result travels (from a worker, or from
+the cache) in a compact form holding what the reports need: the diagnostics
+(with their fixes and related locations), and for each launch the release it
+was checked against, the pin and why; the file's bytes come along when there
+are diagnostics, to rebuild the :class:`~linter.source_file.SourceFile` the
+reporters take positions from.  ``--show-launches`` and ``--fix`` need the
+launches themselves and do not come here.
+
+Large runs use every core (``fork`` processes, chunks of files handed out in
+order); a progress bar goes to standard error when it is a terminal and the
+run takes a while.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from packaging.version import Version
+
+from linter.diagnostic import Diagnostic, Edit, Fix, Severity
+from linter.launch import Span
+
+MIN_PARALLEL = 400  # candidates below this are linted in the calling process
+CHUNK = 48
+PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
+
+# set in the parent before the pool forks (workers inherit them)
+_STATE: dict = {}
+
+
+# ---------------------------------------------------------------------------
+# compact form
+
+
+def encode(result) -> dict:
+    """A FileResult as plain data (see the module docstring)."""
+    diags = []
+    for d in result.diagnostics:
+        fix = None
+        if d.fix is not None:
+            fix = [d.fix.message, d.fix.applicability, [[e.span.start, e.span.end, e.content] for e in d.fix.edits]]
+        diags.append([
+            d.code, d.message, None if d.path == result.path else d.path, d.span.start, d.span.end, d.severity.value,
+            fix, d.vllm_version, [[p, s.start, s.end] for p, s in d.related],
+        ])
+    out: dict = {}
+    if diags:
+        out["d"] = diags
+    if result.launches:
+        out["l"] = [[str(r.version), r.pin, r.reason] for r in result.launches]
+    if result.named_configs:
+        out["n"] = [[p, str(v)] for p, v in result.named_configs]
+    return out
+
+
+def decode(path: str, payload: dict, data: bytes | None):
+    from linter.engine import FileResult, LaunchReport
+    from linter.source_file import DecodeError, SourceFile
+
+    result = FileResult(path)
+    for code, message, dpath, start, end, severity, fix, version, related in payload.get("d", ()):
+        f = None
+        if fix is not None:
+            f = Fix(fix[0], tuple(Edit(Span(s, e), c) for s, e, c in fix[2]), fix[1])
+        result.diagnostics.append(
+            Diagnostic(code=code, message=message, path=path if dpath is None else dpath, span=Span(start, end), severity=Severity(severity),
+                       fix=f, vllm_version=version, related=[(p, Span(s, e)) for p, s, e in related])
+        )
+    for version, pin, reason in payload.get("l", ()):
+        result.launches.append(LaunchReport(None, Version(version), pin, reason))
+    result.named_configs = [(p, Version(v)) for p, v in payload.get("n", ())]
+    if data is not None:
+        try:
+            result.src = SourceFile.from_bytes(path, data)
+        except DecodeError:
+            result.src = None
+    return result
+
+
+# ---------------------------------------------------------------------------
+# one file
+
+
+def _reads_outside(result) -> bool:
+    """Whether the result read a file besides its own (``--config FILE``): not cacheable."""
+    if result.named_configs:
+        return True
+    for rep in result.launches:
+        launch = rep.launch
+        if launch is not None and any(getattr(t, "value", None) == "--config" for t in launch.args):
+            return True
+    return False
+
+
+def lint_one(path: str, kind: str, prefilter: bool):
+    """(compact result or None when there is nothing to report, the bytes when the result has diagnostics)."""
+    from linter.engine import MAX_FILE_BYTES, lint_file
+
+    settings, rules, cache = _STATE["settings"], _STATE["rules"], _STATE.get("cache")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            data = None
+    except OSError:
+        data = None
+    if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
+        result = lint_file(path, kind, settings, rules, prefilter=prefilter)
+        return _pack(result, None)
+    if prefilter and kind != "requirements":
+        from linter.discovery import might_launch
+
+        if not might_launch(data):
+            return None  # what lint_file returns for it: an empty result
+    key = None
+    if cache is not None:
+        from linter.cache import settings_key
+
+        key = cache.key(path, kind, prefilter, settings_key(settings, path), data)
+        hit = cache.get(key)
+        if hit is not None:
+            try:
+                decode(path, hit, None)  # a well-formed entry, or a miss
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+                hit = None
+        if hit is not None:
+            return (hit, data if hit.get("d") else None) if hit else None
+    result = lint_file(path, kind, settings, rules, data=data, prefilter=prefilter)
+    packed = _pack(result, data)
+    if key is not None and not _reads_outside(result):
+        cache.put(key, packed[0] if packed is not None else {})
+    return packed
+
+
+def _pack(result, data):
+    payload = encode(result)
+    if not payload:
+        return None
+    return payload, (data if payload.get("d") and result.src is not None else None)
+
+
+def _chunk(jobs):
+    return [(i, lint_one(path, kind, prefilter)) for i, path, kind, prefilter in jobs]
+
+
+# ---------------------------------------------------------------------------
+# many files
+
+
+def _workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class _Progress:
+    def __init__(self, total: int):
+        self.total = total
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+        self.on = total > 0 and sys.stderr is not None and sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+
+    def update(self, done: int) -> None:
+        if not self.on:
+            return
+        now = time.monotonic()
+        if now - self.start < PROGRESS_AFTER or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // self.total
+        sys.stderr.write(f"\rvllm-lint [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} files")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 70 + "\r")
+            sys.stderr.flush()
+
+
+def lint_many(candidates, settings, rules, *, cache=None, processes: int | None = None) -> list:
+    """One FileResult per linted candidate (``error`` ones become VL003, ``unknown`` ones are skipped), in order."""
+    from linter.engine import FileResult, _input_diag
+
+    jobs = []
+    slots: list = []
+    for c in candidates:
+        if c.kind == "error":
+            slots.append(FileResult(c.path, [_input_diag("VL003", c.path, Span(0, 0), f"cannot read: {c.reason}", Severity.ERROR)]))
+            continue
+        if c.kind == "unknown":
+            continue
+        jobs.append((len(slots), c.path, c.kind, not c.explicit))
+        slots.append(None)
+    _STATE.update(settings=settings, rules=rules, cache=cache)
+    progress = _Progress(len(jobs))
+    n = processes if processes is not None else _workers()
+    packed: list = []
+    try:
+        if n > 1 and len(jobs) >= MIN_PARALLEL and _can_fork():
+            import multiprocessing
+
+            chunks = [jobs[i : i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+            ctx = multiprocessing.get_context("fork")
+            with ctx.Pool(min(n, len(chunks))) as pool:
+                done = 0
+                for part in pool.imap(_chunk, chunks):  # imap keeps the chunks' order
+                    packed.extend(part)
+                    done += len(part)
+                    progress.update(done)
+        else:
+            for k in range(0, len(jobs), CHUNK):
+                part = _chunk(jobs[k : k + CHUNK])
+                packed.extend(part)
+                progress.update(k + len(part))
+    finally:
+        progress.close()
+        _STATE.clear()
+    by_slot = {i: (path, res) for (i, path, _k, _p), (_i, res) in zip(jobs, packed)}
+    out = []
+    for i, slot in enumerate(slots):
+        if slot is not None:
+            out.append(slot)
+            continue
+        path, res = by_slot[i]
+        out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
+    return out
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()

@@ -1,0 +1,137 @@
+"""The result cache and the process pool never change what vllm-lint prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from linter import batch
+from linter.cache import DIRNAME, Cache
+from linter.cli import _candidates, lint_candidates, main
+from linter.engine import Settings
+from linter.reporters import reporter
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+CORPUS = ROOT.parent / "shared" / "corpus" / "files"
+FORMATS = ["full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab", "junit"]
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    if CORPUS.exists():  # a quarter of the real files keeps the runs short
+        for i, src in enumerate(sorted(p for p in CORPUS.rglob("*") if p.is_file())):
+            if i % 4 == 0:
+                dest = tmp_path / "corpus" / src.relative_to(CORPUS)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dest)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    return tmp_path
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def entries(root: Path) -> list[Path]:
+    return [p for p in (root / DIRNAME).rglob("*.json")] if (root / DIRNAME).exists() else []
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_cached_and_uncached_runs_print_the_same(tree, fmt):
+    uncached = run("--no-cache", "--output-format", fmt, ".")
+    assert not (tree / DIRNAME).exists()  # --no-cache writes nothing
+    cold = run("--output-format", fmt, ".")
+    assert entries(tree), "the first run stores its results"
+    warm = run("--output-format", fmt, ".")
+    assert uncached == cold == warm
+    assert uncached[0] == 1
+
+
+def test_statistics_and_target_version_are_part_of_the_key(tree):
+    run(".")
+    for args in (["--statistics"], ["--target-version", "0.30"], ["--select", "VL1"], ["--ignore", "VL601"]):
+        assert run(*args, ".") == run("--no-cache", *args, ".")
+
+
+def test_cache_folder_is_ignored_by_git_and_by_the_walk(tree):
+    run(".")
+    assert (tree / DIRNAME / ".gitignore").read_text().strip().endswith("*")
+    assert ".vllm-lint-cache/" in (ROOT / ".gitignore").read_text().split()
+    assert DIRNAME not in run("--output-format", "concise", ".")[1]
+
+
+def test_unreadable_or_corrupt_entries_are_ignored(tree):
+    expected = run("--no-cache", "--output-format", "json", ".")
+    run(".")
+    found = entries(tree)
+    assert found
+    bad = [b"", b"{not json", b"\xff\xfe\x00garbage", json.dumps({"v": 1, "r": {"d": [[1, 2]]}}).encode(), json.dumps({"v": 999, "r": {}}).encode(), b"[]"]
+    for i, p in enumerate(found):
+        p.write_bytes(bad[i % len(bad)])
+    assert run("--output-format", "json", ".") == expected
+    # and a run over the damaged cache repaired it: the next run is served from it, still the same
+    assert run("--output-format", "json", ".") == expected
+
+
+def test_edited_file_is_linted_again(tree):
+    run(".")
+    serve = tree / "examples" / "deploy" / "serve.sh"
+    serve.write_text(serve.read_text().replace("--swap-space 16", "--max-num-seqs 4"))
+    assert run("--output-format", "concise", ".") == run("--no-cache", "--output-format", "concise", ".")
+
+
+def test_results_that_read_another_file_are_not_stored(tree):
+    """serve.sh names serve-config.yaml: its result depends on that file too."""
+    run(".")
+    cfg = tree / "examples" / "deploy" / "serve-config.yaml"
+    cfg.write_text(cfg.read_text() + "swap-space: 4\n")
+    assert run("--output-format", "concise", ".") == run("--no-cache", "--output-format", "concise", ".")
+
+
+def _report(results, fmt):
+    return reporter(fmt)(results)
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_compact_results_report_like_full_results(tree, monkeypatch, processes):
+    """The compact form (from a worker or the cache) gives every reporter what the full objects give."""
+    monkeypatch.setattr(batch, "MIN_PARALLEL", 1)
+    monkeypatch.setattr(batch, "CHUNK", 3)
+    monkeypatch.setattr(batch, "_workers", lambda: processes)
+    cands = _candidates(["."], respect_gitignore=True, force_exclude=False)
+    settings = Settings()
+    full = lint_candidates(cands, settings)
+    compact = lint_candidates(cands, settings, compact=True)
+    cached_cold = lint_candidates(cands, settings, compact=True, cache=Cache(str(tree / "c")))
+    cached_warm = lint_candidates(cands, settings, compact=True, cache=Cache(str(tree / "c")))
+    assert [r.path for r in full] == [r.path for r in compact] == [r.path for r in cached_warm]
+    for fmt in FORMATS:
+        want = _report(full, fmt)
+        assert _report(compact, fmt) == want
+        assert _report(cached_cold, fmt) == want
+        assert _report(cached_warm, fmt) == want
+
+
+def test_concurrent_writers_leave_whole_entries(tree):
+    """Two caches writing the same entries (as two runs would) leave readable entries and no temporary files."""
+    a, b = Cache(str(tree / "c"), tool="t"), Cache(str(tree / "c"), tool="t")
+    for i in range(50):
+        key = f"{i:040x}"
+        a.put(key, {"l": [["0.33.0", None, "newest"]]})
+        b.put(key, {"l": [["0.33.0", None, "newest"]]})
+        assert a.get(key) == {"l": [["0.33.0", None, "newest"]]}
+    assert not [p for p in (tree / "c").rglob(".tmp-*")]
+    os.chmod(tree / "c", 0o500)
+    try:
+        Cache(str(tree / "c"), tool="u").put("ab" * 20, {})  # an unwritable cache is only slower
+    finally:
+        os.chmod(tree / "c", 0o700)
