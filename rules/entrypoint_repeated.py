@@ -2,8 +2,9 @@
 
 What it does: finds arguments for the `vllm/vllm-openai` image that start with
 `vllm serve` again: a Kubernetes container's `args` without `command`, a compose
-service's `command` without `entrypoint`, or the words after the image in
-`docker run vllm/vllm-openai:TAG vllm serve ...`.
+service's `command` without `entrypoint`, a Dockerfile `CMD` on `FROM
+vllm/vllm-openai` without an `ENTRYPOINT` of its own, or the words after the image
+in `docker run vllm/vllm-openai:TAG vllm serve ...`.
 
 Why is this bad? The image's entrypoint is `vllm serve` (`ENTRYPOINT ["vllm",
 "serve"]` in vLLM's docker/Dockerfile), and the container runs it followed by
@@ -96,7 +97,11 @@ def check(ctx):
         edit = _removal(ctx, words, following)
         if edit is not None:
             fix = Fix(f"Remove the repeated `{said}`", (edit,), "safe")
-    where = "`args` without `command`" if launch.kind == "k8s" else ("`command` without `entrypoint`" if launch.kind == "compose" else "the arguments after the image")
+    where = {
+        "k8s": "`args` without `command`",
+        "compose": "`command` without `entrypoint`",
+        "dockerfile": "a `CMD` under the image's own `ENTRYPOINT`",
+    }.get(launch.kind, "the arguments after the image")
     yield ctx.diagnostic(
         Span(words[0].span.start, words[-1].span.end),
         f"the {launch.image.value} image's entrypoint is already `vllm serve` (images of vLLM {ENTRYPOINT_SINCE} and later); "

@@ -113,3 +113,19 @@ def test_explicit_command_or_other_image_is_fine(tmp_path):
     assert not flagged(lint(tmp_path, "deploy.yaml", text, "yaml"), "VL801")
     custom = COMPOSE.replace("vllm/vllm-openai:v0.31.0", "registry.example.com/team/vllm-server:1.4")
     assert not flagged(lint(tmp_path, "docker-compose.yaml", custom, "yaml"), "VL801")
+
+
+DOCKERFILE = """\
+FROM vllm/vllm-openai:v0.31.0
+ENV HF_HOME=/models
+CMD ["vllm", "serve", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
+"""
+
+
+def test_dockerfile_cmd_under_the_image_entrypoint(tmp_path):
+    result = lint(tmp_path, "Dockerfile", DOCKERFILE, "dockerfile")
+    assert flagged(result, "VL801") == ['"vllm", "serve"']
+    out = fixed(tmp_path, "Dockerfile", DOCKERFILE, "dockerfile", "0.31")
+    assert 'CMD ["Qwen/Qwen3-8B", "--max-model-len", "8192"]' in out
+    own = DOCKERFILE.replace("CMD", 'ENTRYPOINT ["vllm", "serve"]\nCMD').replace('"vllm", "serve", "Qwen', '"Qwen')
+    assert not flagged(lint(tmp_path, "Dockerfile", own, "dockerfile"), "VL801")

@@ -288,3 +288,15 @@ def test_kv_per_token_matches_the_research_note():
     assert per_token * 40960 / GiB == 5.625
     gpu = preflight.gpu_for({"gpu-product": "NVIDIA-H100-80GB-HBM3"}, None)
     assert gpu.total_bytes == 81559 * MiB
+
+
+def test_hybrid_counts_attention_layers_and_one_state_per_sequence():
+    facts = preflight.from_table("Qwen/Qwen3.6-27B")
+    assert facts.attention_layers == 16 and facts.mamba_layers == 48
+    assert facts.weight_bytes is None  # no parameter count recorded: no prediction for launches
+    gpu = preflight.Gpu("test", 80 * GiB, "gpu-memory-gib")
+    est = preflight.Estimate(facts, gpu, tp=1, utilization=0.92, length=32768, length_from_config=False, kv_bytes=2,
+                             kv_dtype="bfloat16", weight_bytes_per_rank=0, pool_bytes=10 * GiB, in_flight=4096)
+    # attention: 16 layers x 2 x 4 KV heads x 256 x 2 B = 65,536 B (64 KiB) per token; x 32,768 = 2,147,483,648
+    # state: 48 GDN layers x 3,207,168 B = 153,944,064 per sequence
+    assert est.need() == 2_147_483_648 + 153_944_064
