@@ -92,5 +92,6 @@ def check(ctx):
         f"predicted start-up failure: one request of {length_words(est, ctx)} needs {preflight.gib(est.need())} of KV cache "
         f"per GPU ({est.facts.model}, {est.kv_dtype} KV cache), but only about {preflight.gib(max(est.pool_bytes, 0))} is left "
         f"({est.describe_pool()}); vLLM {ctx.version} refuses to start; {fit}.  An estimate from the files: "
-        f"activation memory and CUDA graphs are counted only as the {preflight.OVERHEAD_GIB:g} GiB constant",
+        f"activation memory and CUDA graphs are counted only as the {preflight.OVERHEAD_GIB:g} GiB constant"
+        + "".join(f"; {n}" for n in est.notes),
     )

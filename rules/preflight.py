@@ -509,7 +509,17 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
         batched = 16384 if mem >= 160 * GiB else (8192 if mem >= 70 * GiB and "a100" not in gpu.name.lower() else 2048)
     in_flight = 2 * batched  # async scheduling keeps two batches in flight (config/vllm.py max_concurrent_batches)
 
+    notes: list[str] = []
+    count_text = launch.resources.get("gpu-count")
+    count = int(count_text) if count_text and count_text.strip().isdigit() else None
+    if count is not None and count < tp:
+        return None  # fewer GPUs than tensor-parallel ranks: vLLM fails before sizing the cache
+    dp = hf.int_value(parsed.last("data_parallel_size")) if parsed.last("data_parallel_size") is not None else 1
+    if count is not None and dp is not None and count > tp * dp:
+        notes.append(f"the container asks for {count} GPUs but uses {tp * dp} (tensor-parallel size {tp})")
+
     return Estimate(
+        notes=notes,
         facts=facts,
         gpu=gpu,
         tp=tp,

@@ -300,3 +300,13 @@ def test_hybrid_counts_attention_layers_and_one_state_per_sequence():
     # attention: 16 layers x 2 x 4 KV heads x 256 x 2 B = 65,536 B (64 KiB) per token; x 32,768 = 2,147,483,648
     # state: 48 GDN layers x 3,207,168 B = 153,944,064 per sequence
     assert est.need() == 2_147_483_648 + 153_944_064
+
+
+def test_gpu_count_of_the_pod(tmp_path):
+    selector = "nvidia.com/gpu.product: NVIDIA-A10G"
+    # four GPUs requested, tensor-parallel size 2: the estimate stands, the message says two are idle
+    (info,) = diags(run(tmp_path, "a.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "-tp", "2"]', selector, gpus=4)), "VL803")
+    assert "the container asks for 4 GPUs but uses 2 (tensor-parallel size 2)" in info.message
+    # one GPU for tensor-parallel size 2: vLLM fails before sizing the cache; no estimate
+    one = run(tmp_path, "b.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2"]', selector, gpus=1))
+    assert not diags(one, "VL802") and not diags(one, "VL803")
