@@ -59,18 +59,20 @@ def split_element(src: SourceFile, launch: Launch, tok: Token, parts: tuple[str,
     inner = raw[1:-1] if quote else raw
     if inner != tok.value:
         return None
+    # a word of a shell command line, in a script or embedded in YAML, a Dockerfile or a Python string
+    kind = "shell" if launch.kind in SHELL_KINDS or launch.shell_words else launch.kind
     written = []
     for p in parts:
-        if _writable(p, quote, launch.kind):
+        if _writable(p, quote, kind):
             written.append(quote + p + quote)
-        elif not quote and launch.kind not in SHELL_KINDS and _writable(p, '"', launch.kind):
+        elif not quote and kind not in SHELL_KINDS and _writable(p, '"', kind):
             written.append('"' + p + '"')  # a YAML plain `8192` would load as a number: quote it
         else:
             return None
     a, b = written
-    if launch.kind in SHELL_KINDS:
+    if kind in SHELL_KINDS:
         return Edit(tok.span, f"{a} {b}")
-    if launch.kind not in LIST_KINDS:
+    if kind not in LIST_KINDS:
         return None
     line_start = src.text.rfind("\n", 0, tok.span.start) + 1
     before = src.text[line_start : tok.span.start]

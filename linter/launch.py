@@ -155,6 +155,9 @@ class Launch:
     group: str = ""
     editable: bool = True  # False when no token of the launch may be edited safely
     notes: list[str] = field(default_factory=list)  # why a launch is partial (e.g. "folded scalar")
+    # the args are words of a shell command line (a script, or one embedded in YAML, a
+    # Dockerfile or a Python string): an edit that splits a word writes shell words
+    shell_words: bool = False
     # What the file says about the hardware the launch runs on (Kubernetes pod specs):
     # ``gpu-product`` (the value of an ``nvidia.com/gpu.product`` or
     # ``cloud.google.com/gke-accelerator`` node selector or required node affinity with one

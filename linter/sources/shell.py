@@ -691,6 +691,7 @@ class _Script:
             image=m.image,
             group=self.group,
             editable=self.editable,
+            shell_words=True,
         )
         if m.image is not None:
             launch.version_hint = self.image_hint(m.image)
