@@ -3,8 +3,9 @@
 Inputs are built from random choices of real option names from the
 inventories (current, older, renamed, removed and abbreviated ones), written
 as Kubernetes manifests (block and flow args, ``sh -c`` literal blocks),
-compose files, shell scripts, ``--config`` files and Python ``LLM(...)``
-calls, with random quoting styles, option shapes (``--opt value``,
+compose files, shell scripts, ``--config`` files, Python ``LLM(...)`` calls,
+Dockerfiles (exec and shell forms), GitHub Actions ``run: |`` steps, Markdown
+code blocks and Helm templates, with random quoting styles, option shapes (``--opt value``,
 ``--opt=value``, ``"--opt value"`` in one element), CRLF line endings, a BOM
 and with or without a final newline.  For each one:
 
@@ -267,6 +268,68 @@ def python_file(draw):
     return "python", "offline.py", text
 
 
+@st.composite
+def dockerfile(draw):
+    opts = draw(options())
+    model = draw(st.sampled_from(MODELS))
+    lines = [f"FROM vllm/vllm-openai:v{_pin(draw)}", "# serve", "ENV VLLM_LOGGING_LEVEL=INFO"]
+    form = draw(st.sampled_from(["exec", "entrypoint+cmd", "shell"]))
+    if form == "shell":
+        words = [_shell_word(draw, e) for e in _elements(draw, opts)]
+        lines.append(f"CMD vllm serve {model} \\")
+        lines += [f"    {w} \\" for w in words[:-1]] + [f"    {words[-1]}"]
+    else:
+        els = [model] + _elements(draw, opts)
+        arr = "[" + ", ".join('"' + e + '"' for e in els) + "]"
+        if form == "entrypoint+cmd":
+            lines.append('ENTRYPOINT ["vllm", "serve"]')
+        lines.append("CMD " + arr)
+    return "dockerfile", "Dockerfile", "\n".join(lines) + "\n"
+
+
+@st.composite
+def actions_workflow(draw):
+    opts = draw(options())
+    words = [_shell_word(draw, e) for e in _elements(draw, opts)]
+    model = draw(st.sampled_from(MODELS))
+    body = "".join(f"            {w} \\\n" for w in words[:-1]) + f"            {words[-1]} &\n"
+    text = (
+        "name: smoke\non: [push]\njobs:\n  serve:\n    runs-on: ubuntu-latest\n    steps:\n"
+        f"      - run: pip install vllm=={_pin(draw)}\n"
+        "      - name: start\n        run: |\n"
+        f"          vllm serve {model} \\\n" + body + "          sleep 60\n"
+    )
+    return "yaml", ".github/workflows/smoke.yml", text
+
+
+@st.composite
+def markdown_doc(draw):
+    opts = draw(options())
+    words = [_shell_word(draw, e) for e in _elements(draw, opts)]
+    fence = draw(st.sampled_from(["```bash", "```sh", "```console"]))
+    prompt = "$ " if fence == "```console" else ""
+    text = f"# Serving\n\nStart the server:\n\n{fence}\n{prompt}vllm serve {draw(st.sampled_from(MODELS))} " + " ".join(words) + "\n```\n\nThen query it.\n"
+    return "markdown", "README.md", text
+
+
+@st.composite
+def helm_template(draw):
+    opts = draw(options())
+    els = [draw(st.sampled_from(MODELS))] + _elements(draw, opts)
+    scal = []
+    for e in els:
+        scal.append(_yaml_scalar(draw, e, flow=False))
+        if draw(st.integers(0, 4)) == 0:
+            scal.append(draw(st.sampled_from(["{{ .Values.extraArg | quote }}", '"--port={{ .Values.port }}"', "--max-num-seq{{ .Values.suffix }}"])))
+    text = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "        - name: vllm\n          image: \"vllm/vllm-openai:{{ .Values.tag | default \"v0.30.0\" }}\"\n          args:\n"
+        + "".join(f"            - {x}\n" for x in scal)
+        + "          {{- with .Values.resources }}\n          resources: {{ toYaml . | nindent 12 }}\n          {{- end }}\n"
+    )
+    return "helm-template", "chart/templates/deployment.yaml", text
+
+
 def _variants(draw, text: str) -> tuple[str, bytes]:
     if draw(st.booleans()):
         text = text.replace("\n", "\r\n")
@@ -276,7 +339,7 @@ def _variants(draw, text: str) -> tuple[str, bytes]:
     return text, bom
 
 
-FILES = st.sampled_from([shell_script, k8s_manifest, compose_file, config_file, python_file]).flatmap(lambda make: make())
+FILES = st.sampled_from([shell_script, k8s_manifest, compose_file, config_file, python_file, dockerfile, actions_workflow, markdown_doc, helm_template]).flatmap(lambda make: make())
 
 
 def _parses_the_same(kind: str, before: str, after: str) -> None:
@@ -294,6 +357,10 @@ def _parses_the_same(kind: str, before: str, after: str) -> None:
         ast.parse(after)
     elif kind == "shell":
         assert check_shell(before, after, []) is None
+    elif kind == "dockerfile":
+        from linter.fix_check import check_dockerfile
+
+        assert check_dockerfile(before, after, []) is None
 
 
 @SETTINGS
