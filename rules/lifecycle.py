@@ -45,9 +45,16 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     target = ctx.version
     release = ctx.release
     fact = facts.removal(name, target)
+    replacement = None
+    if fact is None and name.startswith("--no-"):
+        # the --no- form of a renamed boolean (a fact lists it in ``names``) renames the same way
+        positive = facts.removal("--" + name[5:], target)
+        negative = "--no-" + str(positive.get("replacement") or "")[2:] if positive is not None else ""
+        if positive is not None and name in (positive.get("names") or []) and negative in release.by_name:
+            fact, replacement = positive, negative
     # A curated fact's replacement has the same meaning; the history's only names
     # what vLLM's deprecation message pointed to (which may be the opposite switch).
-    replacement = (fact or {}).get("replacement") or facts.history_replacement(name)
+    replacement = replacement or (fact or {}).get("replacement") or facts.history_replacement(name)
     in_target = bool(replacement) and replacement in release.by_name
     seen = knowledge.last_accepted_before(name, target)
     if fact is not None and fact.get("fix") == "rename" and replacement and fact.get("removed-in"):
