@@ -23,6 +23,7 @@ import time
 
 from packaging.version import Version
 
+from linter.cache import RACY_SECONDS
 from linter.diagnostic import Diagnostic, Edit, Fix, Severity
 from linter.launch import Span
 
@@ -98,44 +99,105 @@ def _reads_outside(result) -> bool:
     return False
 
 
-def lint_one(path: str, kind: str, prefilter: bool):
-    """(compact result or None when there is nothing to report, the bytes when the result has diagnostics)."""
-    from linter.engine import MAX_FILE_BYTES, lint_file
+def _read(path: str) -> bytes | None:
+    from linter.engine import MAX_FILE_BYTES
 
-    settings, rules, cache = _STATE["settings"], _STATE["rules"], _STATE.get("cache")
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            data = None
     except OSError:
-        data = None
-    if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
-        result = lint_file(path, kind, settings, rules, prefilter=prefilter)
-        return _pack(result, None)
-    if prefilter and kind != "requirements":
-        from linter.discovery import might_launch
+        return None
+    return data if len(data) <= MAX_FILE_BYTES else None
 
-        if not might_launch(data):
-            return None  # what lint_file returns for it: an empty result
+
+def _cached(cache, path: str, kind: str, prefilter: bool, digest: str):
+    """The stored compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed)."""
+    from linter.cache import settings_key
+
+    key = cache.key(path, kind, prefilter, settings_key(_STATE["settings"], path), digest)
+    hit = cache.get(key)
+    if hit:
+        try:
+            decode(path, hit, None)  # a well-formed entry, or a miss
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            hit = None
+    return key, hit
+
+
+_MISS = object()
+
+
+def _from_index(path: str, kind: str, prefilter: bool, signature):
+    """What the stat index and the cache answer without linting (``_MISS`` when they cannot)."""
+    cache = _STATE["cache"]
+    if signature is None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return _MISS
+        signature = (st.st_size, st.st_mtime_ns, st.st_ino)
+    known = _STATE["index"].get(path)
+    if known is None or tuple(known[:3]) != tuple(signature):
+        return _MISS
+    digest, might = known[3], known[4]
+    if prefilter and kind != "requirements" and not might:
+        return None
+    _key, hit = _cached(cache, path, kind, prefilter, digest)
+    if hit is None:
+        return _MISS
+    if not hit:
+        return None
+    if not hit.get("d"):
+        return hit, None
+    data = _read(path)
+    if data is not None and cache.digest(data) == digest:
+        return hit, data
+    return _MISS
+
+
+def lint_one(path: str, kind: str, prefilter: bool, signature=None):
+    """(compact result or None when there is nothing to report, the bytes when it has diagnostics), index update."""
+    from linter.engine import lint_file
+
+    settings, cache = _STATE["settings"], _STATE.get("cache")
+    screened = prefilter and kind != "requirements"  # walked files without vllm/lmcache are empty results
+    if cache is not None and signature is None:
+        try:
+            st = os.stat(path)
+            signature = (st.st_size, st.st_mtime_ns, st.st_ino)
+        except OSError:
+            signature = None
+    data = _read(path)
+    if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
+        return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), None
+    from linter.discovery import might_launch
+
+    might = might_launch(data) if screened else True
+    digest = cache.digest(data) if cache is not None and might else ""
+    update = None
+    if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
+        update = (path, [*signature, digest, might])
+    if not might:
+        return None, update  # what lint_file returns for it: an empty result
     key = None
     if cache is not None:
-        from linter.cache import settings_key
-
-        key = cache.key(path, kind, prefilter, settings_key(settings, path), data)
-        hit = cache.get(key)
+        key, hit = _cached(cache, path, kind, prefilter, digest)
         if hit is not None:
-            try:
-                decode(path, hit, None)  # a well-formed entry, or a miss
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-                hit = None
-        if hit is not None:
-            return (hit, data if hit.get("d") else None) if hit else None
-    result = lint_file(path, kind, settings, rules, data=data, prefilter=prefilter)
+            return ((hit, data if hit.get("d") else None) if hit else None), update
+    result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter)
     packed = _pack(result, data)
     if key is not None and not _reads_outside(result):
         cache.put(key, packed[0] if packed is not None else {})
-    return packed
+    return packed, update
+
+
+def _rules():
+    """The rules, imported on the first file that is not served from the cache."""
+    if _STATE.get("rules") is None:
+        from rules.base import all_rules
+
+        _STATE["rules"] = all_rules()
+    return _STATE["rules"]
 
 
 def _pack(result, data):
@@ -146,7 +208,7 @@ def _pack(result, data):
 
 
 def _chunk(jobs):
-    return [(i, lint_one(path, kind, prefilter)) for i, path, kind, prefilter in jobs]
+    return [(i, *lint_one(path, kind, prefilter, signature)) for i, path, kind, prefilter, signature in jobs]
 
 
 # ---------------------------------------------------------------------------
@@ -199,17 +261,29 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             continue
         if c.kind == "unknown":
             continue
-        jobs.append((len(slots), c.path, c.kind, not c.explicit))
+        jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
-    _STATE.update(settings=settings, rules=rules, cache=cache)
-    progress = _Progress(len(jobs))
-    n = processes if processes is not None else _workers()
+    index = cache.load_index() if cache is not None else {}
+    _STATE.update(settings=settings, rules=rules, cache=cache, index=index)
     packed: list = []
+    if cache is not None:  # in this process: what the stat index and the cache answer (most of a warm run)
+        rest = []
+        for job in jobs:
+            fast = _from_index(job[1], job[2], job[3], job[4])
+            if fast is _MISS:
+                rest.append(job)
+            else:
+                packed.append((job[0], fast, None))
+        jobs_left = rest
+    else:
+        jobs_left = jobs
+    progress = _Progress(len(jobs_left))
+    n = processes if processes is not None else _workers()
     try:
-        if n > 1 and len(jobs) >= MIN_PARALLEL and _can_fork():
+        if n > 1 and len(jobs_left) >= MIN_PARALLEL and _can_fork():
             import multiprocessing
 
-            chunks = [jobs[i : i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+            chunks = [jobs_left[i : i + CHUNK] for i in range(0, len(jobs_left), CHUNK)]
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(min(n, len(chunks))) as pool:
                 done = 0
@@ -218,14 +292,19 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
                     done += len(part)
                     progress.update(done)
         else:
-            for k in range(0, len(jobs), CHUNK):
-                part = _chunk(jobs[k : k + CHUNK])
+            for k in range(0, len(jobs_left), CHUNK):
+                part = _chunk(jobs_left[k : k + CHUNK])
                 packed.extend(part)
                 progress.update(k + len(part))
     finally:
         progress.close()
         _STATE.clear()
-    by_slot = {i: (path, res) for (i, path, _k, _p), (_i, res) in zip(jobs, packed)}
+    updates = {u[0]: u[1] for _i, _res, u in packed if u is not None and index.get(u[0]) != u[1]}
+    if updates and cache is not None:
+        index.update(updates)
+        cache.save_index(index)
+    answers = {i: res for i, res, _u in packed}
+    by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
     out = []
     for i, slot in enumerate(slots):
         if slot is not None:

@@ -110,11 +110,50 @@ class Cache:
         self.folder = os.path.join(root, f"v{FORMAT}-{tool or tool_key()}")
         self._made: set[str] = set()
 
-    def key(self, path: str, kind: str, prefilter: bool, settings_text: str, data: bytes) -> str:
+    @staticmethod
+    def digest(data: bytes) -> str:
+        return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+    def key(self, path: str, kind: str, prefilter: bool, settings_text: str, digest: str) -> str:
         h = hashlib.blake2b(digest_size=20)
-        h.update(f"{path}\0{kind}\0{int(prefilter)}\0{settings_text}\0".encode("utf-8", "surrogateescape"))
-        h.update(data)
+        h.update(f"{path}\0{kind}\0{int(prefilter)}\0{settings_text}\0{digest}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
+
+    # -- the stat index: what a file's bytes were when it had this size, mtime and inode
+    #
+    # Like git's index, it spares reading unchanged files: ``path -> [size, mtime_ns,
+    # inode, content digest, whether the bytes name vllm/lmcache]``.  An entry is
+    # only recorded for a file last modified over two seconds before, so an edit in
+    # the same clock tick as the recording cannot hide behind an equal mtime.
+
+    def load_index(self) -> dict:
+        try:
+            with open(os.path.join(self.folder, "index.json"), "rb") as f:
+                index = json.loads(f.read())
+            if isinstance(index, dict) and index.get("v") == FORMAT and isinstance(index.get("files"), dict):
+                return index["files"]
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        return {}
+
+    def save_index(self, files: dict) -> None:
+        try:
+            if self.folder not in self._made:
+                self._prepare(self.folder)
+            data = json.dumps({"v": FORMAT, "files": files}, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, os.path.join(self.folder, "index.json"))
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except (OSError, ValueError, UnicodeEncodeError):
+            pass
 
     def _path(self, key: str) -> str:
         return os.path.join(self.folder, key[:2], key[2:] + ".json")
@@ -162,3 +201,6 @@ class Cache:
                     pass
         os.makedirs(folder, exist_ok=True)
         self._made.add(folder)
+
+
+RACY_SECONDS = 2.0

@@ -241,7 +241,7 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
     from linter.launch import Span
     from rules.base import all_rules
 
-    rules = all_rules()
+    rules = all_rules() if not compact else None  # compact: imported by the first file the cache does not serve
     results = []
     if compact:
         from linter.batch import lint_many
@@ -280,7 +280,7 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
             if real in done:
                 continue
             done.add(real)
-            named = lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules)
+            named = lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules or all_rules())
             i = position(real)
             if i is not None:
                 named.path = results[i].path

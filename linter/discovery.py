@@ -25,7 +25,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import pathspec
@@ -64,6 +64,8 @@ class Candidate:
     kind: str
     reason: str = ""
     explicit: bool = False  # named on the command line rather than found by walking
+    # (size, mtime_ns, inode) of a walked file when it was found: the cache's stat index uses it
+    signature: tuple[int, int, int] | None = field(default=None, compare=False, repr=False)
 
 
 # ---------------------------------------------------------------------------
@@ -453,10 +455,14 @@ def _walk(
             yield Candidate(folder, "error", exc.strerror or str(exc))
             continue
         subfolders: list[tuple[str, str, str, _Rules]] = []
+        # os.path.join(folder, name) for every entry, the separator decided once per folder
+        folder_sep = folder if folder.endswith(os.sep) else folder + os.sep
+        folder_abs_sep = folder_abs if folder_abs.endswith(os.sep) else folder_abs + os.sep
         for entry in entries:
-            path = os.path.join(folder, entry.name)
-            path_abs = os.path.join(folder_abs, entry.name)
-            rel = folder_rel + "/" + entry.name if folder_rel else entry.name
+            name = entry.name
+            path = folder_sep + name
+            path_abs = folder_abs_sep + name
+            rel = folder_rel + "/" + name if folder_rel else name
             try:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=False)
@@ -534,7 +540,7 @@ def _walk(
             if kind is None:
                 continue
             seen.add(key)
-            yield Candidate(path, kind)
+            yield Candidate(path, kind, signature=(st.st_size, st.st_mtime_ns, st.st_ino))
         # depth-first, in name order
         stack.extend(reversed(subfolders))
     for path, key in links:

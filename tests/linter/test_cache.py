@@ -135,3 +135,21 @@ def test_concurrent_writers_leave_whole_entries(tree):
         Cache(str(tree / "c"), tool="u").put("ab" * 20, {})  # an unwritable cache is only slower
     finally:
         os.chmod(tree / "c", 0o700)
+
+
+def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
+    """Files older than the racy window are recorded by size, mtime and inode; an edit changes the mtime."""
+    old = 1_600_000_000
+    for p in tree.rglob("*"):
+        if p.is_file():
+            os.utime(p, (old, old))
+    expected = run("--no-cache", "--output-format", "concise", ".")
+    assert run("--output-format", "concise", ".") == expected
+    index = json.loads(next((tree / DIRNAME).glob("v*/index.json")).read_text())
+    assert index["files"], "unchanged old files are recorded"
+    assert run("--output-format", "concise", ".") == expected  # served from the index and the entries
+    serve = tree / "examples" / "deploy" / "serve.sh"
+    serve.write_text(serve.read_text().replace("--swap-space 16", "--max-num-seqs 4"))
+    edited = run("--output-format", "concise", ".")
+    assert edited == run("--no-cache", "--output-format", "concise", ".")
+    assert edited != expected
