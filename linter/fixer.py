@@ -240,10 +240,19 @@ class _FileFix:
     settings: Settings
 
 
-def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool) -> _FileFix | None:
+def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool, *, prefilter: bool = False) -> _FileFix | None:
+    """Read and fix one file; None when the check reports it instead (unreadable, too big, not
+    text, or a walked file that cannot hold a launch), so --fix and the check agree."""
+    from linter.discovery import might_launch
+    from linter.engine import MAX_FILE_BYTES
+
     try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
         with open(path, "rb") as f:
             data = f.read()
+        if prefilter and kind != "requirements" and not might_launch(data):
+            return None
         src = SourceFile.from_bytes(path, data)
     except (OSError, DecodeError):
         return None
@@ -274,9 +283,9 @@ def run_fix(
     files: list[_FileFix] = []
     unreadable = []
     for c in candidates:
-        ff = None if c.kind in ("error", "unknown") else _fix_file(c.path, c.kind, settings, rules, unsafe)
+        ff = None if c.kind in ("error", "unknown") else _fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
         if ff is None:
-            unreadable.append(c)  # reported by the normal lint below
+            unreadable.append(c)  # reported (or skipped) by the normal lint below
         else:
             files.append(ff)
     # config files named by the launches (after their fixes): fixed as vLLM config files
@@ -293,6 +302,7 @@ def run_fix(
             named = _fix_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules, unsafe)
             if named is None:
                 continue
+            unreadable = [c for c in unreadable if os.path.realpath(c.path) != real]  # fixed here instead
             if real in index:
                 named.path = files[index[real]].path
                 for d in named.outcome.remaining.diagnostics if named.outcome.remaining else ():

@@ -203,3 +203,26 @@ def test_stdin_fix_writes_the_fixed_text_and_lists_fixes(tmp_path, monkeypatch):
     assert r.exit_code == 1 and r.stdout == SAFE_FIXED
     r = CliRunner().invoke(main, ["--target-version", "0.32", "--diff", "-", "--stdin-filename", "serve.sh"], input=SAFE_ONLY, catch_exceptions=False)
     assert r.exit_code == 1 and "+vllm serve Qwen/Qwen3-8B --max-num-seqs 8\n" in r.stdout
+
+
+def _report(r) -> list[tuple]:
+    import json
+
+    return sorted((d["filename"], d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.stdout)) if r.stdout.strip() else []
+
+
+def test_fix_report_equals_a_check_of_the_fixed_tree(tmp_path, monkeypatch):
+    """What --fix says remains is what a check of the fixed files finds, and a second --fix changes nothing."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "examples" / "deploy", tmp_path / "deploy")
+    r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--output-format", "json", "deploy")
+    assert r.exit_code == 1, r.stderr
+    after_fix = _report(r)
+    r = run(tmp_path, monkeypatch, "--output-format", "json", "deploy")
+    assert _report(r) == after_fix
+    snapshot = {p: p.read_bytes() for p in (tmp_path / "deploy").rglob("*") if p.is_file()}
+    r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--output-format", "json", "deploy")
+    assert "Fixed 0 errors." in r.stderr
+    assert {p: p.read_bytes() for p in snapshot} == snapshot
