@@ -62,3 +62,46 @@ def test_fix_round_trips(path: Path):
     assert ("\r\n" in fixed) == ("\r\n" in src.text)
     assert fixed.count("\r\n") >= src.text.count("\r\n")
     assert fixed.endswith("\n") == src.text.endswith("\n")
+
+
+@pytest.mark.skipif(not FILES, reason="shared corpus not present")
+@pytest.mark.skipif(not knowledge.known_versions(), reason="no inventories")
+def test_fix_whole_corpus_tree_through_the_cli(tmp_path, monkeypatch):
+    """`vllm-lint --fix --unsafe-fixes` on a copy of the corpus: read-only files are reported and kept,
+    writable ones fixed with their mode; the report equals a check of the fixed tree; a second run changes nothing."""
+    import json
+    import os
+    import shutil
+    import stat
+
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    tree = tmp_path / "corpus"
+    shutil.copytree(CORPUS, tree)
+    monkeypatch.chdir(tmp_path)
+    args = ["--target-version", str(knowledge.newest()), "--no-cache", "--output-format", "json"]
+    if "--no-cache" not in {p for param in main.params for p in getattr(param, "opts", [])}:
+        args.remove("--no-cache")
+    paths = sorted(p for p in tree.rglob("*") if p.is_file())
+    for p in paths:
+        os.chmod(p, 0o444)
+    r = CliRunner().invoke(main, [*args, "--fix", "--unsafe-fixes", "corpus"], catch_exceptions=False)
+    assert r.exit_code in (0, 1), r.stderr
+    assert all((tmp_path / p.relative_to(tmp_path)).read_bytes() == (CORPUS / p.relative_to(tree)).read_bytes() for p in paths)
+    # writable now, with mixed modes
+    for i, p in enumerate(paths):
+        os.chmod(p, 0o755 if i % 2 else 0o644)
+    r = CliRunner().invoke(main, [*args, "--fix", "--unsafe-fixes", "corpus"], catch_exceptions=False)
+    assert r.exit_code in (0, 1) and "internal error" not in r.stderr and "a bug" not in r.stderr, r.stderr
+    key = lambda d: (d["filename"], d["code"], d["location"]["row"], d["location"]["column"])  # noqa: E731
+    after_fix = sorted(map(key, json.loads(r.stdout)))
+    check = CliRunner().invoke(main, [*args, "corpus"], catch_exceptions=False)
+    assert sorted(map(key, json.loads(check.stdout))) == after_fix
+    assert [stat.S_IMODE(p.stat().st_mode) for p in paths] == [0o755 if i % 2 else 0o644 for i in range(len(paths))]
+    snapshot = {p: p.read_bytes() for p in paths}
+    r = CliRunner().invoke(main, [*args, "--fix", "--unsafe-fixes", "corpus"], catch_exceptions=False)
+    assert "Fixed 0 errors." in r.stderr
+    assert {p: p.read_bytes() for p in paths} == snapshot
+    assert not [p for p in tree.rglob(".vllm-lint-*")], "temporary files left behind"
