@@ -226,3 +226,12 @@ def test_fix_report_equals_a_check_of_the_fixed_tree(tmp_path, monkeypatch):
     r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--output-format", "json", "deploy")
     assert "Fixed 0 errors." in r.stderr
     assert {p: p.read_bytes() for p in snapshot} == snapshot
+
+
+def test_fix_keeps_a_utf16_file_utf16(tmp_path, monkeypatch):
+    import codecs
+
+    p = write(tmp_path, "serve.sh", codecs.BOM_UTF16_LE + SAFE_ONLY.replace("\n", "\r\n").encode("utf-16-le"))
+    r = run(tmp_path, monkeypatch, "--fix", "serve.sh")
+    assert r.exit_code == 0, r.output
+    assert p.read_bytes() == codecs.BOM_UTF16_LE + SAFE_FIXED.replace("\n", "\r\n").encode("utf-16-le")

@@ -192,3 +192,29 @@ def test_no_edit_where_the_token_is_not_safely_editable(name, kind, text, code):
     assert all(d.fix is None for d in flagged), "a fix was offered on a token that is not safely editable"
     assert code not in {d.code for d in outcome.applied}
     assert code in {d.code for d in outcome.remaining.diagnostics}
+
+
+def test_overlapping_fixes_wait_for_the_next_pass():
+    text = K8S_HEAD + "    args:\n    - m\n    - \"--max-num-seq 8\"\n"
+    outcome = fix("pod.yaml", "yaml", text)
+    assert outcome.fixed == K8S_HEAD + "    args:\n    - m\n    - \"--max-num-seqs\"\n    - \"8\"\n"
+    # the split (VL203) and the rename inside the same element (VL201) overlap: two passes
+    assert [[d.code for d in p.applied] for p in outcome.passes] == [["VL203"], ["VL201"]]
+
+
+def test_passes_are_bounded(monkeypatch):
+    """A fix that never converges is reported as a bug and nothing is changed."""
+    from linter import fixer
+    from linter.diagnostic import Diagnostic, Edit, Fix
+    from linter.engine import FileResult
+    from linter.launch import Span
+
+    def endless(src, kind, settings, rules):
+        d = Diagnostic("VL201", "m", src.path, Span(0, 1), fix=Fix("f", (Edit(Span(0, 0), "x"),), "safe"))
+        return FileResult(src.path, [d], src=src)
+
+    monkeypatch.setattr(fixer, "lint_source", endless)
+    monkeypatch.setattr("linter.fix_check.check_pass", lambda *a, **k: None)
+    outcome = fixer.fix_source(SourceFile("s.sh", "vllm serve m\n"), "shell", Settings(), {}, False)
+    assert "did not converge" in outcome.error
+    assert outcome.fixed == "vllm serve m\n" and not outcome.passes and not outcome.applied
