@@ -88,15 +88,33 @@ def decode(path: str, payload: dict, data: bytes | None):
 # one file
 
 
-def _reads_outside(result) -> bool:
-    """Whether the result read a file besides its own (``--config FILE``): not cacheable."""
-    if result.named_configs:
-        return True
+def _outside_files(result, path: str) -> list[str]:
+    """The files besides its own that linting ``path`` looked at: each ``--config FILE`` a launch
+    names, at every place :func:`linter.engine.config_path` looks for it."""
+    out: list[str] = []
     for rep in result.launches:
-        launch = rep.launch
-        if launch is not None and any(getattr(t, "value", None) == "--config" for t in launch.args):
-            return True
-    return False
+        args = rep.launch.args if rep.launch is not None else ()
+        for i, tok in enumerate(args[:-1]):
+            if getattr(tok, "value", None) != "--config":
+                continue
+            name = getattr(args[i + 1], "value", "") or ""
+            for c in [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(path), name), name]:
+                if c not in out:
+                    out.append(c)
+    return out
+
+
+def _outside_signatures(files: list[str]):
+    """[[path, signature]] of ``files``, or None when one changed too recently to be trusted."""
+    from linter.cache import file_signature
+
+    out = []
+    for f in files:
+        sig = file_signature(f)
+        if sig != "missing" and int(sig.split(":")[1]) >= (time.time() - RACY_SECONDS) * 1e9:
+            return None
+        out.append([f, sig])
+    return out
 
 
 def _read(path: str) -> bytes | None:
@@ -119,6 +137,11 @@ def _cached(cache, path: str, kind: str, prefilter: bool, digest: str):
     if hit:
         try:
             decode(path, hit, None)  # a well-formed entry, or a miss
+            if "x" in hit:  # the other files it read must be as they were
+                from linter.cache import file_signature
+
+                if any(file_signature(f) != sig for f, sig in hit["x"]):
+                    hit = None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             hit = None
     return key, hit
@@ -186,9 +209,39 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
             return ((hit, data if hit.get("d") else None) if hit else None), update
     result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter)
     packed = _pack(result, data)
-    if key is not None and not _reads_outside(result):
-        cache.put(key, packed[0] if packed is not None else {})
+    if key is not None:
+        _store(cache, key, result, path, packed[0] if packed is not None else {})
     return packed, update
+
+
+def _store(cache, key: str, result, path: str, payload: dict) -> None:
+    outside = _outside_files(result, path)
+    if outside:
+        sigs = _outside_signatures(outside)
+        if sigs is None:
+            return
+        payload = {**payload, "x": sigs}
+    cache.put(key, payload)
+
+
+def lint_named(path: str, settings, rules, cache):
+    """Lint a config file named by ``--config FILE`` (kind ``vllm-config``), through the cache."""
+    from linter.engine import lint_file
+
+    data = _read(path) if cache is not None else None
+    if data is None:
+        return lint_file(path, "vllm-config", settings, rules or _rules())
+    _STATE.update(settings=settings, cache=cache, rules=rules)
+    try:
+        key, hit = _cached(cache, path, "vllm-config", False, cache.digest(data))
+        if hit is not None:
+            return decode(path, hit, data if hit.get("d") else None)
+        result = lint_file(path, "vllm-config", settings, _rules(), data=data)
+        packed = _pack(result, data)
+        _store(cache, key, result, path, packed[0] if packed is not None else {})
+        return decode(path, packed[0], packed[1]) if packed is not None else result
+    finally:
+        _STATE.clear()
 
 
 def _rules():

@@ -17,8 +17,9 @@ and modification time of every module and data file of ``linter/`` and
 ``rules/`` (the release inventories, the history and the curated migrations),
 so an upgrade or an edited rule never reads an old entry.
 
-A result that read anything besides its own file (a ``--config FILE`` the
-launch names) is not stored: it depends on more than the key.
+A result that read other files besides its own (the ``--config FILE`` a
+launch names, wherever it was looked for) stores their size and modification
+time (or their absence) and is used only while they are unchanged.
 
 Writes are atomic (a temporary file in the same folder, then ``os.replace``),
 so concurrent runs can only race to write the same bytes; an entry that cannot
@@ -75,7 +76,7 @@ def tool_key() -> str:
     return h.hexdigest()
 
 
-def _file_signature(path: str) -> str:
+def file_signature(path: str) -> str:
     try:
         st = os.stat(path)
     except OSError:
@@ -95,7 +96,7 @@ def settings_key(settings, path: str) -> str:
         elif isinstance(value, dict):
             items = []
             for k, v in sorted(value.items(), key=lambda kv: str(kv[0])):
-                sig = _file_signature(v) if isinstance(v, str) else ""
+                sig = file_signature(v) if isinstance(v, str) else ""
                 items.append((str(k), repr(v), sig))
             text = repr(items)
         else:

@@ -280,7 +280,13 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
             if real in done:
                 continue
             done.add(real)
-            named = lint_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules or all_rules())
+            named_settings = dataclasses.replace(settings, target=settings.target or version)
+            if compact:
+                from linter.batch import lint_named
+
+                named = lint_named(path, named_settings, rules, cache)
+            else:
+                named = lint_file(path, "vllm-config", named_settings, rules)
             i = position(real)
             if i is not None:
                 named.path = results[i].path
