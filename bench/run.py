@@ -50,17 +50,42 @@ print(json.dumps({"wall": wall, "rc": p.returncode, "maxrss_kb": resource.getrus
 """
 
 
+ENV: dict = {}
+
+
 def measure(cmd: list[str], cwd: Path, repeat: int, before=None) -> dict:
     walls, rss, rcs = [], [], set()
+    env = {**os.environ, **ENV}
     for _ in range(repeat):
         if before is not None:
             before()
-        out = subprocess.run([sys.executable, "-c", WRAPPER, str(cwd), *cmd], capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, "-c", WRAPPER, str(cwd), *cmd], capture_output=True, text=True, check=True, env=env)
         r = json.loads(out.stdout)
         walls.append(r["wall"])
         rss.append(r["maxrss_kb"])
         rcs.add(r["rc"])
     return {"median": statistics.median(walls), "min": min(walls), "max": max(walls), "maxrss_mb": max(rss) / 1024, "rc": sorted(rcs)}
+
+
+def snapshot(base: Path, ref: str) -> tuple[list[str], dict, str]:
+    """vllm-lint as committed at ``ref`` (``git archive``), byte-compiled, as a command.
+
+    A benchmark of the live work tree would measure whatever is half-edited in it,
+    and its modules are compiled on every start when bytecode is not written
+    (``PYTHONDONTWRITEBYTECODE``); a pip-installed vllm-lint has its ``.pyc`` files.
+    ``--ref worktree`` runs the work tree as it is.
+    """
+    root = HERE.parent
+    if ref == "worktree":
+        return [sys.executable, "-m", "linter.cli"], {"PYTHONPATH": str(root)}, "work tree"
+    commit = subprocess.run(["git", "-C", str(root), "rev-parse", ref], capture_output=True, text=True, check=True).stdout.strip()
+    code = base / f"code-{commit[:12]}"
+    if not (code / "linter" / "cli.py").exists():
+        code.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(root), "archive", commit, "linter", "rules"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(code / "linter"), str(code / "rules")], check=True, stdout=subprocess.DEVNULL)
+    return [sys.executable, "-m", "linter.cli"], {"PYTHONPATH": str(code)}, f"commit {commit[:12]} ({code})"
 
 
 def tool(name: str) -> list[str] | None:
@@ -115,15 +140,17 @@ def main(argv=None) -> int:
     ap.add_argument("--main", type=int, default=20000, help="the tree the ratios are quoted on")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "vllm-lint-bench"))
+    ap.add_argument("--ref", default="HEAD", help="the commit to benchmark (default HEAD; 'worktree': the files as they are)")
     args = ap.parse_args(argv)
     scales = sorted({int(s) for s in args.scales.split(",") if s} | {args.main})
     base = Path(args.dir)
     base.mkdir(parents=True, exist_ok=True)
-    lint = tool("vllm-lint") or [sys.executable, "-m", "linter.cli"]
+    lint, env, what = snapshot(base, args.ref)
+    ENV.update(env)
     yamllint = tool("yamllint")
     grep = ["grep", "-rlE", "vllm|VLLM_", "."]
     print(f"machine: {machine()}")
-    print(f"vllm-lint: {' '.join(lint)}; repeat {args.repeat}, medians; times in seconds\n")
+    print(f"vllm-lint: {what}; repeat {args.repeat}, medians; times in seconds\n")
 
     rows: dict[int, dict] = {}
     for n in scales:
@@ -139,7 +166,7 @@ def main(argv=None) -> int:
         r["grep"] = measure(grep, root, args.repeat)
         r["cold"] = measure([*lint, "--output-format", "concise", "."], root, args.repeat, before=clear)
         clear()
-        subprocess.run([*lint, "--output-format", "concise", "."], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([*lint, "--output-format", "concise", "."], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **ENV})
         r["warm"] = measure([*lint, "--output-format", "concise", "."], root, args.repeat)
         r["nocache"] = measure([*lint, "--no-cache", "--output-format", "concise", "."], root, args.repeat)
         rows[n] = r
