@@ -108,12 +108,12 @@ def tree(base: Path, n: int) -> Path:
             pass
     print(f"building {root} ({n} files) ...", file=sys.stderr, flush=True)
     counts = make_tree.build(root, n)
-    marker.write_text(json.dumps({**want, **counts}))
+    marker.write_text(json.dumps({**want, "counts": counts}))
     return root
 
 
 def counts(base: Path, n: int) -> dict:
-    return json.loads((base / f"tree-{n}.json").read_text())
+    return json.loads((base / f"tree-{n}.json").read_text())["counts"]
 
 
 def machine() -> str:
