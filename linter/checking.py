@@ -50,7 +50,12 @@ class LaunchContext:
         return tok.span
 
     def item_editable(self, item: Item | None) -> bool:
-        return item is not None and item.token is not None and item.token.value_start is not None and self.launch.editable
+        """The item's text stands verbatim in the file, with no unknown part (``$VAR``, ``{{ }}``) in it."""
+        if item is None or item.token is None or item.token.value_start is None or not self.launch.editable:
+            return False
+        tok = item.token
+        start, end = (item.start, item.end) if item.end > item.start else (0, len(tok.value))
+        return not item.opaque and not tok.splat and not tok.opaque_in(start, end)
 
     def name_span(self, opt: ParsedOption) -> Span:
         tok = opt.name.token
@@ -60,7 +65,10 @@ class LaunchContext:
         return self.item_span(opt.name)
 
     def name_editable(self, opt: ParsedOption) -> bool:
-        return self.item_editable(opt.name) and opt.dotted is None
+        tok = opt.name.token
+        if tok is None or tok.value_start is None or not self.launch.editable or opt.dotted is not None:
+            return False
+        return not tok.splat and not tok.opaque_in(*opt.name_range)  # `--opt=$VALUE`: the name itself is known
 
     def option_span(self, opt: ParsedOption) -> Span:
         """The option and its values, for messages about the whole option."""

@@ -231,3 +231,19 @@ def test_passes_are_bounded(monkeypatch):
     outcome = fixer.fix_source(SourceFile("s.sh", "vllm serve m\n"), "shell", Settings(), {}, False)
     assert "did not converge" in outcome.error
     assert outcome.fixed == "vllm serve m\n" and not outcome.passes and not outcome.applied
+
+
+def test_context_helpers_refuse_unknown_parts():
+    """checking.LaunchContext: no edit of an item or a name that has a variable or template in it."""
+    from linter.argmodel import Item
+    from linter.checking import LaunchContext
+    from linter.launch import Launch, Span, Token
+
+    tok = Token("--mamba-cache-mode=${MODE}", Span(0, 26), 0, opaque=((19, 26),))
+    launch = Launch("s.sh", "shell", Span(0, 26), args=[tok])
+    ctx = LaunchContext.__new__(LaunchContext)
+    object.__setattr__(ctx, "parsed", type("P", (), {"launch": launch})())
+    assert not ctx.item_editable(Item("${MODE}", tok, 19, 26))
+    assert ctx.item_editable(Item("--mamba-cache-mode", tok, 0, 18))
+    splat = Token("$ARGS", Span(0, 5), 0, opaque=((0, 5),), splat=True)
+    assert not ctx.item_editable(Item("$ARGS", splat, 0, 5))
