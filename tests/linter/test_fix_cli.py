@@ -235,3 +235,23 @@ def test_fix_keeps_a_utf16_file_utf16(tmp_path, monkeypatch):
     r = run(tmp_path, monkeypatch, "--fix", "serve.sh")
     assert r.exit_code == 0, r.output
     assert p.read_bytes() == codecs.BOM_UTF16_LE + SAFE_FIXED.replace("\n", "\r\n").encode("utf-16-le")
+
+
+def test_file_edited_while_vllm_lint_ran_is_skipped_with_a_message(tmp_path, monkeypatch):
+    from linter import fixer
+
+    p = write(tmp_path, "serve.sh", SAFE_ONLY)
+    real = fixer.fix_source
+
+    def fix_then_someone_edits(src, *a, **kw):
+        out = real(src, *a, **kw)
+        with open(p, "a") as f:
+            f.write("# edited meanwhile\n")
+        return out
+
+    monkeypatch.setattr(fixer, "fix_source", fix_then_someone_edits)
+    r = run(tmp_path, monkeypatch, "--fix", "--output-format", "concise", "serve.sh")
+    assert r.exit_code == 1
+    assert "serve.sh: the file changed on disk since it was read; not overwritten" in r.stderr
+    assert p.read_text() == SAFE_ONLY + "# edited meanwhile\n"
+    assert not list(tmp_path.glob(".vllm-lint-*"))
