@@ -22,6 +22,7 @@ One function per kind of file:
 - Dockerfile: tree-sitter-dockerfile finds no more error nodes than before
   and the same instructions.
 - Python: libcst still parses the module, to the same number of statements.
+- Markdown: the same fenced code blocks (info strings, closed or not).
 
 Every kind also keeps the extractor's own view: no more parse problems and
 the same number of launches.
@@ -174,11 +175,26 @@ def check_python(before: str, after: str, edits: Sequence[Edit]) -> str | None:
     return None
 
 
+def check_markdown(before: str, after: str, edits: Sequence[Edit]) -> str | None:
+    """The same fenced code blocks, with the same info strings, each still closed as before
+    (the blocks' contents are checked by the extractor, as the kind of code they hold)."""
+    from linter.sources.markdown import fenced_blocks
+
+    a, b = fenced_blocks(before), fenced_blocks(after)
+    if len(a) != len(b):
+        return f"the Markdown file now has {len(b)} code blocks instead of {len(a)}"
+    for x, y in zip(a, b):
+        if (x.info, x.closed) != (y.info, y.closed):
+            return f"the code block of line {x.fence_line} changed its fence"
+    return None
+
+
 CHECKS: dict[str, Callable[[str, str, Sequence[Edit]], str | None]] = {
     **{k: check_yaml for k in YAML_KINDS},
     "shell": check_shell,
     "dockerfile": check_dockerfile,
     "python": check_python,
+    "markdown": check_markdown,
 }
 
 

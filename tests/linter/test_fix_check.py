@@ -100,3 +100,13 @@ def test_check_pass_keeps_the_number_of_launches():
     before = "vllm serve m --max-num-seq 8\n"
     after, edits = edit(before, "vllm serve", "echo")
     assert "launches" in check_pass(before, after, "shell", edits)
+
+
+def test_markdown_fence_broken_fails():
+    from linter.fix_check import check_markdown
+
+    before = "# x\n\n```bash\nvllm serve m --max-num-seq 8\n```\n\ntext\n"
+    after, edits = edit(before, "--max-num-seq", "--max-num-seqs")
+    assert check_markdown(before, after, edits) is None
+    after, edits = edit(before, "--max-num-seq 8", "--max-num-seqs 8\n```")
+    assert "code blocks" in check_markdown(before, after, edits)
