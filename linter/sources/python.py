@@ -20,8 +20,11 @@ are not evaluated (every append counts once).
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import io
 import json
+import tokenize
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -1022,6 +1025,64 @@ class _Scan:
 _TRIGGERS = ("LLM", "EngineArgs", "subprocess", "system", "exec", "popen", "shlex", "spawn", "getoutput")
 
 
+# libcst's native parser overflows the C stack (a segmentation fault, not an
+# exception) on a few thousand nested brackets or unary operators, and takes
+# minutes and gigabytes on long operator chains.  CPython's own parser refuses
+# more than 200 nested brackets and 100 indentation levels; vllm-lint reads no
+# file whose syntax tree is deeper than this.
+_MAX_NESTING = 200
+_MAX_RUN_TOKENS = 1000  # tokens between commas in one statement, when CPython cannot parse the file
+
+
+def _too_deep(text: str) -> str | None:
+    """Why the text must not reach libcst (nested too deeply), or None.
+
+    CPython's parser (it only builds a tree, it runs nothing) measures the
+    nesting; a file it refuses for another reason (syntax newer than the
+    running Python, a real syntax error) is measured on its tokens instead.
+    """
+    try:
+        tree = ast.parse(text)
+    except (RecursionError, MemoryError):
+        return "nested too deeply for Python's own parser"
+    except SyntaxError as exc:
+        if exc.msg and exc.msg.startswith("too many"):
+            return f"Python's own parser refuses it: {exc.msg}"
+        return _too_deep_tokens(text)
+    except ValueError:  # NUL characters: libcst reports them
+        return None
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > _MAX_NESTING:
+            return f"more than {_MAX_NESTING} levels of nested expressions"
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return None
+
+
+def _too_deep_tokens(text: str) -> str | None:
+    depth = 0
+    count = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.OP:
+                if tok.string in "([{":
+                    depth += 1
+                    if depth > _MAX_NESTING:
+                        return f"more than {_MAX_NESTING} nested brackets"
+                elif tok.string in ")]}":
+                    depth = max(0, depth - 1)
+            if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or tok.string == ",":
+                count = 0
+            else:
+                count += 1  # an operator chain (``not not ...``, ``a+b+...``) nests in libcst
+                if count > _MAX_RUN_TOKENS:
+                    return f"an expression of more than {_MAX_RUN_TOKENS} tokens"
+    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
+        return None  # libcst reports the error itself
+    return None
+
+
 def _might_launch(text: str) -> bool:
     lowered = text.lower()
     if "vllm" not in lowered and "lmcache" not in lowered:
@@ -1042,6 +1103,9 @@ def _has_candidate(extractor: _Extractor, called: set[str]) -> bool:
 def extract(src: SourceFile) -> Extraction:
     if not _might_launch(src.text):
         return Extraction()
+    deep = _too_deep(src.text)
+    if deep is not None:
+        return Extraction(problems=[Problem(Span(0, 0), f"Python source nested too deeply to analyse ({deep})")])
     try:
         module = cst.parse_module(src.text)
     except cst.ParserSyntaxError as exc:

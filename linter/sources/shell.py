@@ -43,10 +43,22 @@ _LANGUAGE = _ts.Language(_tsb.language())
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox"})
 _ENV_PREFIXES = ("VLLM_", "LMCACHE_")
 _MAX_DEPTH = 6
+# Work budget: characters of word values placed in the file, per character of
+# the script.  Each nested ``$( )`` re-reads the text inside it, so a hostile
+# script (thousands of nested substitutions) would cost quadratic time and
+# memory; past the budget the script is reported as too complex instead.
+_WORK_PER_CHAR = 8
+_WORK_PER_TOKEN = 16  # a token costs far more than one character (objects, position lists)
+_WORK_MIN = 200_000
+
 _GLOB_CHARS = frozenset("*?[")
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 _SHELL_VALUE_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+
+
+class _TooComplex(Exception):
+    """The script needs more work than its budget (deeply nested substitutions, huge commands)."""
 
 
 def _parser() -> _ts.Parser:
@@ -134,8 +146,11 @@ class _Script:
         inherited_env: list[EnvVar] | None = None,
         out: Extraction,
         fpos: dict[int, list[int | None]],
+        budget: list[int] | None = None,
     ) -> None:
         self.src = src
+        # shared with nested scripts (``sh -c``, heredocs): one budget per extraction
+        self.budget = budget if budget is not None else [max(_WORK_MIN, _WORK_PER_CHAR * len(script))]
         self.script = script
         self.offsets = offsets
         self.kind = kind
@@ -218,7 +233,13 @@ class _Script:
 
     # -- tokens ------------------------------------------------------------
 
+    def spend(self, work: int) -> None:
+        self.budget[0] -= work
+        if self.budget[0] < 0:
+            raise _TooComplex
+
     def token(self, w: _Word) -> Token:
+        self.spend(len(w.pos))
         value = w.value
         fpos: list[int | None] = []
         for p in w.pos:
@@ -243,6 +264,7 @@ class _Script:
         """The word(s) a node expands to (more than one only for a resolved array or split variable)."""
         w = _Word(start=self.sbyte(node.start_byte), end=self.send(node.end_byte))
         multi = self._eval_into(w, node, quoted=quoted, whole=True, assignment=assignment)
+        self.spend(len(w.pos) + _WORK_PER_TOKEN)
         if multi is not None:
             return multi
         return [w]
@@ -759,7 +781,7 @@ class _Script:
         env = list(self.inherited_env) + [v for a, v in self.exports if a < at]
         inner = _Script(
             self.src, script, omap, kind=self.kind, group=self.group, editable=self.editable,
-            depth=self.depth + 1, inherited_env=env, out=self.out, fpos=self.fpos,
+            depth=self.depth + 1, inherited_env=env, out=self.out, fpos=self.fpos, budget=self.budget,
         )
         inner.run()
         self._keep.extend(inner._keep)
@@ -1104,6 +1126,9 @@ def extract_script(
         ctx = _Script(src, script, offsets, kind=kind, group=group or src.path, editable=editable,
                       depth=0, out=out, fpos={})
         ctx.run()
+    except _TooComplex:
+        at = offsets.nearest(0)
+        out.problems.append(Problem(Span(at, at), "shell script too large or too deeply nested to analyse (over its work budget); not every command in it was checked"))
     except Exception as exc:  # noqa: BLE001 - a linter must never crash on input
         at = offsets.nearest(0)
         out.problems.append(Problem(Span(at, at), f"shell extraction failed: {type(exc).__name__}: {exc}"))
