@@ -22,6 +22,7 @@ The example count is small so the suite stays fast; set
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 
@@ -98,7 +99,7 @@ def options(draw, n_max=6):
             elif spec.type == "float":
                 value = draw(st.sampled_from(["0.9", "0.85", "1.5"]))
             else:
-                value = draw(st.sampled_from(["auto", "x", "/models/m", "a-b_c"]))
+                value = draw(st.sampled_from(["auto", "x", "/models/m", "a-b_c", "my model", "a#b", "50%", '{"temperature": 0.5}', "k=v,w=1"]))
             if value is None:
                 continue
         elif spec is None and draw(st.booleans()):
@@ -125,24 +126,25 @@ def _elements(draw, opts, *, one_element_ok=True):
 
 
 def _yaml_scalar(draw, s: str, flow: bool) -> str:
-    styles = ["single", "double"]
-    plain_ok = _SAFE_WORD.match(s) and not s[0] in "-:?@%" or (s.startswith("--") and _SAFE_WORD.match(s))
-    if plain_ok and isinstance(yaml.safe_load(s), str):
-        styles.append("plain")
-    if " " in s and not flow:
-        styles.append("plain-space") if isinstance(yaml.safe_load(s), str) and ": " not in s and " #" not in s else None
-    style = draw(st.sampled_from(styles))
-    if style.startswith("plain"):
-        return s
-    if style == "single":
-        return "'" + s.replace("'", "''") + "'"
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """``s`` as a YAML scalar in a random style that reads back as the string ``s``."""
+    candidates = [s, "'" + s.replace("'", "''") + "'", '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"']
+    ok = []
+    for c in candidates:
+        doc = f"k: [{c}]" if flow else f"k: {c}"
+        try:
+            loaded = yaml.safe_load(doc)
+        except yaml.YAMLError:
+            continue
+        if loaded == {"k": [s] if flow else s}:
+            ok.append(c)
+    return draw(st.sampled_from(ok))
 
 
 def _shell_word(draw, s: str) -> str:
-    if " " in s:
-        return draw(st.sampled_from(["'" + s + "'", '"' + s + '"']))
-    return draw(st.sampled_from([s, "'" + s + "'", '"' + s + '"']))
+    double = '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+    if not _SAFE_WORD.match(s):
+        return draw(st.sampled_from(["'" + s + "'", double]))
+    return draw(st.sampled_from([s, "'" + s + "'", double]))
 
 
 def _pin(draw) -> str:
@@ -195,9 +197,9 @@ def k8s_manifest(draw):
         body = "          command: [\"/bin/sh\", \"-c\"]\n          args:\n            - |\n"
         body += f"              vllm serve {model} \\\n" + "".join(f"                {w} \\\n" for w in words[:-1]) + f"                {words[-1]}\n"
     else:
-        words = [e for e in _elements(draw, opts, one_element_ok=False)]
+        words = [_shell_word(draw, e) for e in _elements(draw, opts, one_element_ok=False)]
         script = " ".join([f"vllm serve {model}", *words])
-        body = f"          command: [\"sh\", \"-c\", \"{script}\"]\n"
+        body = f"          command: [\"sh\", \"-c\", {_yaml_scalar(draw, script, flow=True)}]\n"
     tail = "          ports:\n            - containerPort: 8000\n"
     if draw(st.booleans()):
         tail += "          env:\n            - name: VLLM_USE_V1\n              value: \"1\"\n"
@@ -211,9 +213,9 @@ def compose_file(draw):
     head = f"services:\n  vllm:\n    image: vllm/vllm-openai:v{_pin(draw)}\n    ipc: host\n"
     form = draw(st.sampled_from(["string", "block", "flow"]))
     if form == "string":
-        els = _elements(draw, opts, one_element_ok=False)
+        els = [_shell_word(draw, e) for e in _elements(draw, opts, one_element_ok=False)]
         line = " ".join([model, *els])
-        body = "    command: " + draw(st.sampled_from([line, '"' + line + '"', "'" + line + "'"])) + "\n"
+        body = "    command: " + _yaml_scalar(draw, line, flow=False) + "\n"
     else:
         els = [model] + _elements(draw, opts)
         scal = [_yaml_scalar(draw, e, flow=form == "flow") for e in els]
@@ -261,7 +263,7 @@ def python_file(draw):
         elif re.fullmatch(r"-?\d+", value):
             lit = value
         else:
-            lit = q + value + q
+            lit = q + value + q if q not in value and "\\" not in value else repr(value)
         args.append(f"{kw}={lit}")
     sep = draw(st.sampled_from([", ", ",\n    "]))
     text = "from vllm import LLM, SamplingParams\n\n# offline\nllm = LLM(" + sep.join(args) + ")\nprint(llm)\n"
@@ -280,7 +282,7 @@ def dockerfile(draw):
         lines += [f"    {w} \\" for w in words[:-1]] + [f"    {words[-1]}"]
     else:
         els = [model] + _elements(draw, opts)
-        arr = "[" + ", ".join('"' + e + '"' for e in els) + "]"
+        arr = "[" + ", ".join(json.dumps(e) for e in els) + "]"
         if form == "entrypoint+cmd":
             lines.append('ENTRYPOINT ["vllm", "serve"]')
         lines.append("CMD " + arr)
@@ -372,7 +374,13 @@ def test_fix_generated_files(data, generated, unsafe, target):
     assert src.text == text and src.bom == bom
     cfg = Settings(target=Version(target))
     rules = all_rules()
+    # the generated input is a valid file holding a launch (else the test would pass vacuously)
+    if kind in ("yaml", "vllm-config"):
+        list(yaml.safe_load_all(text))
+    elif kind == "python":
+        ast.parse(text)
     outcome = fix_source(src, kind, cfg, rules, unsafe)
+    assert outcome.remaining is not None and outcome.remaining.launches, f"no launch found in\n{text}"
     assert outcome.error is None, f"{outcome.error}\n--- input ---\n{text}"
     assert_outside_edits_unchanged(outcome)
     fixed = outcome.fixed
