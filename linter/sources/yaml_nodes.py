@@ -29,28 +29,54 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     """All documents of ``text`` as nodes; a parse error becomes a Problem.
 
     After an error, reading resumes at the next ``---`` line, so one broken
-    document does not hide the others (the text before it is blanked, keeping
-    every offset).
+    document does not hide the others.  Only the rest of the text is read
+    again (marks shifted back to file offsets), so a file of many broken
+    documents costs linear time, not quadratic.
     """
     docs: list[Node] = []
     problems: list[Problem] = []
     # characters YAML refuses (control characters) become spaces: offsets stay true
     text = _NON_PRINTABLE.sub(" ", text)
-    work = text
     start = 0
     while True:
-        count = len(docs)
-        pos = _compose_into(work, docs, problems)
+        found: list[Node] = []
+        local: list[Problem] = []
+        pos = _compose_into(text[start:] if start else text, found, local)
+        if start:
+            _shift(found, start, text.count("\n", 0, start))
+            local = [Problem(Span(p.span.start + start, p.span.end + start), p.message) for p in local]
+        docs.extend(found)
+        problems.extend(local)
         if pos is None:
             break
         # the broken document began after the last good one
-        begin = max(start, docs[-1].end_mark.index if len(docs) > count else start)
-        resume = _next_document(text, begin)
+        begin = found[-1].end_mark.index if found else start
+        resume = _next_document(text, max(begin, start))
         if resume is None or resume <= start:
             break
         start = resume
-        work = "".join(c if c in "\r\n" else " " for c in text[:resume]) + text[resume:]
     return docs, problems
+
+
+def _shift(docs: list[Node], offset: int, lines: int) -> None:
+    """Move the marks of nodes composed from ``text[offset:]`` to offsets in ``text``."""
+    seen: set[int] = set()
+    stack: list[Node] = list(docs)
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for attr in ("start_mark", "end_mark"):
+            m = getattr(node, attr, None)
+            if m is not None:
+                setattr(node, attr, yaml.Mark(m.name, m.index + offset, m.line + lines, m.column, None, None))
+        if isinstance(node, MappingNode):
+            for k, v in node.value:
+                stack.append(k)
+                stack.append(v)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
 
 
 def _next_document(text: str, pos: int) -> int | None:
