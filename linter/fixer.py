@@ -2,10 +2,13 @@
 
 Edits are applied back to front; a fix whose edits overlap an already chosen
 fix waits for the next pass.  The file is linted again after each pass until
-nothing changes (at most :data:`MAX_PASSES`).  Before writing, the result must
-parse as cleanly as the original; the write is atomic (a temporary file in the
+nothing changes (at most :data:`MAX_PASSES`); each pass is recorded in
+:attr:`FixOutcome.passes`.  After each pass the result must parse the way the
+text before it did (:mod:`linter.fix_check`), else nothing is changed and the
+failure is reported as a bug.  The write is atomic (a temporary file in the
 same folder, then a rename), keeps the file's mode, goes through a symbolic
-link to the real file, and is skipped if the file changed on disk meanwhile.
+link to the real file, and is skipped if the file changed on disk meanwhile
+or is read-only.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from linter.diagnostic import Diagnostic, Edit, Fix
-from linter.engine import FileResult, Settings, extract, lint_source
+from linter.engine import FileResult, Settings, lint_source
 from linter.source_file import DecodeError, SourceFile
 
 MAX_PASSES = 8
