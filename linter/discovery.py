@@ -21,6 +21,7 @@ discovery itself never raises for them.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -171,13 +172,21 @@ def might_launch(data: bytes | bytearray | memoryview) -> bool:
     Lower-cases at most about 1 MiB at a time, so a big buffer is never copied whole.
     """
     for start in range(0, len(data), _CHUNK):
-        chunk = data[start : start + _CHUNK + 6]  # overlap: a word across two chunks is still seen
+        chunk = data[start : start + _CHUNK + 28]  # overlap: a word across two chunks is still seen
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
         if b"vllm" in chunk or b"lmcache" in chunk:
             return True
+        # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
+        if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
+            return True
     return False
+
+
+_WIDE_NEEDLES = tuple(
+    word.encode(enc) for word in ("vllm", "lmcache") for enc in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+)
 
 
 # ---------------------------------------------------------------------------
@@ -497,15 +506,22 @@ def _walk(
             if incl is not None and not _matches(incl, rel, False):
                 continue
             if is_link:
-                # a symlinked file counts only when it leads to a regular file inside the tree
+                # a symlinked file counts only when it leads to a regular file inside the tree;
+                # any other link is never opened, and reported when its name says it is ours
                 try:
                     target_st = os.stat(path)
-                except OSError:
-                    continue  # dangling or looping link
+                except OSError as exc:
+                    if kind_by_name is not None:
+                        yield Candidate(path, "error", "symbolic link loop" if exc.errno == errno.ELOOP else "broken symbolic link")
+                    continue
                 if not stat.S_ISREG(target_st.st_mode):
+                    if kind_by_name is not None:
+                        yield Candidate(path, "error", "symbolic link to something that is not a regular file (a device, pipe or folder); not read")
                     continue
                 real = os.path.realpath(path)
                 if os.path.commonpath([real, root_real]) != root_real:
+                    if kind_by_name is not None:
+                        yield Candidate(path, "error", "symbolic link to a file outside the linted folder; not read")
                     continue
                 is_file = True
             if not is_file:

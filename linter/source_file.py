@@ -33,6 +33,9 @@ def decode(data: bytes) -> tuple[str, str, bytes]:
             except UnicodeDecodeError as exc:
                 raise DecodeError(f"invalid {encoding} after its byte order mark: {exc.reason}") from None
     if b"\x00" in data:
+        head = data[:4096]
+        if len(head) >= 4 and (head[1::2].count(0) * 4 >= len(head) * 2 - 4 or head[0::2].count(0) * 4 >= len(head) * 2 - 4):
+            raise DecodeError("NUL bytes: UTF-16 or UTF-32 text without a byte order mark? vllm-lint reads them only with one")
         raise DecodeError("binary file (NUL bytes)")
     try:
         return data.decode("utf-8"), "utf-8", b""
