@@ -118,11 +118,10 @@ def _outside_signatures(files: list[str]):
 
 
 def _read(path: str) -> bytes | None:
-    from linter.engine import MAX_FILE_BYTES
+    from linter.engine import MAX_FILE_BYTES, read_file
 
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        data = read_file(path)  # never blocks on a pipe swapped in after discovery
     except OSError:
         return None
     return data if len(data) <= MAX_FILE_BYTES else None

@@ -134,7 +134,7 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         if fix or show_diff:
             from linter.fixer import run_fix
 
-            sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes))
+            sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths)))
         sys.exit(_check(candidates, settings, output_format, statistics, use_cache=not no_cache))
     except (click.UsageError, SystemExit):
         raise

@@ -6,8 +6,10 @@ releases, the argument model never sees files, rules never parse text.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -20,7 +22,45 @@ from linter.launch import Launch, Span, VersionHint
 from linter.source_file import DecodeError, SourceFile
 from linter.sources import Extraction
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
+def _max_file_bytes() -> int:
+    """10 MiB, or ``VLLM_LINT_MAX_FILE_BYTES``: bigger files are reported (VL003) and not read."""
+    try:
+        return max(0, int(os.environ.get("VLLM_LINT_MAX_FILE_BYTES", "")))
+    except ValueError:
+        return 10 * 1024 * 1024
+
+
+MAX_FILE_BYTES = _max_file_bytes()
+
+
+class NotRegularFile(OSError):
+    """The path is not (or no longer) a regular file: a pipe, device or folder swapped in."""
+
+
+def read_file(path: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit + 1`` of them.
+
+    Opened without blocking and checked on the open descriptor, so a named
+    pipe or device put in the file's place after discovery is refused rather
+    than read (a read of a pipe would wait forever, of ``/dev/zero`` would
+    never end).  Raises :class:`OSError` (:class:`NotRegularFile` for those).
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file")
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 # file kind -> extractor module (each exposes ``extract(src) -> Extraction``)
 EXTRACTORS = {
@@ -199,10 +239,10 @@ def _config_settings(found: str | None):
     if found is None:
         return None
     try:
-        if os.path.getsize(found) > MAX_FILE_BYTES:
+        data = read_file(found)
+        if len(data) > MAX_FILE_BYTES:
             return None
-        with open(found, "rb") as f:
-            cfg = SourceFile.from_bytes(found, f.read())
+        cfg = SourceFile.from_bytes(found, data)
     except (OSError, DecodeError):
         return None
     from linter.sources import vllm_config
@@ -233,8 +273,9 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
             size = os.path.getsize(path)
             if size > MAX_FILE_BYTES:
                 return FileResult(path, [_input_diag("VL003", path, empty, f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit; skipped", Severity.ERROR)])
-            with open(path, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
+            data = read_file(path)
+            if len(data) > MAX_FILE_BYTES:  # grew since its size was taken
+                return FileResult(path, [_input_diag("VL003", path, empty, f"file is over the {MAX_FILE_BYTES}-byte limit; skipped", Severity.ERROR)])
         except OSError as exc:
             return FileResult(path, [_input_diag("VL003", path, empty, f"cannot read file: {exc.strerror or exc}", Severity.ERROR)])
     if prefilter and kind not in ("requirements",):

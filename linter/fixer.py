@@ -155,6 +155,16 @@ def _dedupe(edits: list[Edit]) -> list[Edit]:
     return out
 
 
+def within(path: str, roots: list[str]) -> bool:
+    """Whether the real path of ``path`` is one of ``roots`` or inside one of them (symbolic links resolved)."""
+    real = os.path.realpath(path)
+    for root in roots:
+        top = os.path.realpath(root)
+        if real == top or os.path.commonpath([real, top]) == top:
+            return True
+    return False
+
+
 def write_atomic(path: str, original: bytes, new: bytes) -> None:
     """Replace the file's bytes with ``new`` if they are still ``original``.
 
@@ -164,9 +174,10 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
     """
     real = os.path.realpath(path)
     try:
+        from linter.engine import read_file
+
         st = os.stat(real)
-        with open(real, "rb") as f:
-            current = f.read()
+        current = read_file(real, len(original) + 1)  # never blocks on a pipe swapped in
     except OSError as exc:
         raise FixError(f"cannot re-read before writing: {exc.strerror or exc}") from None
     if current != original:
@@ -247,13 +258,12 @@ def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: boo
     """Read and fix one file; None when the check reports it instead (unreadable, too big, not
     text, or a walked file that cannot hold a launch), so --fix and the check agree."""
     from linter.discovery import might_launch
-    from linter.engine import MAX_FILE_BYTES
+    from linter.engine import MAX_FILE_BYTES, read_file
 
     try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
+        data = read_file(path)  # never blocks on a pipe swapped in after discovery
+        if len(data) > MAX_FILE_BYTES:
             return None
-        with open(path, "rb") as f:
-            data = f.read()
         if prefilter and kind != "requirements" and not might_launch(data):
             return None
         src = SourceFile.from_bytes(path, data)
@@ -263,13 +273,18 @@ def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: boo
 
 
 def run_fix(
-    candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool = False
+    candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool = False,
+    roots: list[str] | None = None,
 ) -> int:
     """Fix (or, without ``write``, diff) every candidate; print what remains.
 
     A config file named by ``--config FILE`` is fixed as a vLLM config file
     against the release of the launch naming it, in place of what the walk
     made of it (as the check does, :func:`linter.cli.lint_candidates`).
+
+    ``roots``: the paths given on the command line; a file whose real path
+    lies outside all of them (reached through a symbolic link or named by a
+    ``--config`` path) is never written.
 
     Exit code: 2 when a fix turned out broken (a bug; that file is left as it
     was), else 1 when diagnostics remain (or, with ``--diff``, when something
@@ -328,6 +343,8 @@ def run_fix(
         if outcome.fixed != outcome.original:
             if write:
                 try:
+                    if roots is not None and not within(ff.path, roots):
+                        raise FixError("lies outside the paths given on the command line (through a symbolic link or a --config path); not changed")
                     write_atomic(ff.path, ff.data, ff.src.encode(outcome.fixed))
                     applied_total += len(outcome.applied)
                     fixed_files.append((ff.path, outcome.applied))
