@@ -178,7 +178,8 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
 
 
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
-    """(compact result or None when there is nothing to report, the bytes when it has diagnostics), index update."""
+    """(compact result or None when there is nothing to report, the bytes when it has diagnostics),
+    and for the parent's cache: (stat index row or None, new entry or None)."""
     from linter.engine import lint_file
 
     settings, cache = _STATE["settings"], _STATE.get("cache")
@@ -191,7 +192,7 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
             signature = None
     data = _read(path)
     if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
-        return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), None
+        return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None)
     from linter.discovery import might_launch
 
     might = might_launch(data) if screened else True
@@ -200,27 +201,27 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
         update = (path, [*signature, digest, might])
     if not might:
-        return None, update  # what lint_file returns for it: an empty result
+        return None, (update, None)  # what lint_file returns for it: an empty result
     key = None
     if cache is not None:
         key, hit = _cached(cache, path, kind, prefilter, digest)
         if hit is not None:
-            return ((hit, data if hit.get("d") else None) if hit else None), update
+            return ((hit, data if hit.get("d") else None) if hit else None), (update, None)
     result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter)
     packed = _pack(result, data)
-    if key is not None:
-        _store(cache, key, result, path, packed[0] if packed is not None else {})
-    return packed, update
+    entry = _entry(key, result, path, packed[0] if packed is not None else {}) if key is not None else None
+    return packed, (update, entry)
 
 
-def _store(cache, key: str, result, path: str, payload: dict) -> None:
+def _entry(key: str, result, path: str, payload: dict):
+    """(key, path, payload) to store, or None when an outside file it read is too fresh to trust."""
     outside = _outside_files(result, path)
     if outside:
         sigs = _outside_signatures(outside)
         if sigs is None:
-            return
+            return None
         payload = {**payload, "x": sigs}
-    cache.put(key, payload)
+    return key, path, payload
 
 
 def lint_named(path: str, settings, rules, cache):
@@ -237,7 +238,9 @@ def lint_named(path: str, settings, rules, cache):
             return decode(path, hit, data if hit.get("d") else None)
         result = lint_file(path, "vllm-config", settings, _rules(), data=data)
         packed = _pack(result, data)
-        _store(cache, key, result, path, packed[0] if packed is not None else {})
+        entry = _entry(key, result, path, packed[0] if packed is not None else {})
+        if entry is not None:
+            cache.put(*entry)
         return decode(path, packed[0], packed[1]) if packed is not None else result
     finally:
         _STATE.clear()
@@ -315,7 +318,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             continue
         jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
-    index = cache.load_index() if cache is not None else {}
+    index = cache.load() if cache is not None else {}
     _STATE.update(settings=settings, rules=rules, cache=cache, index=index)
     packed: list = []
     if cache is not None:  # in this process: what the stat index and the cache answer (most of a warm run)
@@ -325,7 +328,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             if fast is _MISS:
                 rest.append(job)
             else:
-                packed.append((job[0], fast, None))
+                packed.append((job[0], fast, (None, None)))
         jobs_left = rest
     else:
         jobs_left = jobs
@@ -334,6 +337,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     try:
         if n > 1 and len(jobs_left) >= MIN_PARALLEL and _can_fork():
             import multiprocessing
+
+            _warm_up({job[2] for job in jobs_left})
 
             chunks = [jobs_left[i : i + CHUNK] for i in range(0, len(jobs_left), CHUNK)]
             ctx = multiprocessing.get_context("fork")
@@ -351,10 +356,12 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     finally:
         progress.close()
         _STATE.clear()
-    updates = {u[0]: u[1] for _i, _res, u in packed if u is not None and index.get(u[0]) != u[1]}
-    if updates and cache is not None:
-        index.update(updates)
-        cache.save_index(index)
+    if cache is not None:  # saved by the caller, once, with the named config files' entries (Cache.save)
+        for _i, _res, (update, entry) in packed:
+            if update is not None:
+                cache.note_file(*update)
+            if entry is not None:
+                cache.put(*entry)
     answers = {i: res for i, res, _u in packed}
     by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
     out = []
@@ -365,6 +372,19 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         path, res = by_slot[i]
         out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
     return out
+
+
+def _warm_up(kinds) -> None:
+    """Import the rules and extractors and load the release data before forking, so that
+    every worker inherits them instead of loading them again."""
+    from linter import knowledge
+    from linter.engine import extractor
+
+    _rules()
+    for kind in sorted(kinds):
+        extractor(kind)
+    for version in knowledge.known_versions():
+        knowledge.release(version).by_name
 
 
 def _can_fork() -> bool:

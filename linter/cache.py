@@ -11,6 +11,8 @@ version.  Its name is a hash of
 * everything in :class:`~linter.engine.Settings` that applies to that path
   (target release, selection, per-file ignores, pre-flight settings; files the
   settings name are keyed by their size and modification time);
+* the state of the local Hugging Face cache the pre-flight rules read
+  (:func:`environment_key`);
 
 and entries live in a folder named after the tool: its version and the size
 and modification time of every module and data file of ``linter/`` and
@@ -21,9 +23,11 @@ A result that read other files besides its own (the ``--config FILE`` a
 launch names, wherever it was looked for) stores their size and modification
 time (or their absence) and is used only while they are unchanged.
 
-Writes are atomic (a temporary file in the same folder, then ``os.replace``),
-so concurrent runs can only race to write the same bytes; an entry that cannot
-be read or decoded is treated as missing.  The cache never changes results:
+Everything is in one pack file per tool version (``cache.json``: the entries
+and a stat index that spares reading unchanged files), read once at the start
+and written once at the end.  Writes are atomic (a temporary file in the same
+folder, then ``os.replace``) and merge what a concurrent run saved meanwhile;
+a pack or an entry that cannot be read or decoded is treated as missing.  The cache never changes results:
 ``tests/linter/test_cache.py`` checks cached and uncached runs print the same.
 """
 
@@ -105,11 +109,38 @@ def settings_key(settings, path: str) -> str:
     return "\n".join(parts)
 
 
+def environment_key() -> str:
+    """What outside the files and settings the rules read: the local Hugging Face cache.
+
+    The pre-flight rules (VL802/VL803) read a model's ``config.json`` from the
+    Hugging Face hub cache when it is there; a model downloaded, or a new
+    snapshot of one, since an entry was stored changes their answer.  The key
+    holds the hub folder's path, and for each model in it the signature of its
+    ``snapshots`` folder and of ``refs/main``.
+    """
+    hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
+        os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface"), "hub"
+    )
+    parts = [hub]
+    try:
+        models = sorted(e.name for e in os.scandir(hub) if e.name.startswith("models--"))
+    except OSError:
+        models = []
+    for m in models:
+        folder = os.path.join(hub, m)
+        parts.append(f"{m} {file_signature(os.path.join(folder, 'snapshots'))} {file_signature(os.path.join(folder, 'refs', 'main'))}")
+    return "\n".join(parts)
+
+
 class Cache:
     def __init__(self, root: str, tool: str | None = None):
         self.root = root
         self.folder = os.path.join(root, f"v{FORMAT}-{tool or tool_key()}")
-        self._made: set[str] = set()
+        self.environment = hashlib.blake2b(environment_key().encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        self.files: dict = {}
+        self.entries: dict = {}
+        self.added: dict = {}
+        self.file_updates: dict = {}
 
     @staticmethod
     def digest(data: bytes) -> str:
@@ -117,36 +148,68 @@ class Cache:
 
     def key(self, path: str, kind: str, prefilter: bool, settings_text: str, digest: str) -> str:
         h = hashlib.blake2b(digest_size=20)
-        h.update(f"{path}\0{kind}\0{int(prefilter)}\0{settings_text}\0{digest}".encode("utf-8", "surrogateescape"))
+        h.update(f"{path}\0{kind}\0{int(prefilter)}\0{settings_text}\0{self.environment}\0{digest}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
-    # -- the stat index: what a file's bytes were when it had this size, mtime and inode
+    # -- one pack file per tool version: the entries and the stat index
     #
-    # Like git's index, it spares reading unchanged files: ``path -> [size, mtime_ns,
-    # inode, content digest, whether the bytes name vllm/lmcache]``.  An entry is
-    # only recorded for a file last modified over two seconds before, so an edit in
-    # the same clock tick as the recording cannot hide behind an equal mtime.
+    # ``entries``: key -> [path, compact result].  ``files`` (the stat index, like
+    # git's): path -> [size, mtime_ns, inode, content digest, whether the bytes name
+    # vllm/lmcache]; it spares reading unchanged files.  A file is only recorded when
+    # last modified over RACY_SECONDS before, so an edit in the same clock tick as
+    # the recording cannot hide behind an equal mtime.  One file rather than one per
+    # entry: creating files is the slow part of a cold run on most file systems.
 
-    def load_index(self) -> dict:
+    def _read_pack(self) -> tuple[dict, dict]:
         try:
-            with open(os.path.join(self.folder, "index.json"), "rb") as f:
-                index = json.loads(f.read())
-            if isinstance(index, dict) and index.get("v") == FORMAT and isinstance(index.get("files"), dict):
-                return index["files"]
-        except (OSError, ValueError, UnicodeDecodeError):
+            with open(os.path.join(self.folder, PACK), "rb") as f:
+                pack = json.loads(f.read())
+            if isinstance(pack, dict) and pack.get("v") == FORMAT:
+                files, entries = pack.get("files"), pack.get("entries")
+                if isinstance(files, dict) and isinstance(entries, dict):
+                    return files, entries
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             pass
-        return {}
+        return {}, {}
 
-    def save_index(self, files: dict) -> None:
+    def load(self) -> dict:
+        """Read the pack; return the stat index."""
+        self.files, self.entries = self._read_pack()
+        return self.files
+
+    def get(self, key: str) -> dict | None:
+        entry = self.entries.get(key)
+        if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict):
+            return entry[1]
+        return None
+
+    def put(self, key: str, path: str, payload: dict) -> None:
+        self.added[key] = [path, payload]
+
+    def note_file(self, path: str, row: list) -> None:
+        if self.files.get(path) != row:
+            self.file_updates[path] = row
+
+    def save(self) -> None:
+        """Write the pack: what another run saved meanwhile, then this run's entries and index updates.
+
+        An entry of a path that this run stored anew is dropped (the file changed, or
+        the settings did), so the pack holds about one entry per file."""
+        if not self.added and not self.file_updates:
+            return
+        files, entries = self._read_pack()  # a concurrent run's additions are kept
+        files.update(self.file_updates)
+        renewed = {entry[0] for entry in self.added.values()}
+        entries = {k: e for k, e in entries.items() if not (isinstance(e, list) and e and e[0] in renewed)}
+        entries.update(self.added)
         try:
-            if self.folder not in self._made:
-                self._prepare(self.folder)
-            data = json.dumps({"v": FORMAT, "files": files}, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
+            self._prepare(self.folder)
+            data = json.dumps({"v": FORMAT, "files": files, "entries": entries}, ensure_ascii=False, separators=(",", ":"))
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, os.path.join(self.folder, "index.json"))
+                    f.write(data.encode("utf-8", "surrogateescape"))
+                os.replace(tmp, os.path.join(self.folder, PACK))
             except BaseException:
                 try:
                     os.unlink(tmp)
@@ -154,41 +217,8 @@ class Cache:
                     pass
                 raise
         except (OSError, ValueError, UnicodeEncodeError):
-            pass
-
-    def _path(self, key: str) -> str:
-        return os.path.join(self.folder, key[:2], key[2:] + ".json")
-
-    def get(self, key: str) -> dict | None:
-        try:
-            with open(self._path(key), "rb") as f:
-                entry = json.loads(f.read())
-            if not isinstance(entry, dict) or entry.get("v") != FORMAT or not isinstance(entry.get("r"), dict):
-                return None
-            return entry["r"]
-        except (OSError, ValueError, UnicodeDecodeError):
-            return None
-
-    def put(self, key: str, payload: dict) -> None:
-        target = self._path(key)
-        folder = os.path.dirname(target)
-        try:
-            if folder not in self._made:
-                self._prepare(folder)
-            data = json.dumps({"v": FORMAT, "r": payload}, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
-        except (OSError, ValueError, UnicodeEncodeError):
-            pass  # a cache that cannot be written is only slower
+            return  # a cache that cannot be written is only slower
+        self.files, self.entries, self.added, self.file_updates = files, entries, {}, {}
 
     def _prepare(self, folder: str) -> None:
         if not os.path.isdir(self.root):
@@ -201,7 +231,7 @@ class Cache:
                 except OSError:
                     pass
         os.makedirs(folder, exist_ok=True)
-        self._made.add(folder)
 
 
+PACK = "cache.json"
 RACY_SECONDS = 2.0

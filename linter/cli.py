@@ -295,6 +295,8 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
                 results[i] = named
             else:
                 results.append(named)
+    if cache is not None:
+        cache.save()
     if settings.per_file_ignores is not None:  # files that were never parsed (VL002, VL003) too
         from linter.suppression import _hit
 

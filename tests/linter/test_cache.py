@@ -132,17 +132,28 @@ def test_compact_results_report_like_full_results(tree, monkeypatch, processes):
 
 
 def test_concurrent_writers_leave_whole_entries(tree):
-    """Two caches writing the same entries (as two runs would) leave readable entries and no temporary files."""
+    """Two runs saving at once (as two pre-commit hooks would): each write is atomic and
+    merges what the other saved, so the pack stays readable and keeps both runs' entries."""
     a, b = Cache(str(tree / "c"), tool="t"), Cache(str(tree / "c"), tool="t")
-    for i in range(50):
-        key = f"{i:040x}"
-        a.put(key, {"l": [["0.33.0", None, "newest"]]})
-        b.put(key, {"l": [["0.33.0", None, "newest"]]})
-        assert a.get(key) == {"l": [["0.33.0", None, "newest"]]}
+    a.load(), b.load()
+    a.put("a" * 40, "x.sh", {"l": [["0.33.0", None, "newest"]]})
+    b.put("b" * 40, "y.sh", {})
+    a.save()
+    b.save()
+    c = Cache(str(tree / "c"), tool="t")
+    c.load()
+    assert c.get("a" * 40) == {"l": [["0.33.0", None, "newest"]]} and c.get("b" * 40) == {}
     assert not [p for p in (tree / "c").rglob(".tmp-*")]
+    c.put("c" * 40, "x.sh", {})  # a new entry for x.sh replaces its old one
+    c.save()
+    d = Cache(str(tree / "c"), tool="t")
+    d.load()
+    assert d.get("a" * 40) is None and d.get("c" * 40) == {} and d.get("b" * 40) == {}
     os.chmod(tree / "c", 0o500)
     try:
-        Cache(str(tree / "c"), tool="u").put("ab" * 20, {})  # an unwritable cache is only slower
+        e = Cache(str(tree / "c"), tool="u")
+        e.put("ab" * 20, "z.sh", {})
+        e.save()  # an unwritable cache is only slower
     finally:
         os.chmod(tree / "c", 0o700)
 
@@ -155,7 +166,7 @@ def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
             os.utime(p, (old, old))
     expected = run("--no-cache", "--output-format", "concise", ".")
     assert run("--output-format", "concise", ".") == expected
-    index = json.loads(next((tree / DIRNAME).glob("v*/index.json")).read_text())
+    index = json.loads(next((tree / DIRNAME).glob("v*/cache.json")).read_text())
     assert index["files"], "unchanged old files are recorded"
     assert run("--output-format", "concise", ".") == expected  # served from the index and the entries
     serve = tree / "examples" / "deploy" / "serve.sh"
@@ -163,3 +174,18 @@ def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
     edited = run("--output-format", "concise", ".")
     assert edited == run("--no-cache", "--output-format", "concise", ".")
     assert edited != expected
+
+
+def test_a_model_added_to_the_hugging_face_cache_changes_the_key(tree, monkeypatch):
+    """VL802/VL803 read config.json from the local HF cache: entries stored before a download are not used after it."""
+    hub = tree / "hf-hub"
+    hub.mkdir()
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
+    before = Cache(str(tree / "c"), tool="t").environment
+    snap = hub / "models--Qwen--Qwen3-8B" / "snapshots" / "abc"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text("{}")
+    (hub / "models--Qwen--Qwen3-8B" / "refs").mkdir()
+    (hub / "models--Qwen--Qwen3-8B" / "refs" / "main").write_text("abc")
+    assert Cache(str(tree / "c"), tool="t").environment != before
+    assert run("--output-format", "concise", ".") == run("--no-cache", "--output-format", "concise", ".")
