@@ -57,6 +57,25 @@ _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q 
 _SHELL_VALUE_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 
 
+_MAX_TREE_DEPTH = 256  # syntax tree levels (a ``$( )`` adds about two); real scripts stay under 40
+
+
+def _deeper_than(root: _ts.Node, limit: int) -> int | None:
+    """The start byte of the first node deeper than ``limit`` levels, or None (a cursor walk, no recursion)."""
+    cursor = root.walk()
+    depth = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > limit:
+                return cursor.node.start_byte
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return None
+            depth -= 1
+
+
 class _TooComplex(Exception):
     """The script needs more work than its budget (deeply nested substitutions, huge commands)."""
 
@@ -540,6 +559,11 @@ class _Script:
     def run(self) -> None:
         tree = _parser().parse(self.data)
         root = tree.root_node
+        deep = _deeper_than(root, _MAX_TREE_DEPTH)
+        if deep is not None:
+            at = self.sbyte(deep)
+            self.out.problems.append(Problem(self.file_span(at, at), f"shell script nested too deeply to analyse (more than {_MAX_TREE_DEPTH} levels); its commands are not checked"))
+            return
         self.report_errors(root)
         self.collect_assignments(root)
         self.walk(root)

@@ -19,6 +19,7 @@ from linter.sources import Problem
 
 
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+_MAX_RESUMES = 100  # broken documents read past; each costs a copy of the rest of the text
 
 
 class _ComposeLoader(yaml.SafeLoader):
@@ -38,6 +39,7 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     # characters YAML refuses (control characters) become spaces: offsets stay true
     text = _NON_PRINTABLE.sub(" ", text)
     start = 0
+    resumes = 0
     while True:
         found: list[Node] = []
         local: list[Problem] = []
@@ -53,6 +55,10 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
         begin = found[-1].end_mark.index if found else start
         resume = _next_document(text, max(begin, start))
         if resume is None or resume <= start:
+            break
+        resumes += 1
+        if resumes > _MAX_RESUMES:
+            problems.append(Problem(Span(resume, resume), f"YAML parse error: more than {_MAX_RESUMES} broken documents; the rest of the file is not read"))
             break
         start = resume
     return docs, problems

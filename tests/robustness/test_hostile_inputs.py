@@ -55,7 +55,7 @@ CASES: dict[str, tuple[str, bytes, str | None, str]] = {
     "mixed-eol": ("pod.yaml", K8S.replace("\n", "\r\n", 3).replace("kind: Pod\r\n", "kind: Pod\r").encode(), None, ""),
     "sh-quote": ("serve.sh", b'vllm serve m --swap-space 16 "unclosed\n', "VL001", "shell parse error"),
     "sh-heredoc": ("serve.sh", b"cat <<EOF\nvllm serve m --swap-space 16\n", "VL001", "heredoc"),
-    "sh-nested": ("serve.sh", b"vllm serve " + b"$(" * 10_000 + b"x" + b")" * 10_000 + b"\n", "VL001", "too deeply nested to analyse"),
+    "sh-nested": ("serve.sh", b"vllm serve " + b"$(" * 10_000 + b"x" + b")" * 10_000 + b"\n", "VL001", "nested too deeply to analyse"),
     "py-syntax": ("run.py", b"from vllm import LLM\nLLM(model='x'\n", "VL001", "syntax error"),
     "py-deep": ("run.py", b"from vllm import LLM\nx = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\nLLM(model='m')\n", "VL001", "nested too deeply"),
     "py-chain": ("run.py", b"from vllm import LLM\nx = " + b"not " * 20_000 + b"1\nLLM(model='m')\n", "VL001", "nested too deeply"),
