@@ -194,14 +194,19 @@ _WIDE_NEEDLES = tuple(
 
 
 def _read_lines(path: str) -> list[str] | None:
+    # opened without blocking: a named pipe called .gitignore must not hang the walk
     try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                return None
-            data = f.read(1 << 20)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, 1 << 20)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     return data.decode("utf-8", "replace").splitlines()
 
 

@@ -80,6 +80,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict]]:
     special.mkdir()
     (special / "good.sh").write_text(GOOD)
     os.mkfifo(special / "x.yaml")
+    os.mkfifo(special / ".gitignore")  # read by the walk itself: must not block it
     (special / "null.yaml").symlink_to(os.devnull)
     (special / "loop1.yaml").symlink_to("loop2.yaml")
     (special / "loop2.yaml").symlink_to("loop1.yaml")
