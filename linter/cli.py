@@ -179,12 +179,29 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
 
     if not filename:
         raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
-    data = sys.stdin.buffer.read()
+    from linter.engine import MAX_FILE_BYTES
+
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)  # bounded: ``cat /dev/zero | vllm-lint -`` must end
+    too_big = len(data) > MAX_FILE_BYTES
     excl = _spec([*(DEFAULT_EXCLUDES if cfg.exclude is None else cfg.exclude), *cfg.extend_exclude])
-    if force_exclude and _force_excluded(filename, excl, respect_gitignore):
-        if fix:
-            sys.stdout.buffer.write(data)  # an excluded file passes through unchanged
-        return EXIT_CLEAN
+    if too_big or (force_exclude and _force_excluded(filename, excl, respect_gitignore)):
+        if fix:  # passes through unchanged, the rest streamed in bounded memory
+            import shutil
+
+            sys.stdout.buffer.write(data)
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
+            sys.stdout.flush()
+        if not too_big:
+            return EXIT_CLEAN
+        from linter.diagnostic import Severity
+        from linter.engine import FileResult, _input_diag
+        from linter.launch import Span
+        from linter.reporters import reporter
+
+        result = FileResult(filename, [_input_diag("VL003", filename, Span(0, 0), f"standard input is over the {MAX_FILE_BYTES}-byte limit; not read", Severity.ERROR)])
+        report = reporter("concise" if fix and output_format == "full" else output_format)([result])
+        (sys.stderr if fix else sys.stdout).write(report)
+        return EXIT_FOUND
     head = data[:256]
     kind = classify(filename, head)
     if kind is None:

@@ -164,3 +164,19 @@ def test_unreadable_file_by_mode(tmp_path: Path) -> None:
     got = by_file(diags)
     assert [d["code"] for d in got["secret.sh"]] == ["VL003"]
     assert [d["code"] for d in got["good.sh"]] == ["VL101"]
+
+
+def test_standard_input_is_bounded(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.robustness.conftest import _command
+
+    env = {**os.environ, "VLLM_LINT_MAX_FILE_BYTES": "1000"}
+    data = b"\x00" * 200_000
+    proc = subprocess.run([*_command(), "--no-cache", "--output-format", "concise", "-", "--stdin-filename", "x.sh"],
+                          input=data, capture_output=True, timeout=60, cwd=tmp_path, env=env)
+    assert proc.returncode == 1 and b"VL003" in proc.stdout and b"1000-byte limit" in proc.stdout
+    # --fix passes the input through unchanged, byte for byte
+    proc = subprocess.run([*_command(), "--no-cache", "--fix", "-", "--stdin-filename", "x.sh"],
+                          input=data, capture_output=True, timeout=60, cwd=tmp_path, env=env)
+    assert proc.stdout == data and b"VL003" in proc.stderr and proc.returncode == 1
