@@ -25,6 +25,7 @@ import dataclasses
 import io
 import json
 import tokenize
+import warnings
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -1042,7 +1043,9 @@ def _too_deep(text: str) -> str | None:
     running Python, a real syntax error) is measured on its tokens instead.
     """
     try:
-        tree = ast.parse(text)
+        with warnings.catch_warnings():  # invalid escapes warn on stderr (SyntaxWarning on 3.12+)
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
     except (RecursionError, MemoryError):
         return "nested too deeply for Python's own parser"
     except SyntaxError as exc:
