@@ -18,10 +18,16 @@ remove the variable.
 
 Fix safety: none (a variable's replacement is usually an option of another form).
 
-Versions: every release; the variable lists come from each release's envs.py.
+Versions: every release; the variable lists come from each release's envs.py,
+plus the variables its other modules read directly (`env_elsewhere` in the
+inventories).  A variable that no release in the knowledge base reads is
+information, not a warning: an image's own entrypoint or a platform plugin may
+read it (`VLLM_ADDITIONAL_ARGS`, `VLLM_SKIP_WARMUP`).
 """
 
 import difflib
+
+from packaging.version import Version
 
 from linter import knowledge
 from linter.diagnostic import Severity
@@ -33,24 +39,40 @@ rule = register(Rule("VL701", "env-var", "`VLLM_*` variable not read by the targ
 
 @rule.check
 def check(ctx):
-    env_names = ctx.release.env
-    if not env_names:
-        return
+    table = ctx.release.env
+    if not table:
+        return  # a names-only release from the history: its variables are not recorded
+    elsewhere = {e["name"] for e in ctx.release.data.get("env_elsewhere", [])}
     for var in ctx.launch.env:
         name = var.name.value
-        if var.name.is_opaque or not name.startswith("VLLM_") or name in env_names:
-            fact = facts.env_fact(name)
-            if fact and fact.get("deprecated-in") and name in env_names:
-                yield ctx.diagnostic(var.name.span, f"`{name}` is deprecated in vLLM {ctx.version}" + (f"; use {fact['replacement']}" if fact.get("replacement") else ""))
+        if var.name.is_opaque or not name.startswith("VLLM_"):
             continue
         fact = facts.env_fact(name)
+        if name in table or name in elsewhere:
+            dep = (fact or {}).get("deprecated-in")
+            if table.get(name, {}).get("deprecated") or (dep and Version(str(dep)) <= ctx.version):
+                msg = f"`{name}` is deprecated in vLLM {ctx.version}"
+                if fact and fact.get("replacement"):
+                    msg += f"; use {fact['replacement']}"
+                yield ctx.diagnostic(var.name.span, msg)
+            continue
         if fact and fact.get("replacement"):
-            msg = f"`{name}` is not read by vLLM {ctx.version}; use {fact['replacement']}"
-        else:
-            older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
-            if older:
-                msg = f"`{name}` is not read by vLLM {ctx.version} (last read by {older[-1]}); it has no effect"
-            else:
-                close = difflib.get_close_matches(name, list(env_names), n=1, cutoff=0.8)
-                msg = f"`{name}` is not read by vLLM {ctx.version}" + (f"; did you mean `{close[0]}`?" if close else "")
-        yield ctx.diagnostic(var.name.span, msg)
+            yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact['replacement']}")
+            continue
+        older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
+        if older or fact:
+            last = f" (last read by {older[-1]})" if older else ""
+            yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
+            continue
+        close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.85)
+        if close:
+            yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; did you mean `{close[0]}`?")
+            continue
+        # Never read by any release we know: perhaps the image's own entrypoint or a
+        # platform plugin (vllm-gaudi, a fork) reads it.  Worth knowing, not a warning.
+        yield ctx.diagnostic(
+            var.name.span,
+            f"`{name}` is not read by vLLM {ctx.version} (nor by any release from {knowledge.known_versions()[0]}); "
+            "it only matters if your image's entrypoint or a plugin reads it",
+            severity=Severity.INFO,
+        )

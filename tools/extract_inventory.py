@@ -481,6 +481,49 @@ def render(inventory: dict) -> str:
     return json.dumps(inventory, indent=1, ensure_ascii=False) + "\n"
 
 
+def env_read_elsewhere(wheel: Path, table: set[str]) -> list[dict]:
+    """``VLLM_*`` variables that vLLM reads outside ``vllm/envs.py``'s table.
+
+    A static walk (``ast``) over every module of the wheel for
+    ``os.getenv("VLLM_X")``, ``os.environ.get/pop/setdefault("VLLM_X")``,
+    ``os.environ["VLLM_X"]`` and ``"VLLM_X" in os.environ``: connectors and
+    platform code read some variables directly, and a linter that only knew the
+    table would call them unused.  Each name keeps its first place (sorted by path).
+    """
+    import ast
+    import zipfile
+
+    found: dict[str, str] = {}
+
+    def environ(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == "environ"
+
+    def note(value: ast.AST, where: str) -> None:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.startswith("VLLM_"):
+            if value.value not in table:
+                found.setdefault(value.value, where)
+
+    with zipfile.ZipFile(wheel) as zf:
+        for name in sorted(n for n in zf.namelist() if n.startswith("vllm/") and n.endswith(".py")):
+            if name == "vllm/envs.py":
+                continue
+            try:
+                tree = ast.parse(zf.read(name).decode("utf-8"))
+            except (SyntaxError, UnicodeDecodeError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                where = f"{name}:{getattr(node, 'lineno', 0)}"
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                    f = node.func
+                    if f.attr == "getenv" or (f.attr in ("get", "pop", "setdefault") and environ(f.value)):
+                        note(node.args[0], where)
+                elif isinstance(node, ast.Subscript) and environ(node.value):
+                    note(node.slice, where)
+                elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) and environ(node.comparators[0]):
+                    note(node.left, where)
+    return [{"name": n, "source": found[n]} for n in sorted(found)]
+
+
 def extract(version: str) -> Path:
     wheel = wheel_path(version)
     venv = ensure_venv(version, wheel)
@@ -488,6 +531,7 @@ def extract(version: str) -> Path:
     if raw["vllm_version"] != version:
         raise SystemExit(f"venv holds vllm {raw['vllm_version']}, expected {version}")
     inventory = build_inventory(raw, {"filename": wheel.name, "sha256": sha256(wheel)})
+    inventory["env_elsewhere"] = env_read_elsewhere(wheel, {e["name"] for e in inventory["env"]})
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     out = OUT_DIR / f"{version}.json"
     out.write_text(render(inventory), encoding="utf-8")

@@ -265,3 +265,15 @@ def test_normalise_type_opens_wrappers():
     assert normalise_type(parse_json) == ("json", True, False)
     lam = {"kind": "callable", "name": "vllm.engine.arg_utils.EngineArgs.add_cli_args.<locals>.<lambda>"}
     assert normalise_type(lam) == ("callable:EngineArgs.add_cli_args.<locals>.<lambda>", False, False)
+
+
+@pytest.mark.parametrize("version", RELEASES)
+def test_env_read_outside_the_table_is_recorded_apart(version):
+    data = json.loads((Path(__file__).resolve().parents[2] / "rules" / "data" / "releases" / f"{version}.json").read_text())
+    table = {e["name"] for e in data["env"]}
+    extra = data.get("env_elsewhere", [])
+    names = [e["name"] for e in extra]
+    assert names == sorted(names) and len(set(names)) == len(names)
+    for e in extra:
+        assert e["name"].startswith("VLLM_") and e["name"] not in table
+        assert e["source"].startswith("vllm/") and e["source"].split(":")[1].isdigit()
