@@ -118,10 +118,13 @@ def _outside_signatures(files: list[str]):
 
 
 def _read(path: str) -> bytes | None:
+    """The file's bytes (as :func:`linter.engine.read_file` reads them: regular files only,
+    never blocking), or None when it is too big or cannot be read: then ``lint_file``
+    reads it again and says why."""
     from linter.engine import MAX_FILE_BYTES, read_file
 
     try:
-        data = read_file(path)  # never blocks on a pipe swapped in after discovery
+        data = read_file(path)
     except OSError:
         return None
     return data if len(data) <= MAX_FILE_BYTES else None
