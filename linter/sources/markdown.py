@@ -193,12 +193,27 @@ def _sniff(src_text: str, block: Block) -> str:
     return "bash"
 
 
-def _masked(src: SourceFile, ranges: list[tuple[int, int]]) -> list[str]:
+def _masked(src: SourceFile, ranges: list[tuple[int, int]], blank: str | None = None) -> list[str]:
     text = src.text
-    out = [ch if ch in "\r\n" else " " for ch in text]
+    out = list(blank) if blank is not None else [ch if ch in "\r\n" else " " for ch in text]
     for a, b in ranges:
         out[a:b] = text[a:b]
     return out
+
+
+def _window(src: SourceFile, ranges: list[tuple[int, int]], blank: str) -> tuple[str, int]:
+    """The text from the first range to the last, everything else blanked (line ends kept), and its file offset."""
+    lo, hi = ranges[0][0], ranges[-1][1]
+    parts = []
+    at = lo
+    for a, b in ranges:
+        parts.append(blank[at:a])
+        parts.append(src.text[a:b])
+        at = b
+    return "".join(parts), lo
+
+
+_MAX_BLOCKS = 500  # code blocks analysed per file: each non-shell block is parsed at the file's full length
 
 
 # A shell prompt at the start of a console line: "$ ", "# ", "% ", "(venv) $ ", "user@host:~/x$ ".
@@ -274,12 +289,18 @@ def extract(src: SourceFile) -> Extraction:
     except Exception as exc:  # noqa: BLE001
         out.problems.append(Problem(Span(0, 0), f"markdown scan failed: {type(exc).__name__}: {exc}"))
         return out
+    blank = "".join(ch if ch in "\r\n" else " " for ch in src.text)  # once per file, not per block
+    analysed = 0
     for block in blocks:
         if not block.lines:
             continue
         content = "\n".join(src.text[a:b] for a, b in block.lines).lower()
         if "vllm" not in content and "lmcache" not in content:
             continue  # nothing to find: no start, no pin
+        analysed += 1
+        if analysed > _MAX_BLOCKS:
+            out.problems.append(Problem(Span(block.fence_start, block.fence_start), f"more than {_MAX_BLOCKS} code blocks that mention vLLM; the rest of the file is not checked"))
+            break
         sniffed = not block.lang
         lang = block.lang or _sniff(src.text, block)
         if lang == "pycon":
@@ -289,13 +310,15 @@ def extract(src: SourceFile) -> Extraction:
         if lang in SHELL_LANGS:
             prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
             ranges = _console_ranges(src.text, block) if prompted else block.lines
-            masked = "".join(_masked(src, ranges))
-            msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             from linter.sources import shell
 
-            ex = _run(lambda: shell.extract_script(msrc, masked, OffsetMap.identity(0, len(masked)), kind="markdown", group=group), out, block, src)
+            if ranges:  # only the block's own text is parsed, placed by an offset map
+                script, lo = _window(src, ranges, blank)
+                ex = _run(lambda: shell.extract_script(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
+            else:
+                ex = Extraction()
         elif lang in DOCKER_LANGS:
-            masked = "".join(_masked(src, block.lines))
+            masked = "".join(_masked(src, block.lines, blank))
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             from linter.sources import dockerfile
 
@@ -304,7 +327,7 @@ def extract(src: SourceFile) -> Extraction:
             mod = _module("yaml" if lang in YAML_LANGS else "python")
             if mod is None or not hasattr(mod, "extract"):
                 continue
-            chars = _masked(src, block.lines)
+            chars = _masked(src, block.lines, blank)
             if lang in PYTHON_LANGS and block.fence_indent > 0:
                 # Indented block (inside a list item): give the parser a header
                 # line at column 0 in the masked fence line so the indentation is legal.

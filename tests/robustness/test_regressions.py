@@ -68,3 +68,18 @@ def test_utf16_files_pass_the_prefilter() -> None:
         assert might_launch(("\ufeff" + "vllm serve m\n").encode(enc))
         assert might_launch("VLLM serve m\n".encode(enc))  # without a BOM: then reported as not text
     assert not might_launch("nothing here\n".encode("utf-16-le"))
+
+
+def test_markdown_many_blocks_are_linear_and_capped() -> None:
+    from linter.sources import markdown
+
+    text = "```sh\nvllm serve m --swap-space 1\n```\n" * 3000
+    start = time.monotonic()
+    out = markdown.extract(SourceFile.from_text("README.md", text))
+    assert time.monotonic() - start < 20  # each block masked and parsed the whole file: 50k blocks took over 5 minutes
+    assert len(out.launches) == 500
+    assert any("more than 500 code blocks" in p.message for p in out.problems)
+    # positions are file positions
+    for launch in out.launches[:3] + out.launches[-3:]:
+        tok = launch.args[-1]
+        assert text[tok.value_start:tok.value_start + len(tok.value)] == tok.value
