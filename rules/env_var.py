@@ -20,7 +20,8 @@ Fix safety: none (a variable's replacement is usually an option of another form)
 
 Versions: every release; the variable lists come from each release's envs.py,
 plus the variables its other modules read directly (`env_elsewhere` in the
-inventories).  A variable that no release in the knowledge base reads is
+inventories), and for older releases the envs.py tables of 0.6.0 to 0.27.1
+(`env` in rules/data/history.json).  A variable that no release in the knowledge base reads is
 information, not a warning: an image's own entrypoint or a platform plugin may
 read it (`VLLM_ADDITIONAL_ARGS`, `VLLM_SKIP_WARMUP`).
 """
@@ -60,6 +61,9 @@ def check(ctx):
             yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact['replacement']}")
             continue
         older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
+        runs = knowledge.history().get("env", {}).get(name, {}).get("accepted", [])
+        if not older and runs:
+            older = [Version(runs[-1][1])]  # read by a release before the first inventory
         if older or fact:
             last = f" (last read by {older[-1]})" if older else ""
             yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
@@ -72,7 +76,7 @@ def check(ctx):
         # platform plugin (vllm-gaudi, a fork) reads it.  Worth knowing, not a warning.
         yield ctx.diagnostic(
             var.name.span,
-            f"`{name}` is not read by vLLM {ctx.version} (nor by any release from {knowledge.known_versions()[0]}); "
+            f"`{name}` is not read by vLLM {ctx.version} (nor by any release since 0.6.0); "
             "it only matters if your image's entrypoint or a plugin reads it",
             severity=Severity.INFO,
         )

@@ -988,6 +988,27 @@ def build(per_release: dict[str, dict[str, dict]], releases: list[str]) -> dict:
     return {"schema": 1, "releases": releases, "options": options}
 
 
+def env_names(src: Sources) -> set[str]:
+    """The ``VLLM_*`` keys of ``vllm/envs.py``'s ``environment_variables`` table (static)."""
+    tree = src.tree("vllm/envs.py")
+    names: set[str] = set()
+    if tree is None:
+        return names
+    for node in ast.walk(tree):
+        target = node.targets[0] if isinstance(node, ast.Assign) and node.targets else getattr(node, "target", None)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name) and target.id == "environment_variables":
+            if isinstance(node.value, ast.Dict):
+                for k in node.value.keys:
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.startswith("VLLM_"):
+                        names.add(k.value)
+    return names
+
+
+def env_history(per_release: dict[str, set[str]], releases: list[str]) -> dict:
+    every = sorted({n for r in releases for n in per_release[r]})
+    return {name: {"accepted": runs([name in per_release[r] for r in releases], releases)} for name in every}
+
+
 def dump(data: dict) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
@@ -1010,14 +1031,18 @@ def main(argv: list[str] | None = None) -> int:
     releases = args.versions or release_versions()
     releases = sorted(releases, key=Version)
     per_release = {}
+    env_per_release: dict[str, set[str]] = {}
     for v in releases:
         t = time.time()
-        opts, warns = extract(release_sources(v, keep_wheel=args.keep_wheels), v)
+        src = release_sources(v, keep_wheel=args.keep_wheels)
+        env_per_release[v] = env_names(src)
+        opts, warns = extract(src, v)
         for w in warns:
             print(f"warning: {v}: {w}", file=sys.stderr)
         per_release[v] = opts
         print(f"{v}: {len(opts)} option strings ({time.time() - t:.1f}s)", file=sys.stderr)
     data = build(per_release, releases)
+    data["env"] = env_history(env_per_release, releases)  # VLLM_* variables envs.py reads, per release
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(dump(data), encoding="utf-8")
     print(f"wrote {args.output} ({len(data['options'])} options, {len(releases)} releases) "

@@ -53,3 +53,15 @@ def test_no_pin_means_newest_release(tmp_path):
     r = lint(tmp_path, "a.sh", "vllm serve m --port 8000\n", "shell")
     assert [rep.reason for rep in r.launches] == ["newest"]
     assert codes(r) == []
+
+
+def test_env_var_removed_before_the_first_inventory_names_its_last_release(tmp_path):
+    r = lint(tmp_path, "pod.yaml", MANIFEST.replace("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND"), "yaml", "0.33")
+    d = only(r, "VL701")
+    assert d.severity.value == "warning" and "last read by 0.14.1" in d.message
+
+
+def test_env_var_no_release_ever_read_is_information(tmp_path):
+    r = lint(tmp_path, "pod.yaml", MANIFEST.replace("VLLM_USE_V1", "VLLM_ADDITIONAL_ARGS"), "yaml", "0.33")
+    d = only(r, "VL701")
+    assert d.severity.value == "info" and "plugin" in d.message
