@@ -106,16 +106,7 @@ class LaunchContext:
         fix: Fix | None = None,
         severity: Severity | None = None,
     ) -> Diagnostic:
-        rule = self.rule
-        return Diagnostic(
-            code=rule.code,  # type: ignore[attr-defined]
-            message=message,
-            path=self.src.path,
-            span=span,
-            severity=severity or rule.severity,  # type: ignore[attr-defined]
-            fix=fix,
-            vllm_version=str(self.version),
-        )
+        return _diagnostic(self.rule, self.src.path, span, message, severity, fix, str(self.version))
 
 
 def _setting_name(launch: Launch, release: Release, opt: ParsedOption, option_string: str) -> str | None:
@@ -140,13 +131,17 @@ class FileContext:
     rule: object = None
 
     def diagnostic(self, span: Span, message: str, *, version: str | None = None, fix: Fix | None = None, severity: Severity | None = None) -> Diagnostic:
-        rule = self.rule
-        return Diagnostic(
-            code=rule.code,  # type: ignore[attr-defined]
-            message=message,
-            path=self.src.path,
-            span=span,
-            severity=severity or rule.severity,  # type: ignore[attr-defined]
-            fix=fix,
-            vllm_version=version,
-        )
+        return _diagnostic(self.rule, self.src.path, span, message, severity, fix, version)
+
+
+def _diagnostic(rule, path: str, span: Span, message: str, severity: Severity | None, fix: Fix | None, version: str | None) -> Diagnostic:
+    """A diagnostic of the rule that is running (its code, and its severity unless overridden)."""
+    return Diagnostic(
+        code=rule.code,
+        message=message,
+        path=path,
+        span=span,
+        severity=severity or rule.severity,
+        fix=fix,
+        vllm_version=version,
+    )

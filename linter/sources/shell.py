@@ -616,20 +616,9 @@ class _Script:
             return
         for c in node.named_children:
             if c.type == "variable_assignment":
-                name_node = c.child_by_field_name("name")
-                if name_node is None:
-                    continue
-                name = self.ntext(name_node)
-                if not name.startswith(_ENV_PREFIXES):
-                    continue
-                value = c.child_by_field_name("value")
-                name_tok = self.name_token(name_node)
-                val_tok = self.token(self.eval_word(value, assignment=True)[0]) if value is not None else None
-                if val_tok is None:
-                    at = self.send(c.end_byte)
-                    w = _Word(start=at, end=at, anchor=at)
-                    val_tok = self.token(w)
-                self.exports.append((self.sbyte(c.start_byte), EnvVar(name_tok, val_tok)))
+                var = self.assignment_env(c)
+                if var is not None:
+                    self.exports.append((self.sbyte(c.start_byte), var))
             elif c.type == "variable_name":
                 name = self.ntext(c)
                 if not name.startswith(_ENV_PREFIXES):
@@ -696,24 +685,26 @@ class _Script:
             return
         self.nested(node, words, tokens)
 
+    def assignment_env(self, c: _ts.Node) -> EnvVar | None:
+        """The ``VLLM_*``/``LMCACHE_*`` variable a ``NAME=value`` node sets, or None."""
+        name_node = c.child_by_field_name("name")
+        if name_node is None or not self.ntext(name_node).startswith(_ENV_PREFIXES):
+            return None
+        value = c.child_by_field_name("value")
+        if value is not None:
+            val = self.token(self.eval_word(value, assignment=True)[0])
+        else:
+            at = self.send(c.end_byte)
+            val = self.token(_Word(start=at, end=at, anchor=at))
+        return EnvVar(self.name_token(name_node), val)
+
     def prefix_env(self, node: _ts.Node) -> list[EnvVar]:
         env: list[EnvVar] = []
         for c in node.children:
-            if c.type != "variable_assignment":
-                continue
-            name_node = c.child_by_field_name("name")
-            if name_node is None:
-                continue
-            name = self.ntext(name_node)
-            if not name.startswith(_ENV_PREFIXES):
-                continue
-            value = c.child_by_field_name("value")
-            if value is not None:
-                val = self.token(self.eval_word(value, assignment=True)[0])
-            else:
-                at = self.send(c.end_byte)
-                val = self.token(_Word(start=at, end=at, anchor=at))
-            env.append(EnvVar(self.name_token(name_node), val))
+            if c.type == "variable_assignment":
+                var = self.assignment_env(c)
+                if var is not None:
+                    env.append(var)
         return env
 
     def make_launch(self, node: _ts.Node, m: commands.Match) -> None:
