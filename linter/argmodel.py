@@ -56,7 +56,6 @@ class ParsedDotted:
     value: str | None
     name_item: Item
     value_item: Item | None
-    json_ok: bool
 
 
 @dataclass
@@ -315,14 +314,10 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool, config: list[
         if append:
             key_text = key_text[:-1]
         key, *path = key_text.split(".")
-        json_ok = True
-        if value_text is not None and not append and not (value_item and value_item.opaque):
-            try:
-                json.loads(value_text)
-            except ValueError:
-                json_ok = True  # vLLM falls back to a human-readable int or the raw string
+        # A value that is not JSON is fine here: vLLM falls back to a human-readable
+        # int or the raw string (see _dotted_json), so nothing is checked.
         name_item = Item(key, it.token, it.start, it.start + len(key) if it.text.startswith(key) else it.end, it.opaque)
-        gathered.setdefault(key, []).append(ParsedDotted(key, path, append, value_text, name_item, value_item, json_ok))
+        gathered.setdefault(key, []).append(ParsedDotted(key, path, append, value_text, name_item, value_item))
         delete.add(i)
     out = [it for i, it in enumerate(out) if i not in delete]
     for key, parts in gathered.items():
@@ -447,7 +442,6 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             i += 1
             continue
         written = it.token.value[it.start : it.end] if it.token is not None else it.text
-        opt_text = it.text.split("=", 1)[0] if r.explicit is not None or r.kind != "option" else r.option_string or it.text
         name_len = len(written.split("=", 1)[0]) if "=" in written else len(written)
         option = ParsedOption(
             written=written.split("=", 1)[0] if r.explicit is not None or "=" in written else written,
@@ -463,7 +457,6 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
         )
         if r.kind == "option" and option.match == "exact" and option.written != option.normalized:
             option.match = "normalized"
-        del opt_text
         (parsed.config_options if it.from_config else parsed.options).append(option)
         i += 1
         if r.kind != "option":

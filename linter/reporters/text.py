@@ -94,6 +94,5 @@ def _counts(results: list[FileResult]) -> str:
 
 
 def statistics(results: list[FileResult]) -> str:
-    counts = Counter((d.code, d.message.split(":")[0]) for r in results for d in r.diagnostics)
     by_code = Counter(d.code for r in results for d in r.diagnostics)
-    return "\n".join(f"{n:>5}\t{code}" for code, n in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0]))) + ("\n" if counts else "")
+    return "\n".join(f"{n:>5}\t{code}" for code, n in sorted(by_code.items(), key=lambda kv: (-kv[1], kv[0]))) + ("\n" if by_code else "")
