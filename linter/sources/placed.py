@@ -1,0 +1,119 @@
+"""Text placed in a file: the one type for a decoded string and where its characters stand.
+
+A shell word after quote removal, a Dockerfile exec-form string, a Python
+string literal and a YAML scalar's value are all the same thing to the rest of
+the pipeline: a value, the stretches of it that stand verbatim in the file (an
+:class:`~linter.offset_map.OffsetMap`, stored as runs, never one entry per
+character), the parts that cannot be known statically (``$VAR``, ``{{ }}``),
+and whether it may expand to several argv elements.  :meth:`PlacedText.token`
+turns it into the :class:`~linter.launch.Token` a launch holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from linter.launch import Span, Token
+from linter.offset_map import OffsetMap
+from linter.source_file import SourceFile
+
+
+@dataclass(eq=False)
+class PlacedText:
+    """A decoded string built piece by piece, with the file offset of each verbatim run.
+
+    ``start``/``end`` is the file span of the raw text (quotes included).
+    ``anchor`` is where an empty value stands (inside ``""``), so a fix can
+    still write into it.  ``opaque`` ranges are offsets into :attr:`value`.
+    """
+
+    start: int = 0
+    end: int = 0
+    anchor: int | None = None
+    splat: bool = False
+    opaque: list[tuple[int, int]] = field(default_factory=list)
+    omap: OffsetMap = field(default_factory=OffsetMap)
+    _parts: list[str] = field(default_factory=list, repr=False)
+    _len: int = 0
+    _joined: str | None = field(default=None, repr=False)
+
+    # -- building ---------------------------------------------------------
+    def lit(self, text: str, file_start: int | None) -> None:
+        """Append ``text``; it stands verbatim at ``file_start`` (None: produced, e.g. by an escape)."""
+        if not text:
+            return
+        if file_start is not None:
+            self.omap.add(self._len, file_start, len(text))
+        self._parts.append(text)
+        self._len += len(text)
+        self._joined = None
+
+    def put(self, ch: str, file_pos: int | None) -> None:
+        """Append one character (``lit`` of a single character)."""
+        self.lit(ch, file_pos)
+
+    def unknown(self, text: str, file_start: int | None, *, splat: bool = False) -> None:
+        """Append text whose value cannot be known statically (kept as written, marked opaque)."""
+        a = self._len
+        self.lit(text, file_start)
+        if text:
+            self.opaque.append((a, self._len))
+        self.splat = self.splat or splat
+
+    def extend(self, other: PlacedText) -> None:
+        """Append ``other`` (its runs, unknown parts and splat mark shift by the current length)."""
+        off = self._len
+        if self.anchor is None and not self._len:
+            self.anchor = other.anchor
+        for s, f, n in other.omap.segments:
+            self.omap.add(s + off, f, n)
+        self.opaque.extend((a + off, b + off) for a, b in other.opaque)
+        self._parts.extend(other._parts)
+        self._len += other._len
+        self._joined = None
+        self.splat = self.splat or other.splat
+
+    # -- reading ----------------------------------------------------------
+    @property
+    def value(self) -> str:
+        if self._joined is None:
+            self._joined = "".join(self._parts)
+            self._parts = [self._joined] if self._joined else []
+        return self._joined
+
+    def __len__(self) -> int:
+        return self._len
+
+    def merged_opaque(self) -> tuple[tuple[int, int], ...]:
+        out: list[tuple[int, int]] = []
+        for a, b in sorted(self.opaque):
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], max(out[-1][1], b))
+            else:
+                out.append((a, b))
+        return tuple(out)
+
+    def offset_map(self) -> OffsetMap:
+        """The runs, with the raw text's start as the fallback place."""
+        return OffsetMap(list(self.omap.segments), self.start)
+
+    def verbatim_start(self, src: SourceFile, a: int = 0, b: int | None = None) -> int | None:
+        """File offset of ``value[a:b]`` when it stands verbatim, in one piece, in ``src``."""
+        b = self._len if b is None else b
+        if b <= a:
+            return self.anchor if self._len == 0 else None
+        f0 = self.omap.contiguous(a, b)
+        if f0 is None or src.text[f0 : f0 + (b - a)] != self.value[a:b]:
+            return None
+        return f0
+
+    def sub_span(self, a: int, b: int, src: SourceFile) -> tuple[Span, bool]:
+        """(file span, exact) of ``value[a:b]``: exact when it stands verbatim, else the raw span."""
+        f0 = self.verbatim_start(src, a, b) if b > a else None
+        if f0 is not None:
+            return Span(f0, f0 + (b - a)), True
+        return Span(self.start, max(self.start, self.end)), False
+
+    def token(self, src: SourceFile) -> Token:
+        """The launch token: editable (``value_start`` set) only when the whole value is verbatim."""
+        return Token(self.value, Span(self.start, max(self.start, self.end)), self.verbatim_start(src), self.merged_opaque(), self.splat)
