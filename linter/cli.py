@@ -384,6 +384,8 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
                     "options": options,
                     "env": [{"name": e.name.value, "value": e.value.value if e.value else None} for e in launch.env],
                     "notes": launch.notes,
+                    "evidence": launch.evidence,
+                    "strong": launch.strong,
                 }
             )
     if output_format == "json":

@@ -11,7 +11,7 @@ import importlib
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from packaging.version import InvalidVersion, Version
 
@@ -203,7 +203,10 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
             if launch.program != "vllm":
                 continue
             ctx.rule = rule
-            result.diagnostics.extend(rule.run(ctx))
+            found = rule.run(ctx)
+            if not launch.strong:  # weak evidence: report, never edit
+                found = (replace(d, fix=None) if d.fix is not None else d for d in found)
+            result.diagnostics.extend(found)
     for rule in rules.values():
         if rule.scope != "file" or not settings.enabled(rule.code, rule.default):
             continue
@@ -212,6 +215,8 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
     from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
 
     result.diagnostics = finish(src, kind, result.diagnostics, settings)
+    if not any(rep.launch.strong for rep in result.launches):  # no strong launch: --fix changes no byte
+        result.diagnostics = [replace(d, fix=None) if d.fix is not None else d for d in result.diagnostics]
     result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
     return result
 

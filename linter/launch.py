@@ -163,3 +163,13 @@ class Launch:
     # ``cloud.google.com/gke-accelerator`` node selector or required node affinity with one
     # value) and ``gpu-count`` (the container's ``nvidia.com/gpu`` limit), as written.
     resources: dict[str, str] = field(default_factory=dict)
+    # Why this is vLLM's, in words for ``--show-launches`` ("`vllm serve` command",
+    # "image vllm/vllm-openai:v0.30.0", "LLM imported from vllm", "named by --config in
+    # serve.sh"), and whether that evidence is strong: a vLLM command word or entrypoint
+    # module, a vLLM image whose entrypoint takes the arguments, a vllm / ray.serve.llm
+    # import, a file named by a launch's ``--config``.  Weak evidence (keys that merely look
+    # like option names, a Markdown block that mentions vLLM) is reported only when the
+    # argument model confirms it, and is never edited: the engine drops every fix of a weak
+    # launch.
+    evidence: str = ""
+    strong: bool = True
