@@ -309,13 +309,13 @@ class _Progress:
 
 def lint_many(candidates, settings, rules, *, cache=None, processes: int | None = None) -> list:
     """One FileResult per linted candidate (``error`` ones become VL003, ``unknown`` ones are skipped), in order."""
-    from linter.engine import FileResult, _input_diag
+    from linter.engine import FileResult, input_problem
 
     jobs = []
     slots: list = []
     for c in candidates:
         if c.kind == "error":
-            slots.append(FileResult(c.path, [_input_diag("VL003", c.path, Span(0, 0), f"cannot read: {c.reason}", Severity.ERROR)]))
+            slots.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
             continue
         if c.kind == "unknown":
             continue

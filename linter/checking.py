@@ -2,30 +2,31 @@
 
 The helpers turn argument-model items into file spans and edits, so rules
 never compute offsets themselves: an edit is offered only when the token it
-touches stands verbatim in the file.
+touches stands verbatim in the file.  A check yields
+:class:`~linter.diagnostic.Finding` values and its rule stamps them; the
+contexts are never changed while rules run.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from packaging.version import Version
 
 from linter.argmodel import Item, ParsedLaunch, ParsedOption
-from linter.diagnostic import Diagnostic, Edit, Fix, Severity
+from linter.diagnostic import Edit, Fix
 from linter.knowledge import Release
 from linter.launch import Launch, Span
 from linter.source_file import SourceFile
 
 
-@dataclass
+@dataclass(frozen=True)
 class LaunchContext:
     src: SourceFile
     parsed: ParsedLaunch
     pin: Version | None  # the release the file pins for this launch, if any
     pin_known: Version | None  # the known release that stands for the pin
     target_explicit: bool  # the user gave --target-version
-    rule: object = None  # set by the engine before each rule runs
     settings: object = None  # the run's linter.engine.Settings (None in some tests)
 
     @property
@@ -98,16 +99,6 @@ class LaunchContext:
             return None
         return Fix(message, (Edit(self.item_span(item), content),), applicability)  # type: ignore[arg-type]
 
-    def diagnostic(
-        self,
-        span: Span,
-        message: str,
-        *,
-        fix: Fix | None = None,
-        severity: Severity | None = None,
-    ) -> Diagnostic:
-        return _diagnostic(self.rule, self.src.path, span, message, severity, fix, str(self.version))
-
 
 def _setting_name(launch: Launch, release: Release, opt: ParsedOption, option_string: str) -> str | None:
     """The keyword spelling of an option string for a keyword launch.
@@ -124,24 +115,7 @@ def _setting_name(launch: Launch, release: Release, opt: ParsedOption, option_st
     return spec.dest
 
 
-@dataclass
+@dataclass(frozen=True)
 class FileContext:
     src: SourceFile
-    launches: list[LaunchContext] = field(default_factory=list)
-    rule: object = None
-
-    def diagnostic(self, span: Span, message: str, *, version: str | None = None, fix: Fix | None = None, severity: Severity | None = None) -> Diagnostic:
-        return _diagnostic(self.rule, self.src.path, span, message, severity, fix, version)
-
-
-def _diagnostic(rule, path: str, span: Span, message: str, severity: Severity | None, fix: Fix | None, version: str | None) -> Diagnostic:
-    """A diagnostic of the rule that is running (its code, and its severity unless overridden)."""
-    return Diagnostic(
-        code=rule.code,
-        message=message,
-        path=path,
-        span=span,
-        severity=severity or rule.severity,
-        fix=fix,
-        vllm_version=version,
-    )
+    launches: tuple[LaunchContext, ...] = ()

@@ -193,12 +193,10 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
             sys.stdout.flush()
         if not too_big:
             return EXIT_CLEAN
-        from linter.diagnostic import Severity
-        from linter.engine import FileResult, _input_diag
-        from linter.launch import Span
+        from linter.engine import input_problem
         from linter.reporters import reporter
 
-        result = FileResult(filename, [_input_diag("VL003", filename, Span(0, 0), f"standard input is over the {MAX_FILE_BYTES}-byte limit; not read", Severity.ERROR)])
+        result = input_problem("VL003", filename, f"standard input is over the {MAX_FILE_BYTES}-byte limit; not read", settings)
         report = reporter("concise" if fix and output_format == "full" else output_format)([result])
         (sys.stderr if fix else sys.stdout).write(report)
         return EXIT_FOUND
@@ -253,9 +251,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
 def lint_candidates(candidates, settings, *, compact=False, cache=None):
     """One result per candidate.  ``compact``: results as reports need them (launches
     without their tokens), linted on every core and through ``cache`` (linter.batch)."""
-    from linter.diagnostic import Severity
-    from linter.engine import FileResult, _input_diag, lint_file
-    from linter.launch import Span
+    from linter.engine import input_problem, lint_file
     from rules.base import all_rules
 
     rules = all_rules() if not compact else None  # compact: imported by the first file the cache does not serve
@@ -266,7 +262,7 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
         results = lint_many(candidates, settings, rules, cache=cache)
     for c in candidates if not compact else ():
         if c.kind == "error":
-            results.append(FileResult(c.path, [_input_diag("VL003", c.path, Span(0, 0), f"cannot read: {c.reason}", Severity.ERROR)]))
+            results.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
             continue
         if c.kind == "unknown":
             continue

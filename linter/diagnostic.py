@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
@@ -31,6 +32,28 @@ class Fix:
     message: str
     edits: tuple[Edit, ...]
     applicability: Applicability = "safe"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a check found, before its rule stamps it with code, severity, path and release.
+
+    ``severity`` overrides the rule's own (a removed value is an error, a deprecated one a
+    warning); ``version`` is the release a file-wide rule's finding is about (a launch
+    rule's findings take their launch's).
+    """
+
+    span: Span
+    message: str
+    fix: Fix | None = None
+    severity: Severity | None = None
+    version: str | None = None
+    related: tuple[tuple[str, Span], ...] = ()
+
+
+def matches(code: str, codes: Iterable[str]) -> bool:
+    """``codes`` (of ``--select``, ``--ignore``, per-file ignores, ...) name ``code``: itself, a prefix of it, or ``ALL``."""
+    return any(c == "ALL" or (c and code.startswith(c)) for c in codes)
 
 
 @dataclass(slots=True)

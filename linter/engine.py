@@ -17,7 +17,7 @@ from packaging.version import InvalidVersion, Version
 
 from linter import argmodel, knowledge
 from linter.checking import FileContext, LaunchContext
-from linter.diagnostic import Diagnostic, Severity
+from linter.diagnostic import Diagnostic, Finding, matches
 from linter.launch import Launch, Span, VersionHint
 from linter.source_file import DecodeError, SourceFile
 from linter.sources import Extraction
@@ -89,14 +89,16 @@ class Settings:
     model_configs: dict[str, str] = field(default_factory=dict)
 
     def enabled(self, code: str, default: bool) -> bool:
-        def hit(codes: Iterable[str]) -> bool:
-            return any(code.startswith(c) for c in codes if c) or "ALL" in codes
-
-        if hit(self.ignore):
+        """``--select``/``--extend-select``/``--ignore`` keep ``code`` (``default``: it is in the default set)."""
+        if matches(code, self.ignore):
             return False
         if self.select is not None:
-            return hit(self.select) or hit(self.extend_select)
-        return default or hit(self.extend_select)
+            return matches(code, self.select) or matches(code, self.extend_select)
+        return default or matches(code, self.extend_select)
+
+    def ignored_in(self, path: str) -> frozenset[str]:
+        """The codes (or prefixes) per-file ignores silence in ``path``."""
+        return self.per_file_ignores(path) if self.per_file_ignores is not None else frozenset()
 
 
 @dataclass
@@ -135,8 +137,15 @@ def extract(src: SourceFile, kind: str) -> Extraction:
     return module.extract(src)
 
 
-def _input_diag(code: str, path: str, span: Span, message: str, severity: Severity) -> Diagnostic:
-    return Diagnostic(code=code, message=message, path=path, span=span, severity=severity)
+def input_problem(code: str, path: str, message: str, settings: Settings, span: Span = Span(0, 0)) -> FileResult:
+    """The result of a file that could not be read (VL002, VL003): its rule's diagnostic, unless
+    ``--select``/``--ignore`` or the file's per-file ignores leave that code out."""
+    from rules.input_problem import RULES
+
+    rule = RULES[code]
+    if not settings.enabled(code, rule.default) or matches(code, settings.ignored_in(path)):
+        return FileResult(path)
+    return FileResult(path, [rule.stamp(path, Finding(span, message))])
 
 
 def _pin_version(hint: VersionHint | None) -> Version | None:
@@ -174,14 +183,15 @@ def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings) 
 
 
 def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> FileResult:
+    from rules.input_problem import parse_error
+
     result = FileResult(src.path, src=src)
     extraction = extract(src, kind)
-    for problem in extraction.problems:
-        if settings.enabled("VL001", True):
-            result.diagnostics.append(_input_diag("VL001", src.path, problem.span, problem.message, Severity.ERROR))
+    if settings.enabled(parse_error.code, parse_error.default):
+        result.diagnostics.extend(parse_error.stamp(src.path, Finding(p.span, p.message)) for p in extraction.problems)
     # The knowledge base sees launches only now: a config candidate is kept when
     # its keys really are vLLM options of the release it is checked against.
-    fctx = FileContext(src)
+    contexts: list[LaunchContext] = []
     for launch in extraction.launches:
         if extraction.pins and launch.version_hint is None and launch.program == "vllm":
             launch.version_hint = _nearest_pin(launch, extraction.pins)
@@ -195,22 +205,21 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
             continue
         pin_known = knowledge.nearest_known(pin) if pin is not None else None
         ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None, settings=settings)
-        fctx.launches.append(ctx)
+        contexts.append(ctx)
         result.launches.append(LaunchReport(launch, version, str(pin) if pin else None, reason))
         for rule in rules.values():
             if rule.scope != "launch" or not settings.enabled(rule.code, rule.default) or not rule.applies_to(version):
                 continue
             if launch.program != "vllm":
                 continue
-            ctx.rule = rule
             found = rule.run(ctx)
             if not launch.strong:  # weak evidence: report, never edit
                 found = (replace(d, fix=None) if d.fix is not None else d for d in found)
             result.diagnostics.extend(found)
+    fctx = FileContext(src, tuple(contexts))
     for rule in rules.values():
         if rule.scope != "file" or not settings.enabled(rule.code, rule.default):
             continue
-        fctx.rule = rule
         result.diagnostics.extend(rule.run(fctx))
     from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
 
@@ -272,17 +281,16 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
     ``prefilter``: skip files whose bytes cannot hold a launch (walked files;
     a file named on the command line is always read in full).
     """
-    empty = Span(0, 0)
     if data is None:
         try:
             size = os.path.getsize(path)
             if size > MAX_FILE_BYTES:
-                return FileResult(path, [_input_diag("VL003", path, empty, f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit; skipped", Severity.ERROR)])
+                return input_problem("VL003", path, f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit; skipped", settings)
             data = read_file(path)
             if len(data) > MAX_FILE_BYTES:  # grew since its size was taken
-                return FileResult(path, [_input_diag("VL003", path, empty, f"file is over the {MAX_FILE_BYTES}-byte limit; skipped", Severity.ERROR)])
+                return input_problem("VL003", path, f"file is over the {MAX_FILE_BYTES}-byte limit; skipped", settings)
         except OSError as exc:
-            return FileResult(path, [_input_diag("VL003", path, empty, f"cannot read file: {exc.strerror or exc}", Severity.ERROR)])
+            return input_problem("VL003", path, f"cannot read file: {exc.strerror or exc}", settings)
     if prefilter and kind not in ("requirements",):
         from linter.discovery import might_launch
 
@@ -291,9 +299,7 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
     try:
         src = SourceFile.from_bytes(path, data)
     except DecodeError as exc:
-        if settings.enabled("VL002", True):
-            return FileResult(path, [_input_diag("VL002", path, empty, str(exc), Severity.WARNING)])
-        return FileResult(path)
+        return input_problem("VL002", path, str(exc), settings)
     return lint_source(src, kind, settings, rules)
 
 

@@ -31,7 +31,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from linter.diagnostic import Diagnostic, Edit, Fix, Severity
+from linter.diagnostic import Diagnostic, Edit, Finding, Fix, matches
 from linter.launch import Span
 from linter.source_file import SourceFile
 
@@ -443,7 +443,13 @@ def _unused_diagnostic(src: SourceFile, sup: Suppression, unused: list[str], unk
     else:
         message = "unused suppression: " + "; ".join(parts)
         fix = Fix("Remove the unused suppression", (_removal(src, sup),))
-    return Diagnostic(CODE, message, src.path, Span(sup.start, sup.comment.end), Severity.WARNING, fix, version)
+    return _vl901(src, Finding(Span(sup.start, sup.comment.end), message, fix), version)
+
+
+def _vl901(src: SourceFile, finding: Finding, version: str | None) -> Diagnostic:
+    from rules.unused_suppression import rule
+
+    return rule.stamp(src.path, finding, version)
 
 
 def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, known_codes=None, ignored: frozenset[str] = frozenset()) -> list[Diagnostic]:
@@ -451,10 +457,11 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
     sups = suppressions(src, kind)
     if not sups:
         return diagnostics
-    if known_codes is None:
-        from rules.base import all_rules
+    from rules.base import all_rules
 
-        known_codes = set(all_rules())
+    rules = all_rules()
+    if known_codes is None:
+        known_codes = set(rules)
     kept: list[Diagnostic] = []
     for d in diagnostics:
         line, _ = src.line_col(min(d.span.start, len(src.text)))
@@ -463,7 +470,7 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
             kept.append(d)
         for s in hit:
             s.used.add(d.code)
-    if not settings.enabled(CODE, True) or _hit(CODE, ignored):
+    if not settings.enabled(CODE, rules[CODE].default) or matches(CODE, ignored):
         return kept
     version = next((d.vllm_version for d in diagnostics if d.vllm_version), None)
     # Part of the file could not be parsed: findings may be missing there, so "unused" cannot be told
@@ -472,7 +479,7 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
     extra: list[Diagnostic] = []
     for s in sups:
         if s.problem is not None:
-            extra.append(Diagnostic(CODE, f"unreadable suppression: {s.problem}", src.path, Span(s.start, s.comment.end), Severity.WARNING, None, version))
+            extra.append(_vl901(src, Finding(Span(s.start, s.comment.end), f"unreadable suppression: {s.problem}"), version))
             continue
         if s.codes is None:
             if not s.used and not partial:
@@ -481,7 +488,7 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
         unknown = [c for c, _ in s.codes if c not in known_codes]
         unused = [
             c for c, _ in s.codes
-            if c in known_codes and c not in s.used and c != CODE and settings.enabled(c, _default(c)) and not _hit(c, ignored) and not partial
+            if c in known_codes and c not in s.used and c != CODE and c in rules and settings.enabled(c, rules[c].default) and not matches(c, ignored) and not partial
         ]
         if unknown or unused:
             extra.append(_unused_diagnostic(src, s, unused, unknown, version))
@@ -494,21 +501,9 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
     return kept
 
 
-def _default(code: str) -> bool:
-    from rules.base import all_rules
-
-    rule = all_rules().get(code)
-    return True if rule is None else rule.default
-
-
-def _hit(code: str, codes: frozenset[str]) -> bool:
-    return "ALL" in codes or any(code.startswith(c) for c in codes if c)
-
-
 def finish(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings) -> list[Diagnostic]:
     """Per-file ignores of the configuration, then inline suppressions (and VL901)."""
-    per_file = getattr(settings, "per_file_ignores", None)
-    ignored = per_file(src.path) if per_file is not None else frozenset()
+    ignored = settings.ignored_in(src.path)
     if ignored:
-        diagnostics = [d for d in diagnostics if not _hit(d.code, ignored)]
+        diagnostics = [d for d in diagnostics if not matches(d.code, ignored)]
     return apply(src, kind, diagnostics, settings, ignored=ignored)

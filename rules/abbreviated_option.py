@@ -20,7 +20,7 @@ Fix safety: safe; the full name is what the release already resolves the prefix 
 Versions: every release.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL201", "abbreviated-option", "Option abbreviated to a prefix", Severity.WARNING, fixable=True))
@@ -37,4 +37,4 @@ def check(ctx):
         else:
             shown = full
         fix = ctx.rename_fix(opt, full, f"Write `{shown}` in full")
-        yield ctx.diagnostic(ctx.name_span(opt), f"`{opt.written}` is an abbreviation of `{shown}` in vLLM {ctx.version}; write it in full", fix=fix)
+        yield Finding(ctx.name_span(opt), f"`{opt.written}` is an abbreviation of `{shown}` in vLLM {ctx.version}; write it in full", fix=fix)

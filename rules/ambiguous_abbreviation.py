@@ -22,7 +22,7 @@ Versions: every release.
 
 from linter import knowledge
 from linter.argmodel import resolve_option
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL202", "ambiguous-abbreviation", "Option prefix matches several options", Severity.ERROR, fixable=True))
@@ -41,4 +41,4 @@ def check(ctx):
             if old.kind == "option" and old.option_string in ctx.release.by_name:
                 msg += f"; on the pinned {ctx.pin_known} it meant `{old.option_string}`"
                 fix = ctx.rename_fix(opt, old.option_string, f"Write `{old.option_string}` in full", "unsafe")
-        yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)
+        yield Finding(ctx.name_span(opt), msg, fix=fix)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
-from linter.diagnostic import Diagnostic, Severity
+from linter.diagnostic import Diagnostic, Finding, Severity
 
 if TYPE_CHECKING:
     from linter.checking import FileContext, LaunchContext
@@ -34,8 +34,11 @@ class Rule:
     default: bool = True  # selected unless the user opts in
     fixable: bool = False
     doc: str = ""
-    scope: str = "launch"  # "launch": one launch at a time; "file": all launches of a file
-    _check: Callable[..., Iterable[Diagnostic]] | None = field(default=None, repr=False)
+    # "launch": the check sees one launch at a time; "file": all launches of a file.
+    # A rule without a check (input problems, unused suppressions) is stamped by the
+    # pipeline stage that finds its problems (:meth:`stamp`).
+    scope: str = "launch"
+    _check: Callable[..., Iterable[Finding]] | None = field(default=None, repr=False)
 
     def applies_to(self, version: Version) -> bool:
         if self.since is not None and version < Version(self.since):
@@ -44,14 +47,31 @@ class Rule:
             return False
         return True
 
-    def check(self, fn: Callable[..., Iterable[Diagnostic]]) -> Callable[..., Iterable[Diagnostic]]:
+    def check(self, fn: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
         self._check = fn
         return fn
 
     def run(self, ctx: LaunchContext | FileContext) -> Iterator[Diagnostic]:
+        """The check's findings on ``ctx``, stamped (a launch's release for a launch rule)."""
         if self._check is None:
-            return iter(())
-        return iter(self._check(ctx))
+            return
+        version = str(ctx.version) if self.scope == "launch" else None
+        for finding in self._check(ctx):
+            yield self.stamp(ctx.src.path, finding, version)
+
+    def stamp(self, path: str, finding: Finding, version: str | None = None) -> Diagnostic:
+        """``finding`` as this rule's diagnostic in ``path``: its code, its severity unless the
+        finding overrides it, and the release checked against (the finding's own first)."""
+        return Diagnostic(
+            code=self.code,
+            message=finding.message,
+            path=path,
+            span=finding.span,
+            severity=finding.severity or self.severity,
+            fix=finding.fix,
+            vllm_version=finding.version or version,
+            related=list(finding.related),
+        )
 
     @property
     def versions(self) -> str:

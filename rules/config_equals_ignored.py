@@ -20,7 +20,7 @@ Versions: every release with a `--config` option (0.28 to 0.33 checked in
 vllm/utils/argparse_utils.py: `if "--config" in args`).
 """
 
-from linter.diagnostic import Fix, Severity
+from linter.diagnostic import Finding, Fix, Severity
 from linter.edits import split_element
 from rules.base import Rule, register
 
@@ -37,7 +37,7 @@ def check(ctx):
             edit = split_element(ctx.src, ctx.launch, tok, ("--config", path))
             if edit is not None:
                 fix = Fix("Separate `--config` from the path", (edit,), "safe")
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.item_span(item),
             "`--config=FILE` is ignored: vLLM only loads the file when `--config` and the path are separate arguments",
             fix=fix,

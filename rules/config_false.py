@@ -24,7 +24,7 @@ Versions: 0.28 and later.  Options whose default is already off are not
 reported (dropping `false` changes nothing).
 """
 
-from linter.diagnostic import Edit, Fix, Severity
+from linter.diagnostic import Edit, Finding, Fix, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL210", "config-false-dropped", "`key: false` in a config file is silently dropped", Severity.WARNING, fixable=True))
@@ -65,7 +65,7 @@ def check(ctx):
                 "unsafe",
             )
         meaning = "auto (decided per model)" if spec.default is None else f"at its default ({spec.default!r})"
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.name_span(opt),
             f"`{key}: false` is dropped by `vllm serve`'s config loader (vLLM {ctx.version}), so the option stays {meaning}; "
             f"write `{negative}: true`",

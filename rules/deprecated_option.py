@@ -22,7 +22,7 @@ plus the `deprecated-in` facts of rules/data/migrations.yaml.
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import facts
 from rules.base import Rule, register
 
@@ -52,4 +52,4 @@ def check(ctx):
             msg += f"; use `{replacement}`"
             if replacement in ctx.release.by_name and (fact or {}).get("fix") == "rename":
                 fix = ctx.rename_fix(opt, replacement, f"Replace with `{replacement}`", "unsafe")
-        yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)
+        yield Finding(ctx.name_span(opt), msg, fix=fix)

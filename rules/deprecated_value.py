@@ -20,7 +20,7 @@ Versions: per fact, from `deprecated-in` (warning) and `removed-in` (error).
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import facts
 from rules.base import Rule, register
 
@@ -51,4 +51,4 @@ def check(ctx):
             if replacement is not None:
                 msg += f"; use `{replacement}`"
                 fix = ctx.replace_item_fix(opt.values[0], str(replacement), f"Change the value to `{replacement}`", fact.get("applicability", "unsafe"))
-            yield ctx.diagnostic(ctx.item_span(opt.values[0]), msg, fix=fix, severity=severity)
+            yield Finding(ctx.item_span(opt.values[0]), msg, fix=fix, severity=severity)

@@ -17,7 +17,7 @@ JSON keys that vLLM merges, and options from a `--config` file (which the
 command line overrides by design) are not reported.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL205", "duplicate-option", "Option given more than once", Severity.WARNING))
@@ -36,7 +36,7 @@ def check(ctx):
         if first is None:
             seen[spec.dest] = opt
             continue
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.name_span(opt),
             f"`{opt.written}` is given again (first as `{first.written}`); the last one wins",
         )

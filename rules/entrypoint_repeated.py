@@ -43,7 +43,7 @@ own message, and are not reported here.
 
 from packaging.version import Version
 
-from linter.diagnostic import Edit, Fix, Severity
+from linter.diagnostic import Edit, Finding, Fix, Severity
 from linter.launch import Span, Token
 from linter.sources.commands import ENTRYPOINT_REPEATED, is_vllm_image
 from rules.base import Rule, register
@@ -102,7 +102,7 @@ def check(ctx):
         "compose": "`command` without `entrypoint`",
         "dockerfile": "a `CMD` under the image's own `ENTRYPOINT`",
     }.get(launch.kind, "the arguments after the image")
-    yield ctx.diagnostic(
+    yield Finding(
         Span(words[0].span.start, words[-1].span.end),
         f"the {launch.image.value} image's entrypoint is already `vllm serve` (images of vLLM {ENTRYPOINT_SINCE} and later); "
         f"{where} starting with `{said}` runs `vllm serve {said} ...`, which fails with \"unrecognized arguments\"; "

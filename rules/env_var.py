@@ -31,7 +31,7 @@ import difflib
 from packaging.version import Version
 
 from linter import knowledge
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import facts
 from rules.base import Rule, register
 
@@ -55,10 +55,10 @@ def check(ctx):
                 msg = f"`{name}` is deprecated in vLLM {ctx.version}"
                 if fact and fact.get("replacement"):
                     msg += f"; use {fact['replacement']}"
-                yield ctx.diagnostic(var.name.span, msg)
+                yield Finding(var.name.span, msg)
             continue
         if fact and fact.get("replacement"):
-            yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact['replacement']}")
+            yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact['replacement']}")
             continue
         older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
         runs = knowledge.history().get("env", {}).get(name, {}).get("accepted", [])
@@ -66,15 +66,15 @@ def check(ctx):
             older = [Version(runs[-1][1])]  # read by a release before the first inventory
         if older or fact:
             last = f" (last read by {older[-1]})" if older else ""
-            yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
+            yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
             continue
         close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.85)
         if close:
-            yield ctx.diagnostic(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; did you mean `{close[0]}`?")
+            yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; did you mean `{close[0]}`?")
             continue
         # Never read by any release we know: perhaps the image's own entrypoint or a
         # platform plugin (vllm-gaudi, a fork) reads it.  Worth knowing, not a warning.
-        yield ctx.diagnostic(
+        yield Finding(
             var.name.span,
             f"`{name}` is not read by vLLM {ctx.version} (nor by any release since 0.6.0); "
             "it only matters if your image's entrypoint or a plugin reads it",

@@ -18,7 +18,7 @@ Fix safety: none.
 Versions: every release that has the option (0.28 to 0.33).
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL302", "disable-hybrid-kv-cache-manager", "Diagnostic switch used in a deployment", Severity.INFO))
@@ -33,7 +33,7 @@ def check(ctx):
             continue
         if opt.setting is not None and opt.setting.kind == "bool" and (opt.value or "").lower() == "false":
             continue
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.name_span(opt),
             "`--disable-hybrid-kv-cache-manager` is a diagnostic switch, not a production setting: "
             "it gives every layer full-attention KV blocks and hybrid Mamba models need the hybrid manager",

@@ -22,6 +22,8 @@ Versions: all.  Exit code 1, like any other diagnostic.
 from linter.diagnostic import Severity
 from rules.base import Rule, register
 
-parse_error = register(Rule("VL001", "parse-error", "File or embedded script could not be parsed", Severity.ERROR, scope="input"))
-not_text = register(Rule("VL002", "not-text", "File is not text vllm-lint can read", Severity.WARNING, scope="input"))
-unreadable = register(Rule("VL003", "unreadable-file", "File could not be read or is too large", Severity.ERROR, scope="input"))
+parse_error = register(Rule("VL001", "parse-error", "File or embedded script could not be parsed", Severity.ERROR))
+not_text = register(Rule("VL002", "not-text", "File is not text vllm-lint can read", Severity.WARNING))
+unreadable = register(Rule("VL003", "unreadable-file", "File could not be read or is too large", Severity.ERROR))
+
+RULES = {r.code: r for r in (parse_error, not_text, unreadable)}

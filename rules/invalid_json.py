@@ -18,7 +18,7 @@ Fix safety: none.
 Versions: every release; which options take JSON comes from each release's parser.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL204", "invalid-json", "JSON option value does not parse", Severity.ERROR))
@@ -28,4 +28,4 @@ rule = register(Rule("VL204", "invalid-json", "JSON option value does not parse"
 def check(ctx):
     for err in ctx.parsed.errors:
         if err.kind == "invalid-json":
-            yield ctx.diagnostic(ctx.item_span(err.item), err.message)
+            yield Finding(ctx.item_span(err.item), err.message)

@@ -18,7 +18,7 @@ reported, with their fix, by deprecated-value (VL107).
 Versions: every release; choices come from each release's parser.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import facts
 from rules.base import Rule, register
 
@@ -41,4 +41,4 @@ def check(ctx):
             msg = f"`{err.item.text}` is not a valid choice for `{opt.written}` in vLLM {ctx.version} (choices: {choices})"
         else:
             msg = f"{err.message} (vLLM {ctx.version})"
-        yield ctx.diagnostic(ctx.item_span(err.item), msg)
+        yield Finding(ctx.item_span(err.item), msg)

@@ -23,7 +23,7 @@ activation memory and CUDA graphs are counted only as a 1 GiB constant, so the
 real pool is smaller.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import preflight
 from rules.base import Rule, register
 from rules.kv_cache_too_small import length_words, settings_of, where
@@ -37,7 +37,7 @@ def check(ctx):
     est = preflight.estimate(ctx, gpu_memory_gib=gpu_gib, model_configs=configs)
     if est is None or not est.fits:
         return  # VL802 reports it
-    yield ctx.diagnostic(
+    yield Finding(
         where(ctx),
         f"predicted KV cache: about {preflight.gib(est.pool_bytes)} per GPU ({est.describe_pool()}); one request of "
         f"{length_words(est, ctx)} needs {preflight.gib(est.need())} ({est.facts.model}, {est.kv_dtype} KV cache), "

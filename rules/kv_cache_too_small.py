@@ -48,7 +48,7 @@ inventory; 0.9 before 0.28).  Launches with options the estimate does not model
 models or unknown GPUs are not reported.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules import preflight
 from rules.base import Rule, register
@@ -87,7 +87,7 @@ def check(ctx):
         if largest > 0
         else "not even a short request fits: the weights alone take nearly the whole budget"
     )
-    yield ctx.diagnostic(
+    yield Finding(
         where(ctx),
         f"predicted start-up failure: one request of {length_words(est, ctx)} needs {preflight.gib(est.need())} of KV cache "
         f"per GPU ({est.facts.model}, {est.kv_dtype} KV cache), but only about {preflight.gib(max(est.pool_bytes, 0))} is left "

@@ -32,7 +32,7 @@ L779-785, L1499-1505); default chunk size v1/multiprocess/config.py L381-384 (0.
 L1086-1105).
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -72,7 +72,7 @@ def check(fctx):
                 continue
             if not sizes.known:
                 reported.add(key)
-                yield fctx.diagnostic(
+                yield Finding(
                     span,
                     f"{written} must be a multiple of LMCache's block size N for {facts.model} on vLLM {v}, and N is not "
                     f"known here ({sizes.reason}); {hf.N_UNKNOWN_HINT}",
@@ -89,7 +89,7 @@ def check(fctx):
             advice = f"set `--chunk-size {bad[0].n}` (or a multiple)"
             if good and bad[0].gdn_prefill == "flashinfer":
                 advice += f", or keep {chunk} and add `--gdn-prefill-backend triton` to the vLLM launch"
-            yield fctx.diagnostic(
+            yield Finding(
                 span,
                 f"{written} is not a multiple of LMCache's block size N = {bad[0].n} for {facts.model} on vLLM {v}{where}; "
                 f"the connector fails at startup: {advice}",

@@ -23,7 +23,7 @@ L1813-1832 (0.29), L2258-2277 (0.33) turn HMA off for connectors without
 both LMCache names (0.28 to 0.33).  A model not in the table, or an opaque model (`$MODEL`), is not reported.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -41,7 +41,7 @@ def check(ctx):
     if facts is None or not facts.is_hybrid:
         return
     name, opt, where = found
-    yield ctx.diagnostic(
+    yield Finding(
         hf.connector_span(ctx, opt, where),
         f"`{hf.spelled(ctx, 'kv_transfer_config')}` selects `LMCacheConnectorV1`, which does not support hybrid models: vLLM {ctx.version} "
         f"turns the hybrid KV cache manager off and {facts.model} ({facts.hybrid} hybrid) fails at startup; "

@@ -36,7 +36,7 @@ N from vllm/platforms/interface.py `_align_hybrid_block_size` (0.32 L1086-1093,
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -99,8 +99,8 @@ def check(fctx):
             msg = (f"without `{name}`, vLLM {v} batches at least {hf.DEFAULT_BATCHED_TOKENS_MIN} tokens on GPUs, "
                    f"which lmcache {lm_version} rejects for {facts.model} (it needs below 2N = {2 * high[0].n}); "
                    f"add `{hf.with_value(name, top)}` or use lmcache 0.5.4 or later")
-            yield fctx.diagnostic(hf.model_span(lctx), msg, version=str(v), severity=sev)
+            yield Finding(hf.model_span(lctx), msg, version=str(v), severity=sev)
 
 
 def _diag(fctx, lctx, opt, sizes, severity, message):
-    return fctx.diagnostic(lctx.item_span(opt.values[-1]), message, version=str(lctx.version), severity=severity)
+    return Finding(lctx.item_span(opt.values[-1]), message, version=str(lctx.version), severity=severity)

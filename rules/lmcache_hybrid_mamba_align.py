@@ -38,7 +38,7 @@ drops `all`).
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -60,7 +60,7 @@ def check(ctx):
     v = ctx.version
     pc_set, pc_on, pc_opt = hf.flag_state(ctx.parsed, "enable_prefix_caching")
     if pc_set and pc_on is False and pc_opt is not None:
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.option_span(pc_opt),
             f"`{hf.as_written(pc_opt)}` turns prefix caching off, so vLLM {v} sets the Mamba cache mode to `none`; "
             f"`{CONNECTOR}` with {facts.model} needs prefix caching and mode `align`: remove `{hf.as_written(pc_opt)}`",
@@ -70,7 +70,7 @@ def check(ctx):
         return  # opaque
     cp_set, cp_on, cp_opt = hf.flag_state(ctx.parsed, "enable_chunked_prefill")
     if cp_set and cp_on is False and cp_opt is not None:
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.option_span(cp_opt),
             f"`{hf.as_written(cp_opt)}` with prefix caching on: vLLM {v} asserts that chunked prefill is required for the "
             f"Mamba cache mode `align` that `{CONNECTOR}` needs; remove `{hf.as_written(cp_opt)}`",
@@ -80,7 +80,7 @@ def check(ctx):
     mode_opt = ctx.parsed.last("mamba_cache_mode")
     mode = hf.known_value(mode_opt)
     if mode == "all" and facts.mamba_all_mode and mode_opt is not None:
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.item_span(mode_opt.values[-1]),
             f"vLLM {v} keeps the Mamba cache mode `all` (`{hf.as_written(mode_opt)}`) for {facts.architecture or facts.model}, "
             f"but `{CONNECTOR}` works only with `align`: use `{hf.with_value(hf.spelled(ctx, 'mamba_cache_mode'), 'align')}`",

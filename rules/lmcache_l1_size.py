@@ -26,7 +26,7 @@ and L905-908 default None, L1073 the ValueError).
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -48,7 +48,7 @@ def check(fctx):
             continue
         manager = server.last("--l1-manager")
         if manager is not None and lm_version is not None and lm_version < MANAGER_FROM:
-            yield fctx.diagnostic(
+            yield Finding(
                 manager[0].span,
                 f"lmcache {lm_version} has no `--l1-manager` (new in lmcache 0.5.6): use `--l1-size-gb` and `--eviction-policy`",
             )
@@ -65,4 +65,4 @@ def check(fctx):
             why = f"lmcache {lm_version} declares both required and rejects the start"
         else:
             why = f"lmcache {lm_version} fails at startup (\"Legacy L1 configuration requires --l1-size-gb and --eviction-policy\") unless `--l1-manager` is given"
-        yield fctx.diagnostic(hf.entry_span(launch), f"`lmcache server` without {names}: {why}; add {names}")
+        yield Finding(hf.entry_span(launch), f"`lmcache server` without {names}: {why}; add {names}")

@@ -24,7 +24,7 @@ LMCache's connector subclasses `SupportsHMA` (lmcache
 integration/vllm/lmcache_mp_connector.py L535 in 0.5.6).
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -41,7 +41,7 @@ def check(ctx):
     is_set, value, opt = hf.flag_state(ctx.parsed, "disable_hybrid_kv_cache_manager")
     if not is_set or value is not False or opt is None:
         return
-    yield ctx.diagnostic(
+    yield Finding(
         ctx.option_span(opt),
         f"`{hf.as_written(opt)}` is unnecessary with `LMCacheMPConnector`: the connector supports the hybrid KV cache manager "
         f"and vLLM {ctx.version} keeps it on by itself; remove it",

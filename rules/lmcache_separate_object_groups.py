@@ -34,7 +34,7 @@ revision).
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -63,7 +63,7 @@ def check(fctx):
             if lm_version is not None and lm_version < FIRST:
                 for found in (on, off):
                     if found is not None:
-                        yield fctx.diagnostic(
+                        yield Finding(
                             found[0].span,
                             f"lmcache {lm_version} has no `{found[0].value.split('=')[0]}` (it exists from lmcache 0.5.1): "
                             "the server rejects it; upgrade lmcache to use it for hybrid models",
@@ -71,7 +71,7 @@ def check(fctx):
                         )
                 continue
             if off is not None and (on is None or off[0].span.start > on[0].span.start):
-                yield fctx.diagnostic(
+                yield Finding(
                     off[0].span,
                     f"`--no-separate-object-groups` with {facts.model}: LMCache needs `--separate-object-groups` for hybrid "
                     "models; replace it",
@@ -83,7 +83,7 @@ def check(fctx):
             if lm_version is not None and lm_version < DEFAULT_OFF_FROM:
                 continue  # on by default in 0.5.1 and 0.5.2
             release = f"lmcache {lm_version}" if lm_version is not None else "lmcache 0.5.3 and later"
-            yield fctx.diagnostic(
+            yield Finding(
                 hf.entry_span(server.launch),
                 f"this `lmcache server` serves {facts.model} (a hybrid model) without `--separate-object-groups`, "
                 f"which {release} leaves off by default: add `--separate-object-groups`",

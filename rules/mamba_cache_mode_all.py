@@ -23,7 +23,7 @@ Versions: warning in 0.30 and 0.31, error from 0.32 (vllm/config/cache.py:
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL301", "mamba-cache-mode-all", "Mamba cache mode `all` is deprecated or removed", Severity.ERROR, since="0.30.0", fixable=True))
@@ -45,4 +45,4 @@ def check(ctx):
                 "fall back to `align`; use `align` with prefix caching"
             )
         fix = ctx.replace_item_fix(item, "align", "Change the Mamba cache mode to `align`", "unsafe")
-        yield ctx.diagnostic(ctx.item_span(item), msg, severity=severity, fix=fix)
+        yield Finding(ctx.item_span(item), msg, severity=severity, fix=fix)

@@ -23,7 +23,7 @@ Versions: all releases.  Source: vllm/config/model.py `_get_and_verify_max_len`
 (`--config FILE`, `$EXTRA_ARGS`) are not reported.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -47,7 +47,7 @@ def check(ctx):
         if n:
             length = f" ({n:,} tokens for {facts.model})"
     span = ctx.item_span(item) if item is not None and item.token is not None else ctx.launch.span
-    yield ctx.diagnostic(
+    yield Finding(
         span,
         f"no `{hf.spelled(ctx, 'max_model_len')}`: vLLM {ctx.version} serves the model's configured length{length}; "
         f"set `{hf.spelled(ctx, 'max_model_len')}` on purpose",

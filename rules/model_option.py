@@ -19,7 +19,7 @@ Fix safety: none.
 Versions: 0.28 and later (vllm/utils/argparse_utils.py `parse_args`).
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL207", "model-option", "`--model` given to `vllm serve`", Severity.WARNING))
@@ -33,10 +33,10 @@ def check(ctx):
     positionals = [p for p in ctx.parsed.positionals if p is not moved]
     span = ctx.item_span(moved)
     if positionals and not ctx.parsed.uncertain:
-        yield ctx.diagnostic(
+        yield Finding(
             span,
             f"the model is given twice (`--model {moved.text}` and positional `{positionals[0].text}`); vLLM {ctx.version} rejects the second",
             severity=Severity.ERROR,
         )
     else:
-        yield ctx.diagnostic(span, f"`vllm serve` takes the model as its first positional argument; `--model` is deprecated (vLLM {ctx.version})")
+        yield Finding(span, f"`vllm serve` takes the model as its first positional argument; `--model` is deprecated (vLLM {ctx.version})")

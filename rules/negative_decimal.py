@@ -22,7 +22,7 @@ Versions: every release whose parser gathers dotted keys (0.28 to 0.33).
 
 import re
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL208", "negative-decimal", "Negative decimal read as a dotted JSON key", Severity.ERROR))
@@ -38,7 +38,7 @@ def check(ctx):
         if tok.is_opaque or not NEGATIVE_DECIMAL.match(tok.value):
             continue
         span = tok.value_span() or tok.span
-        yield ctx.diagnostic(
+        yield Finding(
             span,
             f"`{tok.value}` starts with `-` and contains `.`: vLLM reads it as a dotted JSON key, not as a value; put the number inside a JSON value",
         )

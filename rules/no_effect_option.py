@@ -23,7 +23,7 @@ A fact scoped to hybrid models (`--mamba-block-size`) is not reported for a
 model the models table knows is not hybrid, and says so for an unknown model.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import facts, hybrid_facts
 from rules.base import Rule, register
 
@@ -46,5 +46,5 @@ def check(ctx):
             msg = f"`{opt.written}` has no effect{qualifier} in vLLM {ctx.version} (since {fact.get('no-effect-from')})"
             if fact.get("why"):
                 msg += f": {fact['why']}"
-            yield ctx.diagnostic(ctx.name_span(opt), msg)
+            yield Finding(ctx.name_span(opt), msg)
             break

@@ -17,7 +17,7 @@ Fix safety: none (the right change depends on which side should move).
 Versions: every release.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import lifecycle
 from rules.base import Rule, register
 
@@ -30,7 +30,7 @@ def check(ctx):
         info = lifecycle.classify(ctx, opt)
         if info is None or info.status != "not-yet":
             continue
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.name_span(opt),
             f"`{opt.written}` does not exist in vLLM {ctx.version}; it was added in {info.available_in}",
         )

@@ -23,7 +23,7 @@ when the element holds more than one space or a part would need escapes.
 Versions: every release.
 """
 
-from linter.diagnostic import Fix, Severity
+from linter.diagnostic import Finding, Fix, Severity
 from linter.edits import split_element
 from rules.base import Rule, register
 
@@ -43,7 +43,7 @@ def check(ctx):
             edit = split_element(ctx.src, ctx.launch, tok, (name, value))
             if edit is not None:
                 fix = Fix(f"Split into `{name}` and `{value}`", (edit,), "safe")
-        yield ctx.diagnostic(
+        yield Finding(
             ctx.item_span(err.item),
             f"`{text}` is one argument: vLLM does not split it and rejects it as an unrecognized argument; "
             f"give `{name}` and its value as separate elements",

@@ -17,7 +17,7 @@ Fix safety: none.
 Versions: every release.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules.base import Rule, register
 
 rule = register(Rule("VL209", "parser-error", "Argument the release's parser rejects", Severity.ERROR))
@@ -30,4 +30,4 @@ def check(ctx):
     for err in ctx.parsed.errors:
         if err.kind not in KINDS:
             continue
-        yield ctx.diagnostic(ctx.item_span(err.item), f"{err.message} (vLLM {ctx.version} rejects it)")
+        yield Finding(ctx.item_span(err.item), f"{err.message} (vLLM {ctx.version} rejects it)")

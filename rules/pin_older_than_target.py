@@ -22,7 +22,7 @@ Versions: whatever the target is.
 
 import re
 
-from linter.diagnostic import Edit, Fix, Severity
+from linter.diagnostic import Edit, Finding, Fix, Severity
 from linter.launch import Span
 from rules.base import Rule, register
 
@@ -53,7 +53,7 @@ def check(fctx):
             new = ".".join(str(x) for x in target.release[:parts]) if parts < 3 else f"{target.major}.{target.minor}.{target.micro}"
             span = Span(hint.span.start + m.start(), hint.span.start + m.end())
             fix = Fix(f"Pin vLLM {new}", (Edit(span, new),), "unsafe")
-        yield fctx.diagnostic(
+        yield Finding(
             hint.span,
             f"this file pins vLLM {hint.version} but is checked for {target}: move the pin with the flags",
             version=str(target),

@@ -24,7 +24,7 @@ Versions: every release; driven by the option inventories of 0.28.0 to 0.33.0
 (rules/data/releases) and the history back to 0.6.0 (rules/data/history.json).
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import lifecycle
 from rules.base import Rule, register
 
@@ -48,4 +48,4 @@ def check(ctx):
         elif info.replacement:
             # From a deprecation message: related, not necessarily the same meaning.
             msg += f"; vLLM pointed to `{info.replacement}` instead (check its meaning before switching)"
-        yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)
+        yield Finding(ctx.name_span(opt), msg, fix=fix)

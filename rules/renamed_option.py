@@ -21,7 +21,7 @@ Versions: from the release that removed the old name; each rename is a row of
 rules/data/migrations.yaml with its source in vLLM's code.
 """
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import lifecycle
 from rules.base import Rule, register
 
@@ -39,4 +39,4 @@ def check(ctx):
         fix = None
         if info.replacement_in_target:
             fix = ctx.rename_fix(opt, info.replacement, f"Rename to `{info.replacement}`", "safe")
-        yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)
+        yield Finding(ctx.name_span(opt), msg, fix=fix)

@@ -17,7 +17,7 @@ Fix safety: none; the did-you-mean suggestion is display-only.
 Versions: every release.
 """
 
-from linter.diagnostic import Edit, Fix, Severity
+from linter.diagnostic import Edit, Finding, Fix, Severity
 from rules import lifecycle
 from rules.base import Rule, register
 
@@ -36,4 +36,4 @@ def check(ctx):
             msg += f"; did you mean `{info.suggestion}`?"
             if ctx.name_editable(opt) and opt.setting is None:
                 fix = Fix(f"Replace with `{info.suggestion}`", (Edit(ctx.name_span(opt), info.suggestion),), "display-only")
-        yield ctx.diagnostic(ctx.name_span(opt), msg, fix=fix)
+        yield Finding(ctx.name_span(opt), msg, fix=fix)

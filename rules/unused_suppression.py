@@ -31,4 +31,4 @@ unused for another.
 from linter.diagnostic import Severity
 from rules.base import Rule, register
 
-rule = register(Rule("VL901", "unused-suppression", "Suppression comment that silences nothing", Severity.WARNING, scope="suppression", fixable=True))
+rule = register(Rule("VL901", "unused-suppression", "Suppression comment that silences nothing", Severity.WARNING, fixable=True))

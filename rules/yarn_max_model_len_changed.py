@@ -30,7 +30,7 @@ L2445-2469, 0.30 L2461-2492); numbers are given for pins from 0.28 on; vllm/tran
 
 from packaging.version import Version
 
-from linter.diagnostic import Severity
+from linter.diagnostic import Finding, Severity
 from rules import hybrid_facts as hf
 from rules.base import Rule, register
 
@@ -88,7 +88,7 @@ def check(ctx):
         return
     numbers = f": {old:,} tokens on {ctx.pin}, {new:,} on {ctx.version}" if old is not None and new is not None else ""
     option = hf.spelled(ctx, "max_model_len")
-    yield ctx.diagnostic(
+    yield Finding(
         span,
         f"{what} and no `{option}` is set; vLLM {ctx.version} derives the length differently from the pinned {ctx.pin} "
         f"(since 0.30 YaRN no longer multiplies by the factor, as in Transformers){numbers}; set `{option}` "
