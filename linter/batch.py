@@ -252,7 +252,7 @@ def lint_named(path: str, settings, rules, cache):
 def _rules():
     """The rules, imported on the first file that is not served from the cache."""
     if _STATE.get("rules") is None:
-        from rules.base import all_rules
+        from rules._lib.base import all_rules
 
         _STATE["rules"] = all_rules()
     return _STATE["rules"]

@@ -175,7 +175,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     from linter.discovery import _force_excluded, _spec, DEFAULT_EXCLUDES, classify
     from linter.engine import lint_file
     from linter.reporters import reporter
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     if not filename:
         raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
@@ -252,7 +252,7 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
     """One result per candidate.  ``compact``: results as reports need them (launches
     without their tokens), linted on every core and through ``cache`` (linter.batch)."""
     from linter.engine import input_problem, lint_file
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     rules = all_rules() if not compact else None  # compact: imported by the first file the cache does not serve
     results = []
@@ -438,7 +438,7 @@ def _list_options(version, output_format) -> int:
 
 
 def _list_rules(output_format) -> int:
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     rules = all_rules()
     if output_format in ("json", "json-lines"):
@@ -456,7 +456,7 @@ def _list_rules(output_format) -> int:
 
 
 def _explain(code: str) -> int:
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     rule = all_rules().get(code.upper())
     if rule is None:

@@ -133,7 +133,7 @@ def find(start: str | None = None) -> str | None:
 
 
 def _known_codes() -> list[str]:
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     return list(all_rules())
 

@@ -304,7 +304,7 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
 
 
 def lint_paths(candidates: Iterable[tuple[str, str]], settings: Settings) -> Iterator[FileResult]:
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     rules = all_rules()
     for path, kind in candidates:

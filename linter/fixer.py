@@ -225,7 +225,7 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
 def fixes_summary(fixed: list[tuple[str, list[Diagnostic]]], *, would: bool = False) -> str:
     """What ``--show-fixes`` prints: per file, how many fixes of each rule were applied."""
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     names = {code: r.name for code, r in all_rules().items()}
     total = sum(len(applied) for _, applied in fixed)
@@ -295,7 +295,7 @@ def run_fix(
 
     from linter.cli import lint_candidates
     from linter.reporters import reporter
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     rules = all_rules()
     files: list[_FileFix] = []

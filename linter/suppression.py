@@ -457,7 +457,7 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
     sups = suppressions(src, kind)
     if not sups:
         return diagnostics
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     rules = all_rules()
     if known_codes is None:

@@ -21,7 +21,7 @@ Versions: every release.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL201", "abbreviated-option", "Option abbreviated to a prefix", Severity.WARNING, fixable=True))
 

@@ -23,7 +23,7 @@ Versions: every release.
 from linter import knowledge
 from linter.argmodel import resolve_option
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL202", "ambiguous-abbreviation", "Option prefix matches several options", Severity.ERROR, fixable=True))
 

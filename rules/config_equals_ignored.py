@@ -22,7 +22,7 @@ vllm/utils/argparse_utils.py: `if "--config" in args`).
 
 from linter.diagnostic import Finding, Fix, Severity
 from linter.edits import split_element
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL206", "config-equals-ignored", "`--config=FILE` is silently ignored", Severity.ERROR, fixable=True))
 

@@ -25,7 +25,7 @@ reported (dropping `false` changes nothing).
 """
 
 from linter.diagnostic import Edit, Finding, Fix, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL210", "config-false-dropped", "`key: false` in a config file is silently dropped", Severity.WARNING, fixable=True))
 

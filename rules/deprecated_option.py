@@ -23,8 +23,8 @@ plus the `deprecated-in` facts of rules/data/migrations.yaml.
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import facts
-from rules.base import Rule, register
+from rules._lib import facts
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL103", "deprecated-option", "Option deprecated in the target release", Severity.WARNING, fixable=True))
 

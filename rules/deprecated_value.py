@@ -21,8 +21,8 @@ Versions: per fact, from `deprecated-in` (warning) and `removed-in` (error).
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import facts
-from rules.base import Rule, register
+from rules._lib import facts
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL107", "deprecated-value", "Value deprecated or removed in the target release", Severity.WARNING, fixable=True))
 

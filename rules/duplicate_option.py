@@ -18,7 +18,7 @@ command line overrides by design) are not reported.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL205", "duplicate-option", "Option given more than once", Severity.WARNING))
 

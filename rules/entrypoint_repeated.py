@@ -46,7 +46,7 @@ from packaging.version import Version
 from linter.diagnostic import Edit, Finding, Fix, Severity
 from linter.launch import Span, Token
 from linter.sources.commands import ENTRYPOINT_REPEATED, is_vllm_image
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL801", "entrypoint-repeated", "Arguments for the vLLM image repeat its `vllm serve` entrypoint", Severity.ERROR, fixable=True))
 

@@ -32,8 +32,8 @@ from packaging.version import Version
 
 from linter import knowledge
 from linter.diagnostic import Finding, Severity
-from rules import facts
-from rules.base import Rule, register
+from rules._lib import facts
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL701", "env-var", "`VLLM_*` variable not read by the target release", Severity.WARNING))
 

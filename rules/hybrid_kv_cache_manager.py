@@ -19,7 +19,7 @@ Versions: every release that has the option (0.28 to 0.33).
 """
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL302", "disable-hybrid-kv-cache-manager", "Diagnostic switch used in a deployment", Severity.INFO))
 

@@ -20,7 +20,7 @@ Versions: all.  Exit code 1, like any other diagnostic.
 """
 
 from linter.diagnostic import Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 parse_error = register(Rule("VL001", "parse-error", "File or embedded script could not be parsed", Severity.ERROR))
 not_text = register(Rule("VL002", "not-text", "File is not text vllm-lint can read", Severity.WARNING))

@@ -19,7 +19,7 @@ Versions: every release; which options take JSON comes from each release's parse
 """
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL204", "invalid-json", "JSON option value does not parse", Severity.ERROR))
 

@@ -19,8 +19,8 @@ Versions: every release; choices come from each release's parser.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import facts
-from rules.base import Rule, register
+from rules._lib import facts
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL106", "invalid-value", "Value rejected by the target release's parser", Severity.ERROR))
 

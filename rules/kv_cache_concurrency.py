@@ -24,8 +24,8 @@ real pool is smaller.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import preflight
-from rules.base import Rule, register
+from rules._lib import preflight
+from rules._lib.base import Rule, register
 from rules.kv_cache_too_small import length_words, settings_of, where
 
 rule = register(Rule("VL803", "kv-cache-concurrency", "Predicted KV cache pool and concurrency at the maximum length", Severity.INFO, default=False))

@@ -49,9 +49,9 @@ models or unknown GPUs are not reported.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules import preflight
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib import preflight
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL802", "kv-cache-too-small", "The KV cache cannot hold one request at the maximum length: vLLM will not start", Severity.ERROR))
 

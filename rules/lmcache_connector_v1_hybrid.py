@@ -24,8 +24,8 @@ both LMCache names (0.28 to 0.33).  A model not in the table, or an opaque model
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(
     Rule("VL401", "lmcache-connector-v1-hybrid", "`LMCacheConnectorV1` with a Mamba/GDN hybrid model", Severity.ERROR, since="0.28.0")

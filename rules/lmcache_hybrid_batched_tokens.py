@@ -37,8 +37,8 @@ N from vllm/platforms/interface.py `_align_hybrid_block_size` (0.32 L1086-1093,
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(
     Rule(

@@ -39,8 +39,8 @@ drops `all`).
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(
     Rule("VL402", "lmcache-hybrid-mamba-align", "LMCache with a hybrid model needs prefix caching and Mamba cache mode `align`", Severity.ERROR, since="0.28.0")

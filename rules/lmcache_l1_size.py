@@ -27,8 +27,8 @@ and L905-908 default None, L1073 the ValueError).
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL406", "lmcache-l1-size", "`lmcache server` without an L1 size and eviction policy", Severity.ERROR, scope="file"))
 

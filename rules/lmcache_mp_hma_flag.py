@@ -25,8 +25,8 @@ integration/vllm/lmcache_mp_connector.py L535 in 0.5.6).
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(
     Rule("VL407", "lmcache-mp-hma-flag", "Hybrid KV cache manager forced on for `LMCacheMPConnector`", Severity.INFO, since="0.28.0")

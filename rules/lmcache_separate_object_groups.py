@@ -35,8 +35,8 @@ revision).
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(
     Rule(

@@ -24,7 +24,7 @@ Versions: warning in 0.30 and 0.31, error from 0.32 (vllm/config/cache.py:
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL301", "mamba-cache-mode-all", "Mamba cache mode `all` is deprecated or removed", Severity.ERROR, since="0.30.0", fixable=True))
 

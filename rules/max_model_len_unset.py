@@ -24,8 +24,8 @@ Versions: all releases.  Source: vllm/config/model.py `_get_and_verify_max_len`
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL501", "max-model-len-unset", "No `--max-model-len`: the model's configured length is served", Severity.INFO, default=False))
 

@@ -20,7 +20,7 @@ Versions: 0.28 and later (vllm/utils/argparse_utils.py `parse_args`).
 """
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL207", "model-option", "`--model` given to `vllm serve`", Severity.WARNING))
 

@@ -23,7 +23,7 @@ Versions: every release whose parser gathers dotted keys (0.28 to 0.33).
 import re
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL208", "negative-decimal", "Negative decimal read as a dotted JSON key", Severity.ERROR))
 

@@ -24,8 +24,8 @@ model the models table knows is not hybrid, and says so for an unknown model.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import facts, hybrid_facts
-from rules.base import Rule, register
+from rules._lib import facts, hybrid_facts
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL108", "no-effect-option", "Option accepted but has no effect in the target release", Severity.WARNING))
 

@@ -18,8 +18,8 @@ Versions: every release.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import lifecycle
-from rules.base import Rule, register
+from rules._lib import lifecycle
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL105", "option-not-yet-available", "Option only exists in a later release", Severity.ERROR))
 

@@ -25,7 +25,7 @@ Versions: every release.
 
 from linter.diagnostic import Finding, Fix, Severity
 from linter.edits import split_element
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL203", "option-value-one-element", "Option and value in one argv element", Severity.ERROR, fixable=True))
 

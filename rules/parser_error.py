@@ -18,7 +18,7 @@ Versions: every release.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL209", "parser-error", "Argument the release's parser rejects", Severity.ERROR))
 

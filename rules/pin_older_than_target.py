@@ -24,7 +24,7 @@ import re
 
 from linter.diagnostic import Edit, Finding, Fix, Severity
 from linter.launch import Span
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL601", "pin-older-than-target", "File pins an older release than the target", Severity.WARNING, scope="file", fixable=True))
 

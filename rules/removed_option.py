@@ -25,8 +25,8 @@ Versions: every release; driven by the option inventories of 0.28.0 to 0.33.0
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import lifecycle
-from rules.base import Rule, register
+from rules._lib import lifecycle
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL101", "removed-option", "Option removed in the target release", Severity.ERROR, fixable=True))
 

@@ -22,8 +22,8 @@ rules/data/migrations.yaml with its source in vLLM's code.
 """
 
 from linter.diagnostic import Finding, Severity
-from rules import lifecycle
-from rules.base import Rule, register
+from rules._lib import lifecycle
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL102", "renamed-option", "Option renamed; the old name is rejected", Severity.ERROR, fixable=True))
 

@@ -18,8 +18,8 @@ Versions: every release.
 """
 
 from linter.diagnostic import Edit, Finding, Fix, Severity
-from rules import lifecycle
-from rules.base import Rule, register
+from rules._lib import lifecycle
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL104", "unknown-option", "Option unknown to every vLLM release", Severity.ERROR))
 

@@ -29,6 +29,6 @@ unused for another.
 """
 
 from linter.diagnostic import Severity
-from rules.base import Rule, register
+from rules._lib.base import Rule, register
 
 rule = register(Rule("VL901", "unused-suppression", "Suppression comment that silences nothing", Severity.WARNING, fixable=True))

@@ -31,8 +31,8 @@ L2445-2469, 0.30 L2461-2492); numbers are given for pins from 0.28 on; vllm/tran
 from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
-from rules import hybrid_facts as hf
-from rules.base import Rule, register
+from rules._lib import hybrid_facts as hf
+from rules._lib.base import Rule, register
 
 rule = register(
     Rule("VL502", "yarn-max-model-len-changed", "YaRN context length derived differently after the upgrade to 0.30", Severity.WARNING, since="0.30.0")

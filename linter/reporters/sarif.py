@@ -70,7 +70,7 @@ def _fix(uri: str, src: SourceFile | None, d: Diagnostic) -> dict:
 
 
 def sarif_log(results: list[FileResult]) -> dict:
-    from rules.base import all_rules
+    from rules._lib.base import all_rules
 
     registry = all_rules()
     rules: list[dict] = []

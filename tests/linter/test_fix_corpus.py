@@ -17,7 +17,7 @@ from linter.discovery import classify
 from linter.engine import Settings, extract
 from linter.fixer import fix_source
 from linter.source_file import SourceFile
-from rules.base import all_rules
+from rules._lib.base import all_rules
 from tests.linter.fix_helpers import assert_outside_edits_unchanged
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"

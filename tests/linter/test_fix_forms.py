@@ -17,7 +17,7 @@ from linter import knowledge
 from linter.engine import Settings, lint_source
 from linter.fixer import fix_source
 from linter.source_file import SourceFile
-from rules.base import all_rules
+from rules._lib.base import all_rules
 from tests.linter.fix_helpers import assert_outside_edits_unchanged
 
 pytestmark = pytest.mark.skipif("0.32.0" not in {str(v) for v in knowledge.known_versions()}, reason="no 0.32 inventory")

@@ -37,7 +37,7 @@ from linter.engine import Settings
 from linter.fix_check import check_shell, check_yaml
 from linter.fixer import fix_source
 from linter.source_file import SourceFile
-from rules.base import all_rules
+from rules._lib.base import all_rules
 from tests.linter.fix_helpers import assert_outside_edits_unchanged
 
 EXAMPLES = int(os.environ.get("VLLM_LINT_FIX_EXAMPLES", "12"))

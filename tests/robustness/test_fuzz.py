@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from linter.engine import Settings, lint_file
 from linter.source_file import DecodeError, SourceFile
-from rules.base import all_rules
+from rules._lib.base import all_rules
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / ".." / "shared" / "corpus" / "files"

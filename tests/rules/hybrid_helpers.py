@@ -10,7 +10,7 @@ from packaging.version import Version
 from linter.engine import FileResult, Settings, lint_file
 from linter import knowledge
 from linter.knowledge import DATA
-from rules.base import all_rules
+from rules._lib.base import all_rules
 
 MP = '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}'
 V1 = '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}'

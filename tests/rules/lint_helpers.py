@@ -10,7 +10,7 @@ from linter import knowledge
 from linter.engine import Settings, lint_file
 from linter.fixer import fix_source
 from linter.source_file import SourceFile
-from rules.base import all_rules
+from rules._lib.base import all_rules
 
 
 def have(*versions: str) -> bool:

@@ -20,8 +20,8 @@ import pytest
 from packaging.version import Version
 
 from linter.engine import Settings, lint_file
-from rules import preflight
-from rules.base import all_rules
+from rules._lib import preflight
+from rules._lib.base import all_rules
 
 from .lint_helpers import have
 

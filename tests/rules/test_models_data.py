@@ -16,7 +16,7 @@ from math import ceil, lcm
 
 from packaging.version import Version
 
-from rules import hybrid_facts as hf
+from rules._lib import hybrid_facts as hf
 
 BYTES = {"bfloat16": 2, "float16": 2, "float32": 4}
 

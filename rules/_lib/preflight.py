@@ -48,9 +48,9 @@ from pathlib import Path
 import yaml
 
 from linter.argmodel import ParsedLaunch
-from rules import hybrid_facts as hf
+from rules._lib import hybrid_facts as hf
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parent.parent / "data"
 GiB = 1024**3
 MiB = 1024**2
 

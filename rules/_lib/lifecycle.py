@@ -15,7 +15,7 @@ from packaging.version import Version
 from linter import knowledge
 from linter.argmodel import ParsedOption
 from linter.checking import LaunchContext
-from rules import facts
+from rules._lib import facts
 
 
 @dataclass

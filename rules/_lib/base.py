@@ -1,7 +1,8 @@
 """What a rule is: a code, a name, a release range, a page of docs and a check.
 
 Each rule lives in its own module under ``rules/`` and registers itself with
-:func:`register`; its module docstring is the page ``vllm-lint --explain CODE``
+:func:`register`; the folder is the registry (:func:`rule_modules`), and what
+rules share lives in ``rules/_lib``; its module docstring is the page ``vllm-lint --explain CODE``
 prints, in ruff's order (What it does, Why is this bad?, Example, Use instead,
 Fix safety, Versions).
 """
@@ -38,6 +39,7 @@ class Rule:
     # A rule without a check (input problems, unused suppressions) is stamped by the
     # pipeline stage that finds its problems (:meth:`stamp`).
     scope: str = "launch"
+    module: str = ""  # the module that registered the rule (set by :func:`register`)
     _check: Callable[..., Iterable[Finding]] | None = field(default=None, repr=False)
 
     def applies_to(self, version: Version) -> bool:
@@ -91,57 +93,28 @@ def register(rule: Rule) -> Rule:
     """Register ``rule``, taking its docs from the calling module's docstring."""
     if rule.code in _REGISTRY and _REGISTRY[rule.code] is not rule:
         raise ValueError(f"duplicate rule code {rule.code}")
+    # the caller's module and docstring, read from its frame (``inspect.stack()`` would
+    # read every source file on the stack: a third of a second per run)
+    caller = sys._getframe(1).f_globals
+    rule.module = rule.module or caller.get("__name__", "")
     if not rule.doc:
-        # the caller's module docstring, read from its frame (``inspect.stack()`` would
-        # read every source file on the stack: a third of a second per run)
-        caller = sys._getframe(1).f_globals
         rule.doc = inspect.cleandoc(caller.get("__doc__") or "")
     _REGISTRY[rule.code] = rule
     return rule
 
 
-RULE_MODULES = (
-    "rules.input_problem",
-    "rules.removed_option",
-    "rules.renamed_option",
-    "rules.deprecated_option",
-    "rules.unknown_option",
-    "rules.option_not_yet_available",
-    "rules.invalid_value",
-    "rules.deprecated_value",
-    "rules.abbreviated_option",
-    "rules.ambiguous_abbreviation",
-    "rules.option_value_one_element",
-    "rules.invalid_json",
-    "rules.duplicate_option",
-    "rules.parser_error",
-    "rules.config_equals_ignored",
-    "rules.model_option",
-    "rules.negative_decimal",
-    "rules.config_false",
-    "rules.no_effect_option",
-    "rules.mamba_cache_mode_all",
-    "rules.hybrid_kv_cache_manager",
-    "rules.lmcache_connector_v1_hybrid",
-    "rules.lmcache_hybrid_mamba_align",
-    "rules.lmcache_hybrid_batched_tokens",
-    "rules.lmcache_chunk_size_block",
-    "rules.lmcache_separate_object_groups",
-    "rules.lmcache_l1_size",
-    "rules.lmcache_mp_hma_flag",
-    "rules.max_model_len_unset",
-    "rules.yarn_max_model_len_changed",
-    "rules.pin_older_than_target",
-    "rules.entrypoint_repeated",
-    "rules.kv_cache_too_small",
-    "rules.kv_cache_concurrency",
-    "rules.env_var",
-    "rules.unused_suppression",
-)
+def rule_modules() -> list[str]:
+    """The rule modules: every top-level module of the ``rules`` package (one rule, or one
+    family of codes, each); its subpackages (``_lib``) hold what rules share."""
+    import pkgutil
+
+    import rules
+
+    return sorted(f"rules.{m.name}" for m in pkgutil.iter_modules(rules.__path__) if not m.ispkg)
 
 
 def all_rules() -> dict[str, Rule]:
     if not _REGISTRY:
-        for name in RULE_MODULES:
+        for name in rule_modules():
             importlib.import_module(name)
     return dict(sorted(_REGISTRY.items()))

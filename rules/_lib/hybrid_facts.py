@@ -23,7 +23,7 @@ from linter.argmodel import Item, ParsedLaunch, ParsedOption
 from linter.launch import Launch, Span, Token
 from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
 
-DATA = Path(__file__).resolve().parent / "data" / "models.yaml"
+DATA = Path(__file__).resolve().parent.parent / "data" / "models.yaml"
 
 LOG_LINE = "Setting attention block size to N tokens"
 N_UNKNOWN_HINT = (
