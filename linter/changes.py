@@ -112,14 +112,14 @@ def compare(options: dict[str, Use], env: dict[str, Use], old: Version, new: Ver
     for name, use in sorted(options.items()):
         places = use.places
         sa, sb = _spec_in(a, name), _spec_in(b, name)
-        curated = next((o for o in facts.get("options", []) or [] if name in (o.get("names") or [o.get("option")])), None)
+        curated = facts.curated(name)
+        note = curated.note.strip() if curated is not None else ""
         if sa is not None and sb is None:
-            replacement = curated.get("replacement") if curated else None
+            replacement = curated.replacement if curated is not None else None
             if replacement:
-                out.append(Change(name, "renamed", name, replacement, (curated.get("note") or "").strip(), places))
+                out.append(Change(name, "renamed", name, replacement, note, places))
             else:
                 last = knowledge.last_accepted_before(name, new)
-                note = (curated.get("note") or "").strip() if curated else ""
                 out.append(Change(name, "removed", "accepted", "unrecognized argument", note or (f"last accepted by {last[1]}" if last else ""), places))
             continue
         if sa is None and sb is None:
@@ -127,7 +127,6 @@ def compare(options: dict[str, Use], env: dict[str, Use], old: Version, new: Ver
         if sa is None:
             continue  # new in NEW (the files use it already: VL105 reports it for OLD)
         if sb.deprecated and not sa.deprecated:
-            note = (curated.get("note") or "").strip() if curated else ""
             out.append(Change(name, "deprecated", "supported", "deprecated", note, places))
         if sa.choices is not None and sb.choices is not None and set(map(str, sa.choices)) != set(map(str, sb.choices)):
             added = [c for c in sb.choices if str(c) not in set(map(str, sa.choices))]
@@ -140,29 +139,27 @@ def compare(options: dict[str, Use], env: dict[str, Use], old: Version, new: Ver
             out.append(Change(name, "choices", f"{len(sa.choices)} choices", f"{len(sb.choices)} choices", "; ".join(parts), places))
         if "default" in sa.raw and "default" in sb.raw and _fmt(sa.default) != _fmt(sb.default):
             out.append(Change(name, "default", _fmt(sa.default), _fmt(sb.default), "", places))
-    for v in facts.get("values", []) or []:
-        use = options.get(v.get("option"))
+    for v in facts.values:
+        use = options.get(v.option)
         if use is None:
             continue
-        for key, word in (("removed-in", "removed"), ("deprecated-in", "deprecated")):
-            if _in_range(v.get(key), old, new):
-                replacement = v.get("replacement")
-                out.append(Change(use.option, "value", f"`{v.get('value')}` accepted", f"`{v.get('value')}` {word} in {v.get(key)}",
-                                  f"use `{replacement}`" if replacement else "", use.places))
+        for when, word in ((v.removed_in, "removed"), (v.deprecated_in, "deprecated")):
+            if _in_range(when, old, new):
+                out.append(Change(use.option, "value", f"`{v.value}` accepted", f"`{v.value}` {word} in {when}",
+                                  f"use `{v.replacement}`" if v.replacement else "", use.places))
                 break
-    for e in facts.get("effects", []) or []:
-        use = options.get(e.get("option"))
-        if use is not None and _in_range(e.get("no-effect-from"), old, new):
-            out.append(Change(use.option, "effect", "in effect", f"no effect from {e.get('no-effect-from')} ({e.get('applies-to') or 'all models'})",
-                              str(e.get("why") or ""), use.places))
-    for e in facts.get("env", []) or []:
-        use = env.get(e.get("name"))
+    for e in facts.effects:
+        use = options.get(e.option)
+        if use is not None and _in_range(e.no_effect_from, old, new):
+            out.append(Change(use.option, "effect", "in effect", f"no effect from {e.no_effect_from} ({e.applies_to or 'all models'})",
+                              e.why, use.places))
+    for e in facts.env:
+        use = env.get(e.name)
         if use is None:
             continue
-        for key, word in (("removed-in", "removed"), ("deprecated-in", "deprecated")):
-            if _in_range(e.get(key), old, new):
-                replacement = e.get("replacement")
-                out.append(Change(use.option, "env", "read", f"{word} in {e.get(key)}", f"use `{replacement}`" if replacement else "", use.places))
+        for when, word in ((e.removed_in, "removed"), (e.deprecated_in, "deprecated")):
+            if _in_range(when, old, new):
+                out.append(Change(use.option, "env", "read", f"{word} in {when}", f"use `{e.replacement}`" if e.replacement else "", use.places))
                 break
     order = ["removed", "renamed", "value", "deprecated", "effect", "choices", "default", "env"]
     out.sort(key=lambda c: (order.index(c.kind), c.option))

@@ -275,15 +275,201 @@ def history() -> dict:
         return json.load(f)
 
 
-@cache
-def migrations() -> dict:
-    path = DATA / "migrations.yaml"
+def _yaml(name: str) -> dict:
+    """A data file of ``rules/data`` (empty when the file is missing)."""
+    path = DATA / name
     if not path.exists():
         return {}
     import yaml
 
     with path.open(encoding="utf-8") as f:
         return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
+
+
+def _fields(cls, entry: dict) -> dict:
+    """``entry``'s keys as ``cls``'s field names (dashes become underscores); a key that is
+    not a field raises, so a misspelt fact fails the data tests instead of being ignored."""
+    out = {}
+    for key, value in entry.items():
+        name = key.replace("-", "_")
+        if name not in cls.__dataclass_fields__:
+            raise ValueError(f"{cls.__name__}: unknown field `{key}` in {entry}")
+        out[name] = tuple(value) if isinstance(value, list) else value
+    return out
+
+
+def _version(text: str | None) -> Version | None:
+    return Version(str(text)) if text else None
+
+
+@dataclass(frozen=True)
+class OptionFact:
+    """An option string renamed, dropped, deprecated or accepted again (``options:``)."""
+
+    option: str
+    source: str
+    names: tuple[str, ...] = ()
+    added_in: str | None = None
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    returned_in: str | None = None
+    absent_in: tuple[str, ...] = ()  # releases that reject it, whatever happened around them
+    replacement: str | None = None
+    replacement_available_in: str | None = None
+    fix: str = "manual"  # rename | drop | change-value | manual
+    applicability: str = "unsafe"
+    note: str = ""
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        return self.names or (self.option,)
+
+    def deprecated_at(self, target: Version) -> bool:
+        """Deprecated, and not yet removed, in ``target``."""
+        dep, rem = _version(self.deprecated_in), _version(self.removed_in)
+        return dep is not None and dep <= target and not (rem is not None and rem <= target)
+
+    def gone_in(self, target: Version) -> bool:
+        """``target`` rejects the option: listed as absent, or removed and not back yet."""
+        if str(target) in self.absent_in:
+            return True
+        removed, back = _version(self.removed_in), _version(self.returned_in)
+        return removed is not None and removed <= target and not (back is not None and back <= target)
+
+
+@dataclass(frozen=True)
+class ValueFact:
+    """A value of an option that was deprecated or removed (``values:``).
+
+    ``key``: the value is that key of the option's JSON value (``--speculative-config``
+    ``{"method": ...}`` or ``--speculative-config.method``); ``also_values`` are removed
+    the same way as ``value``, but ``replacement`` stands for ``value`` only.
+    """
+
+    option: str
+    value: str
+    source: str
+    key: str | None = None
+    also_values: tuple[str, ...] = ()
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    rejected_by: str | None = None  # argparse | startup
+    replacement: str | None = None
+    fix: str = "manual"
+    applicability: str = "unsafe"
+    per_release: dict = field(default_factory=dict, hash=False, compare=False)
+    note: str = ""
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return (str(self.value), *map(str, self.also_values))
+
+    def state_at(self, target: Version) -> str | None:
+        """``"removed"``, ``"deprecated"`` or None (still fine) in ``target``."""
+        rem, dep = _version(self.removed_in), _version(self.deprecated_in)
+        if rem is not None and rem <= target:
+            return "removed"
+        if dep is not None and dep <= target:
+            return "deprecated"
+        return None
+
+
+@dataclass(frozen=True)
+class EffectFact:
+    """An option still accepted that no longer (fully) acts (``effects:``)."""
+
+    option: str
+    source: str
+    no_effect_from: str | None = None
+    until: str | None = None
+    why: str = ""  # shown to users
+    scope: str = "all"  # all | hybrid
+    applies_to: str | None = None
+    still_read_by: tuple = ()
+    names_per_release: dict = field(default_factory=dict, hash=False, compare=False)
+    meaning: str = ""
+    issue: str = ""
+    note: str = ""
+
+    def active_at(self, target: Version) -> bool:
+        since, until = _version(self.no_effect_from), _version(self.until)
+        return since is not None and since <= target and (until is None or target < until)
+
+
+@dataclass(frozen=True)
+class EnvFact:
+    """A ``VLLM_*`` variable removed or renamed (``env:``)."""
+
+    name: str
+    source: str
+    added_in: str | None = None
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    returned_in: str | None = None
+    replacement: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BehaviourFact:
+    """Parser or config behaviour a rule models, for a range of releases (``behaviour:``)."""
+
+    id: str
+    summary: str
+    source: str
+    since: str | None = None
+    releases: tuple[str, ...] = ()
+    examples: tuple = ()
+    fix: str = ""
+    portable_rewrite: dict = field(default_factory=dict, hash=False, compare=False)
+    twins: tuple[str, ...] = ()
+    hidden_no_forms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Migrations:
+    """``rules/data/migrations.yaml``, typed."""
+
+    schema: int = 1
+    releases: tuple[str, ...] = ()
+    options: tuple[OptionFact, ...] = ()
+    values: tuple[ValueFact, ...] = ()
+    effects: tuple[EffectFact, ...] = ()
+    env: tuple[EnvFact, ...] = ()
+    behaviour: tuple[BehaviourFact, ...] = ()
+
+    def option_facts(self, option: str) -> list[OptionFact]:
+        return [f for f in self.options if f.option == option]
+
+    def curated(self, option_string: str) -> OptionFact | None:
+        """The option fact that lists ``option_string`` among its spellings."""
+        return next((f for f in self.options if option_string in f.spellings), None)
+
+    def value_facts(self, option: str) -> list[ValueFact]:
+        return [f for f in self.values if f.option == option]
+
+    def effect_facts(self, option: str) -> list[EffectFact]:
+        return [f for f in self.effects if f.option == option]
+
+    def env_fact(self, name: str) -> EnvFact | None:
+        return next((f for f in self.env if f.name == name), None)
+
+
+_SECTIONS = {"options": OptionFact, "values": ValueFact, "effects": EffectFact, "env": EnvFact, "behaviour": BehaviourFact}
+
+
+@cache
+def migrations() -> Migrations:
+    """The curated migration facts, read once; an unknown field raises :class:`ValueError`."""
+    raw = _yaml("migrations.yaml")
+    top = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in Migrations.__dataclass_fields__:
+            raise ValueError(f"migrations.yaml: unknown section `{key}`")
+        cls = _SECTIONS.get(key)
+        top[name] = tuple(cls(**_fields(cls, e)) for e in value or ()) if cls else (tuple(value) if isinstance(value, list) else value)
+    return Migrations(**top)
 
 
 def last_accepted_before(option: str, version: Version) -> tuple[str, str] | None:

@@ -20,7 +20,6 @@ Versions: whatever each release's parser marks deprecated (rules/data/releases)
 plus the `deprecated-in` facts of rules/data/migrations.yaml.
 """
 
-from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
 from rules._lib import facts
@@ -35,21 +34,17 @@ def check(ctx):
         spec = opt.spec
         if spec is None or spec.dest == "model":
             continue  # `--model`: model-option (VL207) says what matters; `LLM(model=...)` is fine
-        fact = None
-        for entry in facts.option_facts(spec.primary) + facts.option_facts(opt.matched or ""):
-            dep = entry.get("deprecated-in")
-            if dep and Version(str(dep)) <= ctx.version and not (entry.get("removed-in") and Version(str(entry["removed-in"])) <= ctx.version):
-                fact = entry
-                break
+        found = facts.option_facts(spec.primary) + facts.option_facts(opt.matched or "")
+        fact = next((f for f in found if f.deprecated_at(ctx.version)), None)
         if not spec.deprecated and fact is None:
             continue
         if facts.active_effects(spec.primary, ctx.version):
             continue  # no-effect-option (VL108) says more
         msg = f"`{opt.written}` is deprecated in vLLM {ctx.version}"
-        replacement = (fact or {}).get("replacement")
+        replacement = fact.replacement if fact is not None else None
         fix = None
         if replacement:
             msg += f"; use `{replacement}`"
-            if replacement in ctx.release.by_name and (fact or {}).get("fix") == "rename":
+            if replacement in ctx.release.by_name and fact.fix == "rename":
                 fix = ctx.rename_fix(opt, replacement, f"Replace with `{replacement}`", "unsafe")
         yield Finding(ctx.name_span(opt), msg, fix=fix)

@@ -50,21 +50,21 @@ def check(ctx):
             continue
         fact = facts.env_fact(name)
         if name in table or name in elsewhere:
-            dep = (fact or {}).get("deprecated-in")
+            dep = fact.deprecated_in if fact is not None else None
             if table.get(name, {}).get("deprecated") or (dep and Version(str(dep)) <= ctx.version):
                 msg = f"`{name}` is deprecated in vLLM {ctx.version}"
-                if fact and fact.get("replacement"):
-                    msg += f"; use {fact['replacement']}"
+                if fact is not None and fact.replacement:
+                    msg += f"; use {fact.replacement}"
                 yield Finding(var.name.span, msg)
             continue
-        if fact and fact.get("replacement"):
-            yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact['replacement']}")
+        if fact is not None and fact.replacement:
+            yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact.replacement}")
             continue
         older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
         runs = knowledge.history().get("env", {}).get(name, {}).get("accepted", [])
         if not older and runs:
             older = [Version(runs[-1][1])]  # read by a release before the first inventory
-        if older or fact:
+        if older or fact is not None:
             last = f" (last read by {older[-1]})" if older else ""
             yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
             continue

@@ -33,9 +33,7 @@ def check(ctx):
         opt = err.option
         spec = opt.spec
         if err.kind == "invalid-choice" and spec is not None:
-            if (spec.primary, err.item.text) in facts.SPECIFIC_VALUE_RULES or any(
-                str(f.get("value")) == err.item.text for f in facts.value_facts(spec.primary)
-            ):
+            if (spec.primary, err.item.text) in facts.SPECIFIC_VALUE_RULES or facts.value_fact(spec.primary, err.item.text) is not None:
                 continue  # deprecated-value explains it, with the migration
             choices = ", ".join(str(c) for c in spec.choices or ())
             msg = f"`{err.item.text}` is not a valid choice for `{opt.written}` in vLLM {ctx.version} (choices: {choices})"

@@ -37,14 +37,14 @@ def check(ctx):
             continue
         for fact in facts.active_effects(opt.spec.primary, ctx.version):
             qualifier = ""
-            if fact.get("scope") == "hybrid":
+            if fact.scope == "hybrid":
                 model = hybrid_facts.model_facts(ctx.parsed)
                 if model is not None and not model.is_hybrid:
                     continue  # attention-free Mamba models still use it
                 if model is None:
                     qualifier = " for hybrid models (attention-free Mamba models still use it)"
-            msg = f"`{opt.written}` has no effect{qualifier} in vLLM {ctx.version} (since {fact.get('no-effect-from')})"
-            if fact.get("why"):
-                msg += f": {fact['why']}"
+            msg = f"`{opt.written}` has no effect{qualifier} in vLLM {ctx.version} (since {fact.no_effect_from})"
+            if fact.why:
+                msg += f": {fact.why}"
             yield Finding(ctx.name_span(opt), msg)
             break

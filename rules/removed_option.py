@@ -39,12 +39,11 @@ def check(ctx):
             continue
         msg = f"`{opt.written}` was removed: last accepted by vLLM {info.last_accepted}, not by {ctx.version}"
         fix = None
-        curated = info.fact is not None and info.fact.get("replacement") == info.replacement
+        curated = info.fact is not None and info.fact.replacement == info.replacement
         if info.replacement and curated:
             msg += f"; use `{info.replacement}`"
-            if info.replacement_in_target and info.fact.get("fix") == "rename":
-                applicability = info.fact.get("applicability", "unsafe")
-                fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{info.replacement}`", applicability)
+            if info.replacement_in_target and info.fact.fix == "rename":
+                fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{info.replacement}`", info.fact.applicability)
         elif info.replacement:
             # From a deprecation message: related, not necessarily the same meaning.
             msg += f"; vLLM pointed to `{info.replacement}` instead (check its meaning before switching)"

@@ -34,7 +34,7 @@ def check(ctx):
         info = lifecycle.classify(ctx, opt)
         if info is None or info.status != "renamed":
             continue
-        removed = (info.fact or {}).get("removed-in")
+        removed = info.fact.removed_in if info.fact is not None else None
         msg = f"`{opt.written}` was renamed to `{info.replacement}` in vLLM {removed}; {ctx.version} rejects the old name"
         fix = None
         if info.replacement_in_target:

@@ -1,4 +1,5 @@
-"""Lookups in the curated migration facts (``rules/data/migrations.yaml``).
+"""Lookups in the curated migration facts (``rules/data/migrations.yaml``, typed in
+:mod:`linter.knowledge`).
 
 Rules ask questions of the facts here, so the YAML layout is known in one place.
 """
@@ -8,65 +9,44 @@ from __future__ import annotations
 from packaging.version import Version
 
 from linter import knowledge
-
+from linter.knowledge import EffectFact, EnvFact, OptionFact, ValueFact
 
 # Values that have a rule of their own (with its own page); generic value rules skip them.
 SPECIFIC_VALUE_RULES = frozenset({("--mamba-cache-mode", "all")})
 
 
-def active_effects(option: str, target: Version) -> list[dict]:
+def active_effects(option: str, target: Version) -> list[EffectFact]:
     """Effect facts (``no-effect-from``) in force for ``option`` at ``target``."""
-    out = []
-    for entry in effect_facts(option):
-        since = _v(entry.get("no-effect-from"))
-        until = _v(entry.get("until"))
-        if since is not None and since <= target and (until is None or target < until):
-            out.append(entry)
-    return out
+    return [f for f in knowledge.migrations().effect_facts(option) if f.active_at(target)]
 
 
-def _v(text: str | None) -> Version | None:
-    return Version(str(text)) if text else None
+def option_fact(option: str) -> OptionFact | None:
+    found = option_facts(option)
+    return found[0] if found else None
 
 
-def option_fact(option: str) -> dict | None:
-    for entry in knowledge.migrations().get("options", []) or []:
-        if entry.get("option") == option:
-            return entry
-    return None
+def option_facts(option: str) -> list[OptionFact]:
+    return knowledge.migrations().option_facts(option)
 
 
-def option_facts(option: str) -> list[dict]:
-    return [e for e in knowledge.migrations().get("options", []) or [] if e.get("option") == option]
+def value_facts(option: str) -> list[ValueFact]:
+    return knowledge.migrations().value_facts(option)
 
 
-def value_facts(option: str) -> list[dict]:
-    return [e for e in knowledge.migrations().get("values", []) or [] if e.get("option") == option]
+def value_fact(option: str, value: str, key: str | None = None) -> ValueFact | None:
+    """The fact about ``value`` (of JSON key ``key``) of ``option``, unless a rule of its own explains it."""
+    if key is None and (option, value) in SPECIFIC_VALUE_RULES:
+        return None
+    return next((f for f in value_facts(option) if f.key == key and value in f.values), None)
 
 
-def effect_facts(option: str) -> list[dict]:
-    return [e for e in knowledge.migrations().get("effects", []) or [] if e.get("option") == option]
+def env_fact(name: str) -> EnvFact | None:
+    return knowledge.migrations().env_fact(name)
 
 
-def env_fact(name: str) -> dict | None:
-    for entry in knowledge.migrations().get("env", []) or []:
-        if entry.get("name") == name:
-            return entry
-    return None
-
-
-def removal(option: str, target: Version) -> dict | None:
+def removal(option: str, target: Version) -> OptionFact | None:
     """The fact that says ``option`` is gone in ``target`` (removed-in <= target), if any."""
-    for entry in option_facts(option):
-        if str(target) in (entry.get("absent-in") or []):
-            return entry  # gone in this release, whatever happened around it
-        removed = _v(entry.get("removed-in"))
-        if removed is not None and removed <= target:
-            back = _v(entry.get("returned-in") or entry.get("readded-in"))
-            if back is not None and back <= target:
-                continue
-            return entry
-    return None
+    return next((f for f in option_facts(option) if f.gone_in(target)), None)
 
 
 def history_replacement(option: str) -> str | None:

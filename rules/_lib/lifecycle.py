@@ -15,6 +15,7 @@ from packaging.version import Version
 from linter import knowledge
 from linter.argmodel import ParsedOption
 from linter.checking import LaunchContext
+from linter.knowledge import OptionFact
 from rules._lib import facts
 
 
@@ -27,7 +28,7 @@ class Lifecycle:
     replacement: str | None = None
     replacement_in_target: bool = False
     available_in: str | None = None
-    fact: dict | None = None
+    fact: OptionFact | None = None
     suggestion: str | None = None
 
 
@@ -49,15 +50,15 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     if fact is None and name.startswith("--no-"):
         # the --no- form of a renamed boolean (a fact lists it in ``names``) renames the same way
         positive = facts.removal("--" + name[5:], target)
-        negative = "--no-" + str(positive.get("replacement") or "")[2:] if positive is not None else ""
-        if positive is not None and name in (positive.get("names") or []) and negative in release.by_name:
+        negative = "--no-" + str(positive.replacement or "")[2:] if positive is not None else ""
+        if positive is not None and name in positive.names and negative in release.by_name:
             fact, replacement = positive, negative
     # A curated fact's replacement has the same meaning; the history's only names
     # what vLLM's deprecation message pointed to (which may be the opposite switch).
-    replacement = replacement or (fact or {}).get("replacement") or facts.history_replacement(name)
+    replacement = replacement or (fact.replacement if fact is not None else None) or facts.history_replacement(name)
     in_target = bool(replacement) and replacement in release.by_name
     seen = knowledge.last_accepted_before(name, target)
-    if fact is not None and fact.get("fix") == "rename" and replacement and fact.get("removed-in"):
+    if fact is not None and fact.fix == "rename" and replacement and fact.removed_in:
         return Lifecycle("renamed", name, seen[1] if seen else None, seen[0] if seen else None, replacement, in_target, fact=fact)
     if seen is not None:
         return Lifecycle("removed", name, seen[1], seen[0], replacement, in_target, fact=fact)

@@ -62,8 +62,8 @@ def _pool():
                     specs.setdefault(n, o)
     names = sorted(specs)
     pool = []
-    for fact in knowledge.migrations().get("options", []):
-        for n in fact.get("names") or [fact.get("option")]:
+    for fact in knowledge.migrations().options:
+        for n in fact.spellings:
             if n and n.startswith("--"):
                 pool.append((n, specs.get(n)))
     for n in ("--swap-space", "--disable-log-requests", "--max-num-seq", "--enable-chunked", "--enable-mamba", "--max_num_batched_tokens"):
