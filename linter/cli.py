@@ -310,13 +310,13 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
                 results.append(named)
     if cache is not None:
         cache.save()
-    if settings.per_file_ignores is not None:  # files that were never parsed (VL002, VL003) too
-        from linter.suppression import _hit
+    if settings.per_file_ignores is not None:  # a named config's results now stand under the walked path
+        from linter.diagnostic import matches
 
         for r in results:
             ignored = settings.per_file_ignores(r.path)
             if ignored:
-                r.diagnostics = [d for d in r.diagnostics if not _hit(d.code, ignored)]
+                r.diagnostics = [d for d in r.diagnostics if not matches(d.code, ignored)]
     return results
 
 

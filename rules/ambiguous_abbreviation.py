@@ -11,7 +11,8 @@ shares it; `--enable-mamba` meant `--enable-mamba-cache-stochastic-rounding` in
 Example:
     vllm serve Qwen/Qwen3-8B --enable-chunked
 
-Use instead: the full option name.
+Use instead: the full option name:
+    vllm serve Qwen/Qwen3-8B --enable-chunked-prefill
 
 Fix safety: when the launch is pinned to an older release where the prefix was
 unique, the fix writes out that meaning (unsafe: check it is the one you want);

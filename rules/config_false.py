@@ -14,7 +14,7 @@ means "auto", not "off"; for options that default to on it means "on".
 Example (config.yaml, used as `vllm serve MODEL --config config.yaml`):
     enable-prefix-caching: false
 
-Use instead:
+Use instead (config.yaml):
     no-enable-prefix-caching: true
 
 Fix safety: unsafe: the fix makes the setting take effect, which changes what

@@ -8,10 +8,11 @@ already do nothing: plan the change before the upgrade that breaks the launch.
 vLLM's own deprecation messages sometimes name a removal release that did not
 happen, so this rule trusts the inventories, not the messages.
 
-Example:
-    vllm serve Qwen/Qwen3-8B --mamba-cache-mode align   # deprecated in 0.33
+Example (0.31):
+    vllm serve Qwen/Qwen3-8B --log-config-file /etc/vllm/logging.json
 
-Use instead: the replacement the message names, or remove the option.
+Use instead: the replacement the message names, or remove the option:
+    vllm serve Qwen/Qwen3-8B --logging-config.pylogging_config_file /etc/vllm/logging.json
 
 Fix safety: a replacement named by the migration facts is offered as an
 unsafe fix; otherwise no fix.

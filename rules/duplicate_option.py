@@ -8,7 +8,8 @@ dead text that readers believe; often one copy was edited and the other was not.
 Example:
     vllm serve Qwen/Qwen3-8B --max-model-len 8192 --gpu-memory-utilization 0.9 --max-model-len 4096
 
-Use instead: one `--max-model-len`.
+Use instead: one `--max-model-len`:
+    vllm serve Qwen/Qwen3-8B --max-model-len 8192 --gpu-memory-utilization 0.9
 
 Fix safety: none (which copy is right is the author's call).
 

@@ -13,17 +13,20 @@ model and stops with "unrecognized arguments: serve ...", so the pod restarts
 forever (vllm-project/vllm issue #37133 with 0.17.1; zai-org/GLM-OCR issue #39
 with a nightly image of February 2026).
 
-Example (Kubernetes):
-
-    image: vllm/vllm-openai:v0.32.0
-    args: ["vllm", "serve", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
+Example (Compose; a Kubernetes container's `args` is the same):
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: ["vllm", "serve", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
 
 Use instead:
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
 
-    image: vllm/vllm-openai:v0.32.0
-    args: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
-
-or keep the words and say they are the command: `command: ["vllm", "serve"]`.
+or keep the words and say they are the command (`entrypoint: ["vllm", "serve"]`
+in Compose, `command: ["vllm", "serve"]` in Kubernetes).
 
 Fix safety: safe: the two words are removed with the separators between them
 (list items in block or flow style, words of a compose string or a shell

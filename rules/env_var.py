@@ -10,11 +10,11 @@ variable silently stops doing what the deployment relies on (for example
 `VLLM_USE_V1` after the V0 engine was removed).
 
 Example:
-    env:
-      - name: VLLM_ATTENTION_BACKEND   # read by older releases only
+    VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen3-8B   # read by older releases only
 
 Use instead: the replacement named in the message (often a CLI option), or
-remove the variable.
+remove the variable:
+    vllm serve Qwen/Qwen3-8B --attention-backend FLASHINFER
 
 Fix safety: none (a variable's replacement is usually an option of another form).
 

@@ -11,7 +11,8 @@ concurrent requests), and hybrid Mamba models need the hybrid manager.
 Example:
     vllm serve google/gemma-3-27b-it --disable-hybrid-kv-cache-manager
 
-Use instead: remove it once the problem it was testing for is understood.
+Use instead: remove it once the problem it was testing for is understood:
+    vllm serve google/gemma-3-27b-it
 
 Fix safety: none.
 

@@ -10,9 +10,17 @@ size limit.
 Why is this bad? A launch in a file that cannot be read is not checked; a
 silent "clean" would be a false promise.
 
-Example: `args: [--model, "Qwen/Qwen3-8B]` (unclosed quote).
+Example (VL001, an unclosed quote):
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: [--model, "Qwen/Qwen3-8B]
 
-Use instead: fix the file, or exclude it in the configuration.
+Use instead: fix the file, or exclude it in the configuration:
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: [--model, "Qwen/Qwen3-8B"]
 
 Fix safety: no fix.
 

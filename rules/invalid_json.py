@@ -8,10 +8,10 @@ Why is this bad? vLLM parses the value at startup and exits on a JSON error;
 a missing quote inside YAML or shell quoting is easy to miss by eye.
 
 Example:
-    --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":kv_both}'
+    vllm serve Qwen/Qwen3-8B --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":kv_both}'
 
 Use instead:
-    --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}'
+    vllm serve Qwen/Qwen3-8B --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}'
 
 Fix safety: none.
 

@@ -7,10 +7,11 @@ Why is this bad? argparse exits with "invalid choice" or "invalid int value"
 before anything loads.  Choices change between releases: `--mamba-cache-mode all`
 is accepted by 0.29 to 0.31 and rejected from 0.32.
 
-Example:
+Example (0.32; 0.33 checks `--kv-cache-dtype` only at start-up):
     vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp9
 
-Use instead: one of the choices the message lists.
+Use instead (0.32): one of the choices the message lists:
+    vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp8
 
 Fix safety: no generic fix; value migrations with a known replacement are
 reported, with their fix, by deprecated-value (VL107).

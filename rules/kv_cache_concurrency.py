@@ -10,11 +10,28 @@ is VL802's start-up failure; a concurrency just above 1 means long requests queu
 behind each other.
 
 Example:
-
-    # nodeSelector: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
-    args: [Qwen/Qwen3-8B, --max-model-len, "32768"]
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: qwen3-8b}
+    spec:
+      nodeSelector: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.32.0
+          args: [Qwen/Qwen3-8B, --max-model-len, "32768"]
 
 reports a pool of about 57.0 GiB: room for about 12.7 requests of 32,768 tokens.
+
+Use instead: nothing needs to change (this is information).  Where the files do
+not say which GPU serves the launch there is no estimate:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: qwen3-8b}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.32.0
+          args: [Qwen/Qwen3-8B, --max-model-len, "32768"]
 
 Fix safety: none (information).
 

@@ -31,13 +31,28 @@ How it is computed (an estimate, documented in `rules/preflight.py`):
   optimistic and the rule reports only launches that fail even then.
 
 Example (an L4 has 22.5 GiB):
-
-    # nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}
-    args: [Qwen/Qwen3-8B, --gpu-memory-utilization, "0.8"]
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: qwen3-8b}
+    spec:
+      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.32.0
+          args: [Qwen/Qwen3-8B, --gpu-memory-utilization, "0.8"]
 
 Use instead: a `--max-model-len` at or below the length the message gives, a
 larger `--gpu-memory-utilization`, `--kv-cache-dtype fp8`, more tensor
-parallelism or a larger GPU.
+parallelism or a larger GPU:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: qwen3-8b}
+    spec:
+      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.32.0
+          args: [Qwen/Qwen3-8B, --gpu-memory-utilization, "0.8", --max-model-len, "12288"]
 
 Fix safety: none offered (the right length is a product decision).
 

@@ -16,9 +16,11 @@ multiple of vLLM block size"), 0.5.5 and later raise `ValueError: LMCache chunk
 size C must be a multiple of B`.
 
 Example (vLLM 0.32, one GPU, N = 784):
+    vllm serve Qwen/Qwen3.6-27B --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}' &
     lmcache server --chunk-size 256 --l1-size-gb 20 --eviction-policy LRU
 
-Use instead:
+Use instead (vLLM 0.32):
+    vllm serve Qwen/Qwen3.6-27B --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}' &
     lmcache server --chunk-size 784 --l1-size-gb 20 --eviction-policy LRU
 
 On vLLM 0.33 on H100/H200 the FlashInfer GDN prefill aligns N to 64 tokens

@@ -25,7 +25,8 @@ Example:
     vllm serve Qwen/Qwen3.6-27B --no-enable-prefix-caching --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}'
 
 Use instead: leave prefix caching on (the default for hybrid models) and, before
-0.33, `--mamba-cache-mode align` or no mode at all.
+0.33, `--mamba-cache-mode align` or no mode at all:
+    vllm serve Qwen/Qwen3.6-27B --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}'
 
 Fix safety: none offered.
 

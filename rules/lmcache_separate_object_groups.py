@@ -18,9 +18,11 @@ what lets `--max-num-batched-tokens` go beyond 2N.  Nothing checks it at startup
 silently coarser or wrong.
 
 Example:
+    vllm serve Qwen/Qwen3.6-27B --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}' &
     lmcache server --chunk-size 784 --l1-size-gb 20 --eviction-policy LRU
 
 Use instead:
+    vllm serve Qwen/Qwen3.6-27B --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}' &
     lmcache server --chunk-size 784 --l1-size-gb 20 --eviction-policy LRU --separate-object-groups
 
 Fix safety: none offered.

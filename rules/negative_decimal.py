@@ -12,8 +12,8 @@ following option.
 Example:
     vllm serve Qwen/Qwen3-8B --override-generation-config.temperature -0.5
 
-Use instead: pass the number inside JSON
-(`--override-generation-config '{"temperature": -0.5}'`).
+Use instead: pass the number inside JSON:
+    vllm serve Qwen/Qwen3-8B --override-generation-config '{"temperature": -0.5}'
 
 Fix safety: none.
 

@@ -9,8 +9,9 @@ Why is this bad? The server on the older release rejects the option and exits.
 Example (pinned to 0.30):
     vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --enable-mamba-shared-prefix-checkpoint
 
-Use instead: the name the older release knows, or move the pin forward
-together with the flags.
+Use instead (0.30): the name the older release knows, or move the pin forward
+together with the flags:
+    vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --enable-mamba-fine-grained-prefix-cache
 
 Fix safety: none (the right change depends on which side should move).
 

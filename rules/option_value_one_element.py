@@ -9,11 +9,17 @@ the single string `--max-model-len 8192`.  argparse does not treat a string that
 contains a space as an option, so it becomes an extra positional argument and
 the server exits with "unrecognized arguments".
 
-Example (Kubernetes):
-    args: ["--model", "Qwen/Qwen3-8B", "--max-model-len 8192"]
+Example (Compose; a Kubernetes container's `args` is the same):
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: ["--model", "Qwen/Qwen3-8B", "--max-model-len 8192"]
 
 Use instead:
-    args: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
 
 Fix safety: safe: the element becomes two elements in the list's own style (a
 new `- item` line with the same indentation and quoting in a block list, `, `

@@ -9,10 +9,16 @@ breaks the launch the other way: the new option names do not exist yet.  The
 pin must move with the flags.
 
 Example (`--target-version 0.32`):
-    image: vllm/vllm-openai:v0.29.0
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.29.0
+        command: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
 
-Use instead:
-    image: vllm/vllm-openai:v0.32.0
+Use instead (`--target-version 0.32`):
+    services:
+      vllm:
+        image: vllm/vllm-openai:v0.32.0
+        command: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
 
 Fix safety: unsafe: a new release changes more than the flags (kernels,
 defaults, memory use); bump it deliberately.

@@ -11,7 +11,8 @@ Example:
     vllm serve meta-llama/Llama-3.1-8B-Instruct --swap-space 16 --use-v2-block-manager
 
 Use instead: drop the option, or use its replacement when the release notes
-name one (the message says which).
+name one (the message says which):
+    vllm serve meta-llama/Llama-3.1-8B-Instruct
 
 Fix safety: a curated replacement (rules/data/migrations.yaml) that exists in the
 target release is offered with the fact's applicability (`--disable-log-requests`

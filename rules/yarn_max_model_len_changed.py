@@ -14,10 +14,12 @@ serves a different length: Qwen3-8B with a YaRN override (original 32768, factor
 4) drops from 131,072 to 40,960 tokens, and `--max-model-len 131072` would now be
 rejected unless `max_position_embeddings` is overridden too.
 
-Example (pinned 0.29, checked for 0.30):
+Example (pinned to 0.29 in the file, `--target-version 0.30`):
+    pip install vllm==0.29.0
     vllm serve Qwen/Qwen3-8B --hf-overrides '{"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'
 
-Use instead:
+Use instead (`--target-version 0.30`):
+    pip install vllm==0.29.0
     vllm serve Qwen/Qwen3-8B --hf-overrides '{"max_position_embeddings": 131072, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}' --max-model-len 131072
 
 Fix safety: none offered (the right length is a deployment decision).
