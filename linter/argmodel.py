@@ -28,6 +28,7 @@ from linter.knowledge import OptionSpec, Release
 from linter.launch import Launch, Setting, Token
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 Match = Literal["exact", "normalized", "abbrev", "ambiguous", "unknown"]
 
@@ -93,6 +94,46 @@ class ParsedOption:
     def dest(self) -> str | None:
         return self.spec.dest if self.spec else None
 
+    @property
+    def known_value(self) -> str | None:
+        """The (last) value when it is fully known, else None (no value, ``$VAR``, a template)."""
+        if not self.values or self.value_opaque:
+            return None
+        return self.values[-1].text
+
+    @property
+    def int_value(self) -> int | None:
+        """The known value as vLLM reads an int option: plain, with ``_``, or human-readable
+        (vllm/utils/argparse_utils.py ``human_readable_int``, L30-75 in 0.33: 1k = 1000, 1K = 1024)."""
+        text = self.known_value
+        if text is None:
+            return None
+        text = text.strip().replace("_", "")
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        m = _HUMAN_INT.fullmatch(text)
+        if m:
+            number, suffix = m.groups()
+            if suffix.islower():
+                return int(float(number) * 10 ** (3 * "kmgt".index(suffix) + 3))
+            if "." not in number:
+                return int(number) * 2 ** (10 * "KMGT".index(suffix) + 10)
+        return None
+
+    @property
+    def json_object(self) -> dict | None:
+        """The JSON object the option holds (``--opt '{...}'``, dotted ``--opt.key v``, ``opt={...}``)."""
+        text = self.known_value
+        if text is None:
+            return None
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
     def name_token(self) -> Token | None:
         return self.name.token
 
@@ -136,14 +177,62 @@ class ParsedLaunch:
         found = self.find(dest)
         return found[-1] if found else None
 
-    def effective(self, dest: str) -> tuple[bool, Any]:
-        """(set, value) of a dest: for flags True/False, for values the last value text."""
+    # -- readings shared by the rules ---------------------------------------
+    @property
+    def model_item(self) -> Item | None:
+        """The item naming the model (positional, moved ``--model``, or ``model=``), if any."""
+        if self.launch.style == "settings" or self.launch.entrypoint not in ("vllm serve", "image"):
+            opt = self.last("model")
+            return opt.values[-1] if opt is not None and opt.values else None
+        if self.model_option is not None:
+            return self.model_option
+        if self.positionals:
+            first = self.positionals[0]
+            return None if first.splat else first
+        opt = self.last("model")
+        return opt.values[-1] if opt is not None and opt.values else None
+
+    @property
+    def model(self) -> str | None:
+        """The model the launch serves, when it is written out (not ``$MODEL``, not a template)."""
+        item = self.model_item
+        if item is None or item.opaque or item.splat:
+            return None
+        return item.text
+
+    def flag(self, dest: str) -> tuple[bool, bool | None, ParsedOption | None]:
+        """(set, on, option) of a boolean option; ``on`` None when it is not known statically."""
         opt = self.last(dest)
         if opt is None:
-            return False, None
-        if opt.spec is not None and not opt.spec.takes_value:
-            return True, not opt.negative
-        return True, opt.value
+            return False, None, None
+        if opt.setting is None and opt.spec is not None and not opt.spec.takes_value:
+            return True, not opt.negative, opt
+        text = opt.known_value
+        if text is None:
+            return True, None, opt
+        low = text.strip().lower()
+        if low in ("true", "1", "yes"):
+            return True, not opt.negative, opt
+        if low in ("false", "0", "no", "none"):
+            if self.launch.entrypoint == "config" and "--no-" + opt.written not in self.release.by_name:
+                return False, None, None  # vLLM drops `key: false` without a `--no-key` option string (VL210)
+            return True, opt.negative, opt
+        return True, None, opt
+
+    def int_value(self, dest: str) -> int | None:
+        """The int value of ``dest`` that wins (see :attr:`ParsedOption.int_value`), None when unset or unknown."""
+        opt = self.last(dest)
+        return opt.int_value if opt is not None else None
+
+    def spelling(self, dest: str) -> str:
+        """How this launch's own syntax spells the option of ``dest``: ``--max-model-len``,
+        ``max_model_len=`` (Python keywords), ``max-model-len: `` (a ``--config`` file)."""
+        if self.launch.style == "settings" and self.launch.entrypoint != "config":
+            return f"{dest}="
+        if self.launch.entrypoint == "config":
+            return dest.replace("_", "-") + ": "
+        spec = self.release.by_dest.get(dest)
+        return spec.primary if spec is not None else "--" + dest.replace("_", "-")
 
 
 # ---------------------------------------------------------------------------

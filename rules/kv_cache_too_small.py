@@ -86,7 +86,7 @@ def where(ctx):
 
 def length_words(est: preflight.Estimate, ctx) -> str:
     if est.length_from_config:
-        return f"the model's configured length ({est.length:,} tokens; no `{hf.spelled(ctx, 'max_model_len')}` is set)"
+        return f"the model's configured length ({est.length:,} tokens; no `{ctx.parsed.spelling('max_model_len')}` is set)"
     return f"{est.length:,} tokens"
 
 

@@ -43,7 +43,7 @@ def check(ctx):
     name, opt, where = found
     yield Finding(
         hf.connector_span(ctx, opt, where),
-        f"`{hf.spelled(ctx, 'kv_transfer_config')}` selects `LMCacheConnectorV1`, which does not support hybrid models: vLLM {ctx.version} "
+        f"`{ctx.parsed.spelling('kv_transfer_config')}` selects `LMCacheConnectorV1`, which does not support hybrid models: vLLM {ctx.version} "
         f"turns the hybrid KV cache manager off and {facts.model} ({facts.hybrid} hybrid) fails at startup; "
         "use `LMCacheMPConnector` with an `lmcache server`",
     )

@@ -56,10 +56,10 @@ def check(fctx):
         parsed = lctx.parsed
         v = lctx.version
         opt = parsed.last("max_num_batched_tokens")
-        name = hf.spelled(lctx, "max_num_batched_tokens")
+        name = parsed.spelling("max_num_batched_tokens")
         if opt is not None and opt.value_opaque:
             continue
-        budget = hf.int_value(opt) if opt is not None else None
+        budget = opt.int_value if opt is not None else None
         if opt is not None and budget is None:
             continue
         lm_version, _ = hf.lmcache_version(fctx, lctx)

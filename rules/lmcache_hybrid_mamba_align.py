@@ -59,7 +59,7 @@ def check(ctx):
     if facts is None or not facts.is_hybrid:
         return
     v = ctx.version
-    pc_set, pc_on, pc_opt = hf.flag_state(ctx.parsed, "enable_prefix_caching")
+    pc_set, pc_on, pc_opt = ctx.parsed.flag("enable_prefix_caching")
     if pc_set and pc_on is False and pc_opt is not None:
         yield Finding(
             ctx.option_span(pc_opt),
@@ -69,7 +69,7 @@ def check(ctx):
         return
     if pc_set and pc_on is None:
         return  # opaque
-    cp_set, cp_on, cp_opt = hf.flag_state(ctx.parsed, "enable_chunked_prefill")
+    cp_set, cp_on, cp_opt = ctx.parsed.flag("enable_chunked_prefill")
     if cp_set and cp_on is False and cp_opt is not None:
         yield Finding(
             ctx.option_span(cp_opt),
@@ -79,10 +79,10 @@ def check(ctx):
     if v >= Version("0.32.0"):
         return
     mode_opt = ctx.parsed.last("mamba_cache_mode")
-    mode = hf.known_value(mode_opt)
+    mode = mode_opt.known_value if mode_opt is not None else None
     if mode == "all" and facts.mamba_all_mode and mode_opt is not None:
         yield Finding(
             ctx.item_span(mode_opt.values[-1]),
             f"vLLM {v} keeps the Mamba cache mode `all` (`{hf.as_written(mode_opt)}`) for {facts.architecture or facts.model}, "
-            f"but `{CONNECTOR}` works only with `align`: use `{hf.with_value(hf.spelled(ctx, 'mamba_cache_mode'), 'align')}`",
+            f"but `{CONNECTOR}` works only with `align`: use `{hf.with_value(ctx.parsed.spelling('mamba_cache_mode'), 'align')}`",
         )

@@ -38,7 +38,7 @@ def check(ctx):
     found = hf.connector(ctx.parsed)
     if found is None or found[0] != "LMCacheMPConnector":
         return
-    is_set, value, opt = hf.flag_state(ctx.parsed, "disable_hybrid_kv_cache_manager")
+    is_set, value, opt = ctx.parsed.flag("disable_hybrid_kv_cache_manager")
     if not is_set or value is not False or opt is None:
         return
     yield Finding(

@@ -37,7 +37,7 @@ def check(ctx):
         return
     if parsed.find("max_model_len"):
         return
-    item = hf.model_item(parsed)
+    item = parsed.model_item
     if item is None and ctx.launch.style == "settings":
         return
     facts = hf.model_facts(parsed)
@@ -49,6 +49,6 @@ def check(ctx):
     span = ctx.item_span(item) if item is not None and item.token is not None else ctx.launch.span
     yield Finding(
         span,
-        f"no `{hf.spelled(ctx, 'max_model_len')}`: vLLM {ctx.version} serves the model's configured length{length}; "
-        f"set `{hf.spelled(ctx, 'max_model_len')}` on purpose",
+        f"no `{parsed.spelling('max_model_len')}`: vLLM {ctx.version} serves the model's configured length{length}; "
+        f"set `{parsed.spelling('max_model_len')}` on purpose",
     )

@@ -55,7 +55,7 @@ def check(ctx):
     parsed = ctx.parsed
     mml = parsed.last("max_model_len")
     if mml is not None:
-        value = hf.known_value(mml)
+        value = mml.known_value
         if value is None or value.strip() not in ("-1", "auto"):
             return
     facts = hf.model_facts(parsed)
@@ -79,7 +79,7 @@ def check(ctx):
         what = f"`{opt.written}` sets YaRN RoPE scaling"
     elif facts is not None and facts.rope_scaling and str(facts.rope_scaling.get("type")) in hf.YARN_TYPES:
         old, new = facts.derived_len(ctx.pin), facts.derived_len(ctx.version)
-        item = hf.model_item(parsed)
+        item = parsed.model_item
         span = ctx.item_span(item) if item is not None else ctx.launch.span
         what = f"{facts.model} uses YaRN RoPE scaling"
     else:
@@ -89,7 +89,7 @@ def check(ctx):
     if old is not None and new is not None and old == new:
         return
     numbers = f": {old:,} tokens on {ctx.pin}, {new:,} on {ctx.version}" if old is not None and new is not None else ""
-    option = hf.spelled(ctx, "max_model_len")
+    option = parsed.spelling("max_model_len")
     yield Finding(
         span,
         f"{what} and no `{option}` is set; vLLM {ctx.version} derives the length differently from the pinned {ctx.pin} "

@@ -9,8 +9,6 @@ never becomes a guess.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -129,56 +127,14 @@ def facts_for(name: str | None) -> ModelFacts | None:
 # Reading a parsed launch
 
 
-def known_value(opt: ParsedOption | None) -> str | None:
-    """The option's (last) value when it is fully known, else None."""
-    if opt is None or not opt.values or opt.value_opaque:
-        return None
-    return opt.values[-1].text
-
-
-def model_item(parsed: ParsedLaunch) -> Item | None:
-    """The item naming the model (positional, moved ``--model``, or ``model=``), if any."""
-    if parsed.launch.style == "settings" or parsed.launch.entrypoint not in ("vllm serve", "image"):
-        opt = parsed.last("model")
-        return opt.values[-1] if opt is not None and opt.values else None
-    if parsed.model_option is not None:
-        return parsed.model_option
-    if parsed.positionals:
-        first = parsed.positionals[0]
-        if first.splat:
-            return None
-        return first
-    opt = parsed.last("model")
-    return opt.values[-1] if opt is not None and opt.values else None
-
-
-def model_name(parsed: ParsedLaunch) -> str | None:
-    item = model_item(parsed)
-    if item is None or item.opaque or item.splat:
-        return None
-    return item.text
-
-
 def model_facts(parsed: ParsedLaunch) -> ModelFacts | None:
-    return facts_for(model_name(parsed))
-
-
-def json_value(opt: ParsedOption | None) -> dict | None:
-    """The JSON object an option holds (``--opt '{...}'``, dotted ``--opt.key v``, ``opt={...}``)."""
-    text = known_value(opt)
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+    return facts_for(parsed.model)
 
 
 def connector(parsed: ParsedLaunch) -> tuple[str, ParsedOption, Item | None] | None:
     """(kv_connector, option, the item that names it) from ``--kv-transfer-config``."""
     opt = parsed.last("kv_transfer_config")
-    config = json_value(opt)
+    config = opt.json_object if opt is not None else None
     if opt is None or config is None:
         return None
     name = config.get("kv_connector")
@@ -197,46 +153,6 @@ def connector_span(ctx, opt: ParsedOption, where: Item | None) -> Span:
     if where is not None and where.token is not None:
         return ctx.item_span(where)
     return ctx.name_span(opt)
-
-
-def flag_state(parsed: ParsedLaunch, dest: str) -> tuple[bool, bool | None, ParsedOption | None]:
-    """(set, value, option) of a boolean option; value None when opaque."""
-    opt = parsed.last(dest)
-    if opt is None:
-        return False, None, None
-    if opt.setting is None and opt.spec is not None and not opt.spec.takes_value:
-        return True, not opt.negative, opt
-    text = known_value(opt)
-    if text is None:
-        return True, None, opt
-    low = text.strip().lower()
-    if low in ("true", "1", "yes"):
-        return True, not opt.negative, opt
-    if low in ("false", "0", "no", "none"):
-        if parsed.launch.entrypoint == "config" and "--no-" + opt.written not in parsed.release.by_name:
-            return False, None, None  # vLLM drops `key: false` without a `--no-key` option string (VL210)
-        return True, opt.negative, opt
-    return True, None, opt
-
-
-def int_value(opt: ParsedOption | None) -> int | None:
-    text = known_value(opt)
-    if text is None:
-        return None
-    text = text.strip().replace("_", "")
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    # vLLM's human_readable_int (vllm/utils/argparse_utils.py L30-75 in 0.33): 1k = 1000, 1K = 1024.
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", text)
-    if m:
-        number, suffix = m.groups()
-        if suffix.islower():
-            return int(float(number) * 10 ** (3 * "kmgt".index(suffix) + 3))
-        if "." not in number:
-            return int(number) * 2 ** (10 * "KMGT".index(suffix) + 10)
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -285,21 +201,22 @@ def block_sizes(parsed: ParsedLaunch, facts: ModelFacts, version: Version) -> Bl
         if opt is not None:
             return BlockSizes((), f"`{opt.written}` changes N")
     tp_opt = parsed.last("tensor_parallel_size")
-    tp = 1 if tp_opt is None else int_value(tp_opt)
+    tp = 1 if tp_opt is None else tp_opt.int_value
     if tp is None:
         return BlockSizes((), "the tensor-parallel size is not known statically")
     kv_opt = parsed.last("kv_cache_dtype")
-    kv = "auto" if kv_opt is None else known_value(kv_opt)
+    kv = "auto" if kv_opt is None else kv_opt.known_value
     if kv is None:
         return BlockSizes((), "the KV cache dtype is not known statically")
     dtype_opt = parsed.last("dtype")
-    if dtype_opt is not None and known_value(dtype_opt) not in ("auto", "bfloat16", "half", "float16"):
+    if dtype_opt is not None and dtype_opt.known_value not in ("auto", "bfloat16", "half", "float16"):
         return BlockSizes((), f"`{dtype_opt.written}` changes N")
     gdn_opt = parsed.last("gdn_prefill_backend")
-    gdn = None if gdn_opt is None else known_value(gdn_opt)
+    gdn = None if gdn_opt is None else gdn_opt.known_value
     if gdn_opt is not None and gdn is None:
         return BlockSizes((), "the GDN prefill backend is not known statically")
-    extra = json_value(parsed.last("additional_config"))
+    extra_opt = parsed.last("additional_config")
+    extra = extra_opt.json_object if extra_opt is not None else None
     if extra and isinstance(extra.get("gdn_prefill_backend"), str):
         gdn = extra["gdn_prefill_backend"]
     rows = [r for r in facts.block_size if r.covers(version) and r.tp == tp and r.kv_cache_dtype == kv]
@@ -458,21 +375,10 @@ def entry_span(launch: Launch) -> Span:
 
 def model_span(lctx) -> Span:
     """Where the model is named, else the launch."""
-    item = model_item(lctx.parsed)
+    item = lctx.parsed.model_item
     if item is not None and item.token is not None:
         return lctx.item_span(item)
     return lctx.launch.span
-
-
-def spelled(ctx, dest: str) -> str:
-    """How the launch's own syntax spells the option of ``dest`` (``--max-model-len``, ``max_model_len=``)."""
-    launch = ctx.launch
-    if launch.style == "settings" and launch.entrypoint != "config":
-        return f"{dest}="
-    if launch.entrypoint == "config":
-        return dest.replace("_", "-") + ": "
-    spec = ctx.release.by_dest.get(dest)
-    return spec.primary if spec is not None else "--" + dest.replace("_", "-")
 
 
 YARN_TYPES = frozenset({"yarn", "deepseek_yarn", "telechat3-yarn"})
@@ -481,7 +387,7 @@ YARN_TYPES = frozenset({"yarn", "deepseek_yarn", "telechat3-yarn"})
 def yarn_override(parsed: ParsedLaunch) -> tuple[dict, dict, ParsedOption] | None:
     """(rope parameters, the overrides, the option) when ``--hf-overrides`` sets a YaRN rope."""
     opt = parsed.last("hf_overrides")
-    overrides = json_value(opt)
+    overrides = opt.json_object if opt is not None else None
     if opt is None or overrides is None:
         return None
     for scope in (overrides, overrides.get("text_config")):
@@ -499,7 +405,7 @@ def yarn_override(parsed: ParsedLaunch) -> tuple[dict, dict, ParsedOption] | Non
 
 
 def with_value(name: str, value: object) -> str:
-    """``--opt 5`` or ``opt=5`` depending on how ``name`` is spelled (see :func:`spelled`)."""
+    """``--opt 5`` or ``opt=5`` depending on how ``name`` is spelled (see :meth:`~linter.argmodel.ParsedLaunch.spelling`)."""
     return f"{name}{value}" if name.endswith(("=", ": ")) else f"{name} {value}"
 
 

@@ -48,7 +48,6 @@ from pathlib import Path
 import yaml
 
 from linter.argmodel import ParsedLaunch
-from rules._lib import hybrid_facts as hf
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GiB = 1024**3
@@ -409,7 +408,7 @@ def _known(parsed: ParsedLaunch, dest: str) -> tuple[bool, str | None]:
     opt = parsed.last(dest)
     if opt is None:
         return False, None
-    return True, hf.known_value(opt)
+    return True, opt.known_value
 
 
 def _float(text: str | None) -> float | None:
@@ -433,14 +432,14 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
     gpu = gpu_for(launch.resources, gpu_memory_gib)
     if gpu is None:
         return None
-    facts = size_facts(hf.model_name(parsed), model_configs)
+    facts = size_facts(parsed.model, model_configs)
     if facts is None or facts.weight_bytes is None or not facts.head_dim:
         return None
     if facts.mamba_layers and facts.mamba_state_bytes is None:
         return None
 
     tp_set, tp_text = _known(parsed, "tensor_parallel_size")
-    tp = hf.int_value(parsed.last("tensor_parallel_size")) if tp_set else 1
+    tp = parsed.int_value("tensor_parallel_size") if tp_set else 1
     if tp is None or tp < 1:
         return None
     if facts.mamba_layers and tp != 1:
@@ -448,7 +447,7 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
 
     len_set, _ = _known(parsed, "max_model_len")
     if len_set:
-        length = hf.int_value(parsed.last("max_model_len"))
+        length = parsed.int_value("max_model_len")
         if length is None or length <= 0:
             return None  # opaque, or -1/"auto": vLLM picks the length itself
     else:
@@ -491,7 +490,7 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
 
     kv_mem_set, _ = _known(parsed, "kv_cache_memory_bytes")
     if kv_mem_set:
-        pool = hf.int_value(parsed.last("kv_cache_memory_bytes"))
+        pool = parsed.int_value("kv_cache_memory_bytes")
         if pool is None:
             return None
     else:
@@ -499,7 +498,7 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
 
     batched_set, _ = _known(parsed, "max_num_batched_tokens")
     if batched_set:
-        batched = hf.int_value(parsed.last("max_num_batched_tokens"))
+        batched = parsed.int_value("max_num_batched_tokens")
         if batched is None:
             return None
     else:
@@ -514,7 +513,7 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
     count = int(count_text) if count_text and count_text.strip().isdigit() else None
     if count is not None and count < tp:
         return None  # fewer GPUs than tensor-parallel ranks: vLLM fails before sizing the cache
-    dp = hf.int_value(parsed.last("data_parallel_size")) if parsed.last("data_parallel_size") is not None else 1
+    dp = parsed.int_value("data_parallel_size") if parsed.last("data_parallel_size") is not None else 1
     if count is not None and dp is not None and count > tp * dp:
         notes.append(f"the container asks for {count} GPUs but uses {tp * dp} (tensor-parallel size {tp})")
 
