@@ -472,6 +472,86 @@ def migrations() -> Migrations:
     return Migrations(**top)
 
 
+@dataclass(frozen=True)
+class BlockRow:
+    """One row of a model's LMCache block size N (``block-size:`` in models.yaml)."""
+
+    n: int
+    source: str
+    since: Version | None = None
+    until: Version | None = None  # exclusive
+    tp: int = 1
+    kv_cache_dtype: str = "auto"
+    gdn_prefill: str = "any"  # any | triton | flashinfer
+    gpu: str = ""
+
+    def covers(self, version: Version) -> bool:
+        return (self.since is None or version >= self.since) and (self.until is None or version < self.until)
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """One model of ``rules/data/models.yaml`` (its header documents every field)."""
+
+    model: str
+    source: str = ""
+    architecture: str | None = None
+    hybrid: str = "none"  # gdn | mamba2 | none
+    mamba_all_mode: bool = False
+    max_position_embeddings: int | None = None
+    rope_scaling: dict | None = field(default=None, hash=False, compare=False)
+    derived_max_model_len: dict = field(default_factory=dict, hash=False, compare=False)  # Version -> int
+    state: dict = field(default_factory=dict, hash=False, compare=False)
+    block_size: tuple[BlockRow, ...] = ()
+    # size fields of the pre-flight KV cache rules (VL802/VL803)
+    num_hidden_layers: int | None = None
+    num_attention_heads: int | None = None
+    num_key_value_heads: int | None = None
+    head_dim: int | None = None
+    torch_dtype: str = "bfloat16"
+    sliding_window: int | None = None
+    layer_types: dict = field(default_factory=dict, hash=False, compare=False)
+    mla: dict | None = field(default=None, hash=False, compare=False)
+    mamba_state_bytes: int | None = None
+    parameters: str | None = None
+    weight_bytes_per_parameter: int | None = None
+    size_source: str = ""
+
+    @property
+    def is_hybrid(self) -> bool:
+        return self.hybrid in ("gdn", "mamba2")
+
+    def derived_len(self, version: Version) -> int | None:
+        """vLLM's derived max_model_len for ``version`` (the newest behaviour at or before it)."""
+        best = None
+        for since, n in sorted(self.derived_max_model_len.items()):
+            if since <= version:
+                best = n
+        return best
+
+    @classmethod
+    def from_yaml(cls, entry: dict) -> ModelEntry:
+        fields = _fields(cls, entry)
+        fields["block_size"] = tuple(
+            BlockRow(**{**_fields(BlockRow, r), "since": _version(r.get("since")), "until": _version(r.get("until"))})
+            for r in entry.get("block-size") or ()
+        )
+        fields["derived_max_model_len"] = {Version(str(k)): int(v) for k, v in (entry.get("derived-max-model-len") or {}).items()}
+        for name in ("state", "layer_types"):
+            fields[name] = dict(fields.get(name) or {})
+        return cls(**fields)
+
+
+@cache
+def models() -> dict[str, ModelEntry]:
+    """``rules/data/models.yaml`` by model id, read once; an unknown field raises :class:`ValueError`."""
+    raw = _yaml("models.yaml")
+    unknown = set(raw) - {"schema", "models"}
+    if unknown:
+        raise ValueError(f"models.yaml: unknown section {sorted(unknown)}")
+    return {m["model"]: ModelEntry.from_yaml(m) for m in raw.get("models") or ()}
+
+
 def last_accepted_before(option: str, version: Version) -> tuple[str, str] | None:
     """The newest release before ``version`` that accepted ``option``, and the first one.
 

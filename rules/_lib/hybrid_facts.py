@@ -1,6 +1,7 @@
 """Facts and launch readings shared by the hybrid (LMCache) and long-context rules.
 
-Not a rule module: it loads ``rules/data/models.yaml`` and answers the questions
+Not a rule module: it answers, from the models table (``rules/data/models.yaml``,
+loaded by :func:`linter.knowledge.models`), the questions
 those rules ask of a parsed launch (which model, which KV connector, which
 LMCache server runs beside it, which LMCache release, the block size N).  Every
 answer is ``None`` when the launch does not say it statically: an opaque token
@@ -10,18 +11,14 @@ never becomes a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
-from typing import Any
 
-import yaml
 from packaging.version import InvalidVersion, Version
 
+from linter import knowledge
 from linter.argmodel import Item, ParsedLaunch, ParsedOption
+from linter.knowledge import BlockRow, ModelEntry
 from linter.launch import Launch, Span, Token
 from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
-
-DATA = Path(__file__).resolve().parent.parent / "data" / "models.yaml"
 
 LOG_LINE = "Setting attention block size to N tokens"
 N_UNKNOWN_HINT = (
@@ -37,97 +34,17 @@ DEFAULT_BATCHED_TOKENS_MIN = 2048
 # The models table
 
 
-@dataclass(frozen=True)
-class BlockRow:
-    since: Version | None
-    until: Version | None
-    tp: int
-    kv_cache_dtype: str
-    gdn_prefill: str  # any | triton | flashinfer
-    gpu: str
-    n: int
-    source: str
-
-    def covers(self, version: Version) -> bool:
-        return (self.since is None or version >= self.since) and (self.until is None or version < self.until)
-
-
-@dataclass(frozen=True)
-class ModelFacts:
-    model: str
-    architecture: str | None
-    hybrid: str  # gdn | mamba2 | none
-    mamba_all_mode: bool
-    max_position_embeddings: int | None
-    rope_scaling: dict | None
-    derived_max_model_len: dict[Version, int]
-    state: dict
-    block_size: tuple[BlockRow, ...]
-    source: str
-
-    @property
-    def is_hybrid(self) -> bool:
-        return self.hybrid in ("gdn", "mamba2")
-
-    def derived_len(self, version: Version) -> int | None:
-        """vLLM's derived max_model_len for ``version`` (the newest behaviour at or before it)."""
-        best = None
-        for since, n in sorted(self.derived_max_model_len.items()):
-            if since <= version:
-                best = n
-        return best
-
-
-def _v(text: Any) -> Version | None:
-    return Version(str(text)) if text not in (None, "") else None
-
-
-@cache
-def models() -> dict[str, ModelFacts]:
-    with DATA.open(encoding="utf-8") as f:
-        raw = yaml.safe_load(f) or {}
-    out: dict[str, ModelFacts] = {}
-    for m in raw.get("models", []) or []:
-        rows = tuple(
-            BlockRow(
-                _v(r.get("since")),
-                _v(r.get("until")),
-                int(r.get("tp", 1)),
-                str(r.get("kv-cache-dtype", "auto")),
-                str(r.get("gdn-prefill", "any")),
-                str(r.get("gpu", "")),
-                int(r["n"]),
-                str(r.get("source", "")),
-            )
-            for r in m.get("block-size", []) or []
-        )
-        derived = {Version(str(k)): int(v) for k, v in (m.get("derived-max-model-len") or {}).items()}
-        out[m["model"]] = ModelFacts(
-            model=m["model"],
-            architecture=m.get("architecture"),
-            hybrid=str(m.get("hybrid", "none")),
-            mamba_all_mode=bool(m.get("mamba-all-mode", False)),
-            max_position_embeddings=m.get("max-position-embeddings"),
-            rope_scaling=m.get("rope-scaling"),
-            derived_max_model_len=derived,
-            state=dict(m.get("state") or {}),
-            block_size=rows,
-            source=str(m.get("source", "")),
-        )
-    return out
-
-
-def facts_for(name: str | None) -> ModelFacts | None:
+def facts_for(name: str | None) -> ModelEntry | None:
     if not name:
         return None
-    return models().get(name.strip().rstrip("/"))
+    return knowledge.models().get(name.strip().rstrip("/"))
 
 
 # ---------------------------------------------------------------------------
 # Reading a parsed launch
 
 
-def model_facts(parsed: ParsedLaunch) -> ModelFacts | None:
+def model_facts(parsed: ParsedLaunch) -> ModelEntry | None:
     return facts_for(parsed.model)
 
 
@@ -193,7 +110,7 @@ class BlockSizes:
         return " or ".join(parts)
 
 
-def block_sizes(parsed: ParsedLaunch, facts: ModelFacts, version: Version) -> BlockSizes:
+def block_sizes(parsed: ParsedLaunch, facts: ModelEntry, version: Version) -> BlockSizes:
     if not facts.block_size:
         return BlockSizes((), f"the models table has no block size N for {facts.model}")
     for dest in _N_CHANGERS:

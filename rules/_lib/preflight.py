@@ -47,6 +47,7 @@ from pathlib import Path
 
 import yaml
 
+from linter import knowledge
 from linter.argmodel import ParsedLaunch
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -126,39 +127,32 @@ def _int(value) -> int | None:
     return None
 
 
-@cache
-def _table() -> dict[str, dict]:
-    with (DATA / "models.yaml").open(encoding="utf-8") as f:
-        raw = yaml.safe_load(f) or {}
-    return {m["model"]: m for m in raw.get("models", []) or [] if isinstance(m, dict) and "model" in m}
-
-
 def from_table(name: str) -> SizeFacts | None:
-    m = _table().get(name.strip().rstrip("/"))
-    if m is None or not m.get("num-hidden-layers"):
+    m = knowledge.models().get(name.strip().rstrip("/"))
+    if m is None or not m.num_hidden_layers:
         return None
-    layers = int(m["num-hidden-layers"])
-    kinds = m.get("layer-types") or {}
-    dtype = str(m.get("torch-dtype", "bfloat16"))
+    layers = int(m.num_hidden_layers)
+    kinds = m.layer_types
+    dtype = str(m.torch_dtype)
     weights = None
     note = ""
-    if m.get("parameters"):
-        per = float(m.get("weight-bytes-per-parameter") or DTYPE_BYTES.get(dtype, 2))
-        weights = int(float(m["parameters"]) * per)
-        note = f"{float(m['parameters']) / 1e9:g}B parameters x {per:g} bytes"
-    mla = m.get("mla")
-    heads = int(m.get("num-attention-heads") or 0)
+    if m.parameters:
+        per = float(m.weight_bytes_per_parameter or DTYPE_BYTES.get(dtype, 2))
+        weights = int(float(m.parameters) * per)
+        note = f"{float(m.parameters) / 1e9:g}B parameters x {per:g} bytes"
+    mla = m.mla
+    heads = int(m.num_attention_heads or 0)
     return SizeFacts(
-        model=m["model"],
+        model=m.model,
         layers=layers,
-        kv_heads=int(m.get("num-key-value-heads") or heads),
-        head_dim=int(m.get("head-dim") or 0),
+        kv_heads=int(m.num_key_value_heads or heads),
+        head_dim=int(m.head_dim or 0),
         dtype=dtype,
-        sliding_window=_int(m.get("sliding-window")),
+        sliding_window=_int(m.sliding_window),
         full_layers=_int(kinds.get("full_attention")) if kinds else None,
         sliding_layers=_int(kinds.get("sliding_attention")) or 0,
         mamba_layers=_int(kinds.get("mamba")) or 0,
-        mamba_state_bytes=_int(m.get("mamba-state-bytes")),
+        mamba_state_bytes=_int(m.mamba_state_bytes),
         mla=(int(mla["kv-lora-rank"]), int(mla["qk-rope-head-dim"])) if isinstance(mla, dict) else None,
         weight_bytes=weights,
         weight_note=note,
@@ -167,11 +161,10 @@ def from_table(name: str) -> SizeFacts | None:
     )
 
 
-def _configured_len(m: dict) -> int | None:
-    derived = m.get("derived-max-model-len") or {}
-    if derived:
-        return int(derived[sorted(derived, key=lambda v: tuple(int(x) for x in str(v).split(".")))[-1]])
-    return _int(m.get("max-position-embeddings"))
+def _configured_len(m: knowledge.ModelEntry) -> int | None:
+    if m.derived_max_model_len:
+        return m.derived_max_model_len[max(m.derived_max_model_len)]
+    return _int(m.max_position_embeddings)
 
 
 _ATTENTION_KINDS = ("full_attention", "attention")

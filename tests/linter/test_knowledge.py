@@ -34,3 +34,21 @@ def test_value_fact_values_and_states():
     assert traces.values[0] == "model,worker" and "all,model" in traces.values
     assert traces.state_at(knowledge.Version("0.30.0")) is None
     assert traces.state_at(knowledge.Version("0.31.0")) == "removed"
+
+
+def test_models_load_typed_once_and_whole():
+    table = knowledge.models()
+    with (knowledge.DATA / "models.yaml").open(encoding="utf-8") as f:
+        raw = yaml.safe_load(f)
+    assert sorted(table) == sorted(m["model"] for m in raw["models"])
+    assert knowledge.models() is table
+    qwen = table["Qwen/Qwen3.6-27B"]
+    assert qwen.is_hybrid and qwen.block_size and all(isinstance(r, knowledge.BlockRow) for r in qwen.block_size)
+    assert qwen.block_size[0].covers(knowledge.Version("0.32.0"))
+
+
+def test_model_and_block_row_refuse_unknown_fields():
+    with pytest.raises(ValueError, match="unknown field `hybird`"):
+        knowledge.ModelEntry.from_yaml({"model": "org/m", "hybird": "gdn"})
+    with pytest.raises(ValueError, match="unknown field `tp-size`"):
+        knowledge.ModelEntry.from_yaml({"model": "org/m", "block-size": [{"n": 784, "source": "s", "tp-size": 2}]})

@@ -16,6 +16,7 @@ from math import ceil, lcm
 
 from packaging.version import Version
 
+from linter import knowledge
 from rules._lib import hybrid_facts as hf
 
 BYTES = {"bfloat16": 2, "float16": 2, "float32": 4}
@@ -33,7 +34,7 @@ def gdn_n(state: dict, tp: int, align: int) -> int:
 
 def test_block_sizes_follow_the_formula():
     checked = 0
-    for facts in hf.models().values():
+    for facts in knowledge.models().values():
         if facts.hybrid != "gdn" or not facts.state:
             continue
         for row in facts.block_size:
@@ -57,7 +58,7 @@ def test_hopper_rounding_only_on_033():
 
 
 def test_every_entry_has_a_source():
-    for facts in hf.models().values():
+    for facts in knowledge.models().values():
         assert facts.source, facts.model
         assert facts.hybrid in ("gdn", "mamba2", "none")
         for row in facts.block_size:
