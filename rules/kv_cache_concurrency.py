@@ -35,7 +35,7 @@ not say which GPU serves the launch there is no estimate:
 
 Fix safety: none (information).
 
-Versions: all releases.  The same estimate as VL802 (rules/preflight.py):
+Versions: all releases.  The same estimate as VL802 (rules/_lib/preflight.py):
 activation memory and CUDA graphs are counted only as a 1 GiB constant, so the
 real pool is smaller.
 """

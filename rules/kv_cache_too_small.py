@@ -15,7 +15,7 @@ in Kubernetes the pod restarts forever.  Without `--max-model-len` vLLM serves t
 model's configured length (40,960 tokens for Qwen/Qwen3-8B, 131,072 for
 Llama 3.1), which small GPUs often cannot hold.
 
-How it is computed (an estimate, documented in `rules/preflight.py`):
+How it is computed (an estimate, documented in `rules/_lib/preflight.py`):
 
 * KV bytes per token and layer = 2 x KV heads per GPU (`max(1, kv_heads // tp)`) x
   head dim x KV dtype bytes (`--kv-cache-dtype`, `auto` = the model dtype).

@@ -1,6 +1,6 @@
 """VL802 / VL803: the KV cache estimate on realistic manifests, every answer computed by hand.
 
-The arithmetic in the comments is the one rules/preflight.py documents:
+The arithmetic in the comments is the one rules/_lib/preflight.py documents:
 
     KV per token and layer = 2 x max(1, kv_heads // tp) x head_dim x dtype bytes
     one request            = that x layers x length (rounded up to 16-token blocks)
