@@ -28,3 +28,11 @@ def test_codes_are_unique_and_well_formed():
     for code, r in rules.items():
         assert code == r.code and code.startswith("VL") and code[2:].isdigit() and len(code) == 5
         assert r.doc, f"{code} has no page"
+
+
+def test_every_code_is_named_by_a_test():
+    """Besides its page (tests/rules/test_rule_pages.py), each code is named by a test of its own."""
+    tests = Path(__file__).resolve().parents[1]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in tests.rglob("test_*.py") if p.name not in ("test_rule_pages.py", "test_registry.py"))
+    missing = [code for code in all_rules() if code not in text]
+    assert not missing, f"codes no test names: {missing}"
