@@ -28,7 +28,6 @@ from linter.knowledge import OptionSpec, Release
 from linter.launch import Launch, Setting, Token
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
-_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 Match = Literal["exact", "normalized", "abbrev", "ambiguous", "unknown"]
 
@@ -104,23 +103,11 @@ class ParsedOption:
     @property
     def int_value(self) -> int | None:
         """The known value as vLLM reads an int option: plain, with ``_``, or human-readable
-        (vllm/utils/argparse_utils.py ``human_readable_int``, L30-75 in 0.33: 1k = 1000, 1K = 1024)."""
+        (:func:`human_readable_int`: 1k = 1000, 1K = 1024)."""
         text = self.known_value
         if text is None:
             return None
-        text = text.strip().replace("_", "")
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        m = _HUMAN_INT.fullmatch(text)
-        if m:
-            number, suffix = m.groups()
-            if suffix.islower():
-                return int(float(number) * 10 ** (3 * "kmgt".index(suffix) + 3))
-            if "." not in number:
-                return int(number) * 2 ** (10 * "KMGT".index(suffix) + 10)
-        return None
+        return human_readable_int(text.replace("_", ""))
 
     @property
     def json_object(self) -> dict | None:
