@@ -490,6 +490,32 @@ class BlockRow:
 
 
 @dataclass(frozen=True)
+class RopeScaling:
+    """``rope-scaling:`` of a model (its config.json ``rope_scaling``)."""
+
+    type: str
+    factor: float | None = None
+    original_max_position_embeddings: int | None = None
+
+
+@dataclass(frozen=True)
+class LayerTypes:
+    """``layer-types:``: how many layers of each kind (config.json ``layer_types``)."""
+
+    full_attention: int | None = None
+    sliding_attention: int = 0
+    mamba: int = 0
+
+
+@dataclass(frozen=True)
+class Mla:
+    """``mla:``: multi-head latent attention, whose cache is ``kv_lora_rank + qk_rope_head_dim`` values per layer."""
+
+    kv_lora_rank: int
+    qk_rope_head_dim: int
+
+
+@dataclass(frozen=True)
 class ModelEntry:
     """One model of ``rules/data/models.yaml`` (its header documents every field)."""
 
@@ -499,7 +525,7 @@ class ModelEntry:
     hybrid: str = "none"  # gdn | mamba2 | none
     mamba_all_mode: bool = False
     max_position_embeddings: int | None = None
-    rope_scaling: dict | None = field(default=None, hash=False, compare=False)
+    rope_scaling: RopeScaling | None = None
     derived_max_model_len: dict = field(default_factory=dict, hash=False, compare=False)  # Version -> int
     state: dict = field(default_factory=dict, hash=False, compare=False)
     block_size: tuple[BlockRow, ...] = ()
@@ -510,8 +536,8 @@ class ModelEntry:
     head_dim: int | None = None
     torch_dtype: str = "bfloat16"
     sliding_window: int | None = None
-    layer_types: dict = field(default_factory=dict, hash=False, compare=False)
-    mla: dict | None = field(default=None, hash=False, compare=False)
+    layer_types: LayerTypes | None = None
+    mla: Mla | None = None
     mamba_state_bytes: int | None = None
     parameters: str | None = None
     weight_bytes_per_parameter: int | None = None
@@ -537,8 +563,10 @@ class ModelEntry:
             for r in entry.get("block-size") or ()
         )
         fields["derived_max_model_len"] = {Version(str(k)): int(v) for k, v in (entry.get("derived-max-model-len") or {}).items()}
-        for name in ("state", "layer_types"):
-            fields[name] = dict(fields.get(name) or {})
+        fields["state"] = dict(fields.get("state") or {})  # config.json names, recomputed by tests/rules/test_models_data.py
+        for name, part in (("rope_scaling", RopeScaling), ("layer_types", LayerTypes), ("mla", Mla)):
+            if fields.get(name) is not None:
+                fields[name] = part(**_fields(part, fields[name]))
         return cls(**fields)
 
 

@@ -77,7 +77,7 @@ def check(ctx):
         new = int(max_pos) if max_pos is not None else None
         span = ctx.option_span(opt)
         what = f"`{opt.written}` sets YaRN RoPE scaling"
-    elif facts is not None and facts.rope_scaling and str(facts.rope_scaling.get("type")) in hf.YARN_TYPES:
+    elif facts is not None and facts.rope_scaling is not None and facts.rope_scaling.type in hf.YARN_TYPES:
         old, new = facts.derived_len(ctx.pin), facts.derived_len(ctx.version)
         item = parsed.model_item
         span = ctx.item_span(item) if item is not None else ctx.launch.span
