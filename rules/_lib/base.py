@@ -113,8 +113,15 @@ def rule_modules() -> list[str]:
     return sorted(f"rules.{m.name}" for m in pkgutil.iter_modules(rules.__path__) if not m.ispkg)
 
 
+_walked = False
+
+
 def all_rules() -> dict[str, Rule]:
-    if not _REGISTRY:
+    """Every rule, by code.  The folder is walked once, whatever rule modules were imported
+    before (the engine imports ``rules.input_problem`` alone for a file it cannot read)."""
+    global _walked
+    if not _walked:
         for name in rule_modules():
             importlib.import_module(name)
+        _walked = True
     return dict(sorted(_REGISTRY.items()))

@@ -36,3 +36,14 @@ def test_every_code_is_named_by_a_test():
     text = "\n".join(p.read_text(encoding="utf-8") for p in tests.rglob("test_*.py") if p.name not in ("test_rule_pages.py", "test_registry.py"))
     missing = [code for code in all_rules() if code not in text]
     assert not missing, f"codes no test names: {missing}"
+
+
+def test_all_rules_walks_the_folder_even_after_one_rule_module_was_imported():
+    # the engine imports rules.input_problem alone for an unreadable file; a later all_rules()
+    # must still hold every rule (a child interpreter, so this process's registry is not the one tested)
+    import subprocess
+    import sys
+
+    code = "import rules.input_problem; from rules._lib.base import all_rules; print(len(all_rules()))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=RULES_DIR.parent)
+    assert int(out.stdout) == len(all_rules()) > 3
