@@ -1,7 +1,7 @@
 """## deprecated-value (VL107)
 
 What it does: finds option values that vLLM deprecated or removed, using the
-value facts of rules/data/migrations.yaml (for example `--mamba-cache-mode all`).
+value facts of rules/data/migrations.yaml (for example `--tokenizer-mode slow`).
 
 Why is this bad? A deprecated value logs a warning and may be replaced at
 startup; a removed value is an invalid choice and the server exits.
