@@ -224,8 +224,10 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
     from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
 
     result.diagnostics = finish(src, kind, result.diagnostics, settings)
-    if not any(rep.launch.strong for rep in result.launches):  # no strong launch: --fix changes no byte
-        result.diagnostics = [replace(d, fix=None) if d.fix is not None else d for d in result.diagnostics]
+    if not any(rep.launch.strong for rep in result.launches):
+        # No strong launch: --fix changes no byte, except to remove a `# vllm-lint: ignore`
+        # directive that silences nothing (VL901): that comment is vllm-lint's own.
+        result.diagnostics = [replace(d, fix=None) if d.fix is not None and d.code != "VL901" else d for d in result.diagnostics]
     result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
     return result
 
