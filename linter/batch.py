@@ -23,6 +23,7 @@ import time
 
 from packaging.version import Version
 
+from linter import kinds
 from linter.cache import RACY_SECONDS
 from linter.diagnostic import Diagnostic, Edit, Fix, Severity
 from linter.launch import Span
@@ -165,7 +166,7 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
     if known is None or tuple(known[:3]) != tuple(signature):
         return _MISS
     digest, might = known[3], known[4]
-    if prefilter and kind != "requirements" and not might:
+    if prefilter and kinds.prefiltered(kind) and not might:
         return None
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
@@ -186,7 +187,7 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     from linter.engine import lint_file
 
     settings, cache = _STATE["settings"], _STATE.get("cache")
-    screened = prefilter and kind != "requirements"  # walked files without vllm/lmcache are empty results
+    screened = prefilter and kinds.prefiltered(kind)  # walked files without vllm/lmcache are empty results
     if cache is not None and signature is None:
         try:
             st = os.stat(path)
@@ -314,10 +315,10 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     jobs = []
     slots: list = []
     for c in candidates:
-        if c.kind == "error":
+        if c.status == "error":
             slots.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
             continue
-        if c.kind == "unknown":
+        if c.status == "unknown":
             continue
         jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
@@ -377,14 +378,14 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     return out
 
 
-def _warm_up(kinds) -> None:
+def _warm_up(file_kinds) -> None:
     """Import the rules and extractors and load the release data before forking, so that
     every worker inherits them instead of loading them again."""
     from linter import knowledge
     from linter.engine import extractor
 
     _rules()
-    for kind in sorted(kinds):
+    for kind in sorted(file_kinds):
         extractor(kind)
     for version in knowledge.known_versions():
         knowledge.release(version).by_name

@@ -63,7 +63,7 @@ def collect(candidates: Iterable, old: Version) -> tuple[dict[str, Use], dict[st
     env: dict[str, Use] = {}
     launches = 0
     for c in candidates:
-        if c.kind in ("error", "unknown"):
+        if c.status != "ok":
             continue
         try:
             if os.path.getsize(c.path) > MAX_FILE_BYTES:

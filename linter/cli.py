@@ -261,10 +261,10 @@ def lint_candidates(candidates, settings, *, compact=False, cache=None):
 
         results = lint_many(candidates, settings, rules, cache=cache)
     for c in candidates if not compact else ():
-        if c.kind == "error":
+        if c.status == "error":
             results.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
             continue
-        if c.kind == "unknown":
+        if c.status == "unknown":
             continue
         results.append(lint_file(c.path, c.kind, settings, rules, prefilter=not c.explicit))
     # Config files named by ``--config FILE`` are vLLM config files whatever their

@@ -15,7 +15,7 @@ plus ``.gitignore`` files (nested ones, negations, folder patterns) and
 unless ``force_exclude`` is set and it is excluded or ignored.
 
 Errors (a folder that cannot be listed, a file that cannot be read, a path
-that does not exist) are yielded as ``Candidate(path, "error", reason)``;
+that does not exist) are yielded as ``Candidate.failed(path, reason)``;
 discovery itself never raises for them.
 """
 
@@ -27,9 +27,11 @@ import re
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from typing import Literal
 
 import pathspec
+
+from linter.kinds import classify
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".svn", ".jj", ".ipynb_checkpoints",
@@ -41,124 +43,31 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 HEAD_SIZE = 256  # bytes read from an extension-less file to find its shebang
 _CHUNK = 1 << 20
 
-SHELL_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".ksh"})
-YAML_EXTENSIONS = frozenset({".yaml", ".yml"})
-MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdx"})
-SHELL_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})
-# ``Dockerfile.<x>`` names that are not Dockerfiles
-_NOT_DOCKERFILE_SUFFIXES = frozenset(
-    {".md", ".markdown", ".rst", ".txt", ".json", ".yaml", ".yml", ".sh", ".py", ".lock", ".dockerignore", ".orig", ".bak"}
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A file to lint.
 
-    ``kind`` is what :func:`classify` said (``shell``, ``dockerfile``, ``yaml``,
-    ``helm-template``, ``python``, ``markdown``, ``requirements``), ``unknown``
-    for a file given by name whose kind is not known, or ``error`` (then
+    ``kind`` is what :func:`classify` said: a row of :data:`linter.kinds.KINDS`,
+    or None when ``status`` is not ``"ok"``: ``"unknown"`` for a file given by
+    name whose kind is not known, ``"error"`` when it cannot be read (then
     ``reason`` says why and the path must not be read).
     """
 
     path: str
-    kind: str
+    kind: str | None
     reason: str = ""
     explicit: bool = False  # named on the command line rather than found by walking
     # (size, mtime_ns, inode) of a walked file when it was found: the cache's stat index uses it
     signature: tuple[int, int, int] | None = field(default=None, compare=False, repr=False)
+    status: Literal["ok", "unknown", "error"] = "ok"
+
+    @classmethod
+    def failed(cls, path: str, reason: str, *, explicit: bool = False) -> Candidate:
+        return cls(path, None, reason, explicit=explicit, status="error")
 
 
 # ---------------------------------------------------------------------------
 # Kinds
-
-
-def _shebang_interpreter(head: bytes) -> str | None:
-    if not head.startswith(b"#!"):
-        return None
-    line = head[2:].split(b"\n", 1)[0].strip()
-    try:
-        words = line.decode("utf-8", "replace").split()
-    except Exception:  # pragma: no cover - decode with "replace" cannot fail
-        return None
-    if not words:
-        return None
-    prog = os.path.basename(words[0])
-    if prog == "env":
-        i = 1
-        while i < len(words):
-            w = words[i]
-            if w in ("-u", "--unset", "-C", "--chdir"):
-                i += 2
-                continue
-            if w.startswith("-S") and len(w) > 2:  # -Sbash
-                return os.path.basename(w[2:])
-            if w.startswith("-") or ("=" in w and not w.startswith("=")):
-                i += 1
-                continue
-            return os.path.basename(w)
-        return None
-    return prog
-
-
-def _is_python_name(name: str) -> bool:
-    if name.startswith("python"):
-        rest = name[len("python"):]
-        return rest == "" or all(c.isdigit() or c == "." for c in rest)
-    return name in ("pypy", "pypy3")
-
-
-@lru_cache(maxsize=4096)
-def _has_chart(folder: str) -> bool:
-    return os.path.isfile(os.path.join(folder, "Chart.yaml")) or os.path.isfile(os.path.join(folder, "Chart.yml"))
-
-
-def _in_helm_templates(path: str, head: bytes) -> bool:
-    parts = os.path.normpath(path).replace(os.sep, "/").split("/")
-    for i in range(len(parts) - 2, -1, -1):
-        if parts[i] == "templates":
-            chart_dir = "/".join(parts[:i]) or ("/" if path.startswith("/") else ".")
-            if _has_chart(chart_dir):
-                return True
-    # no chart on disk beside it (a path given without the tree): trust the template syntax
-    return "templates" in parts[:-1] and b"{{" in head
-
-
-def classify(path: str, head: bytes = b"") -> str | None:
-    """The kind of file ``path`` is, from its name and (for extension-less files) its first bytes."""
-    name = os.path.basename(path)
-    lower = name.lower()
-    stem, ext = os.path.splitext(lower)
-    if lower in ("dockerfile", "containerfile") or ext == ".dockerfile" or ext == ".containerfile":
-        return "dockerfile"
-    for base in ("dockerfile", "containerfile"):
-        if lower.startswith(base) and len(lower) > len(base) and lower[len(base)] in ".-_":
-            if ext not in _NOT_DOCKERFILE_SUFFIXES:
-                return "dockerfile"
-    if ext in SHELL_EXTENSIONS:
-        return "shell"
-    if ext in YAML_EXTENSIONS:
-        if not lower.startswith("values") and _in_helm_templates(path, head):
-            return "helm-template"
-        return "yaml"
-    if ext == ".py":
-        return "python"
-    if ext in MARKDOWN_EXTENSIONS:
-        return "markdown"
-    if ext in (".txt", ".in"):
-        if lower.startswith(("requirements", "constraints")):
-            return "requirements"
-        parent = os.path.basename(os.path.dirname(os.path.normpath(path))).lower()
-        if parent in ("requirements", "constraints"):
-            return "requirements"
-        return None
-    interpreter = _shebang_interpreter(head)
-    if interpreter is not None:
-        if interpreter in SHELL_INTERPRETERS:
-            return "shell"
-        if _is_python_name(interpreter):
-            return "python"
-    return None
 
 
 def _needs_head(name: str) -> bool:
@@ -381,7 +290,7 @@ def discover(
         try:
             st = os.stat(path)
         except OSError as exc:
-            yield Candidate(path, "error", exc.strerror or str(exc), explicit=True)
+            yield Candidate.failed(path, exc.strerror or str(exc), explicit=True)
             continue
         if stat.S_ISDIR(st.st_mode):
             if force_exclude and _force_excluded(path, excl, respect_gitignore, is_dir=True):
@@ -392,7 +301,7 @@ def discover(
         if force_exclude and _force_excluded(path, excl, respect_gitignore):
             continue
         if not stat.S_ISREG(st.st_mode):
-            yield Candidate(path, "error", "not a regular file", explicit=True)
+            yield Candidate.failed(path, "not a regular file", explicit=True)
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen:
@@ -402,15 +311,16 @@ def discover(
         if _needs_head(os.path.basename(path)):
             head_or_none, err = _read_head(path)
             if head_or_none is None:
-                yield Candidate(path, "error", err or "unreadable", explicit=True)
+                yield Candidate.failed(path, err or "unreadable", explicit=True)
                 continue
             head = head_or_none
         else:
             err = _readable(path)
             if err is not None:
-                yield Candidate(path, "error", err, explicit=True)
+                yield Candidate.failed(path, err, explicit=True)
                 continue
-        yield Candidate(path, classify(path, head) or "unknown", explicit=True)
+        kind = classify(path, head)
+        yield Candidate(path, kind, explicit=True, status="ok" if kind is not None else "unknown")
 
 
 def _force_excluded(path: str, excl: pathspec.GitIgnoreSpec | None, respect_gitignore: bool, *, is_dir: bool = False) -> bool:
@@ -466,7 +376,7 @@ def _walk(
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            yield Candidate(folder, "error", exc.strerror or str(exc))
+            yield Candidate.failed(folder, exc.strerror or str(exc))
             continue
         subfolders: list[tuple[str, str, str, _Rules]] = []
         # os.path.join(folder, name) for every entry, the separator decided once per folder
@@ -482,7 +392,7 @@ def _walk(
                 is_dir = entry.is_dir(follow_symlinks=False)
                 is_file = entry.is_file(follow_symlinks=False)
             except OSError as exc:
-                yield Candidate(path, "error", exc.strerror or str(exc))
+                yield Candidate.failed(path, exc.strerror or str(exc))
                 continue
             if is_dir:
                 if entry.name in excl_names or _matches(excl, rel, True):
@@ -493,7 +403,7 @@ def _walk(
                     st = entry.stat(follow_symlinks=False)
                     key = (st.st_dev, st.st_ino)
                 except OSError as exc:
-                    yield Candidate(path, "error", exc.strerror or str(exc))
+                    yield Candidate.failed(path, exc.strerror or str(exc))
                     continue
                 if key in visited:
                     continue
@@ -517,28 +427,28 @@ def _walk(
                     target_st = os.stat(path)
                 except OSError as exc:
                     if kind_by_name is not None:
-                        yield Candidate(path, "error", "symbolic link loop" if exc.errno == errno.ELOOP else "broken symbolic link")
+                        yield Candidate.failed(path, "symbolic link loop" if exc.errno == errno.ELOOP else "broken symbolic link")
                     continue
                 if not stat.S_ISREG(target_st.st_mode):
                     if kind_by_name is not None:
-                        yield Candidate(path, "error", "symbolic link to something that is not a regular file (a device, pipe or folder); not read")
+                        yield Candidate.failed(path, "symbolic link to something that is not a regular file (a device, pipe or folder); not read")
                     continue
                 real = os.path.realpath(path)
                 if os.path.commonpath([real, root_real]) != root_real:
                     if kind_by_name is not None:
-                        yield Candidate(path, "error", "symbolic link to a file outside the linted folder; not read")
+                        yield Candidate.failed(path, "symbolic link to a file outside the linted folder; not read")
                     continue
                 is_file = True
             if not is_file:
                 # a pipe, socket or device: never opened; reported only when its name says it is ours
                 if kind_by_name is not None:
-                    yield Candidate(path, "error", "not a regular file")
+                    yield Candidate.failed(path, "not a regular file")
                 continue
             try:
                 st = os.stat(path)
                 key = (st.st_dev, st.st_ino)
             except OSError as exc:
-                yield Candidate(path, "error", exc.strerror or str(exc))
+                yield Candidate.failed(path, exc.strerror or str(exc))
                 continue
             if key in seen:
                 continue
@@ -548,7 +458,7 @@ def _walk(
             if _needs_head(entry.name):
                 head, err = _read_head(path)
                 if head is None:
-                    yield Candidate(path, "error", err or "unreadable")
+                    yield Candidate.failed(path, err or "unreadable")
                     continue
                 kind = classify(path, head)
             else:
@@ -556,7 +466,7 @@ def _walk(
                 if kind is not None:
                     err = _readable(path)
                     if err is not None:
-                        yield Candidate(path, "error", err)
+                        yield Candidate.failed(path, err)
                         continue
             if kind is None:
                 continue
@@ -571,7 +481,7 @@ def _walk(
         if _needs_head(os.path.basename(path)):
             head_or_none, err = _read_head(path)
             if head_or_none is None:
-                yield Candidate(path, "error", err or "unreadable")
+                yield Candidate.failed(path, err or "unreadable")
                 continue
             head = head_or_none
         kind = classify(path, head)

@@ -14,11 +14,9 @@ from __future__ import annotations
 import re
 
 from linter.diagnostic import Edit
+from linter.kinds import EditStyle, edit_style
 from linter.launch import Launch, Token
 from linter.source_file import SourceFile
-
-SHELL_KINDS = frozenset({"shell", "markdown", "actions", "skypilot"})
-LIST_KINDS = frozenset({"k8s", "compose", "helm-values", "helm-template", "yaml", "dockerfile", "python"})
 
 _SHELL_SAFE = re.compile(r"^[A-Za-z0-9_./:=,@%+-]+$")
 _YAML_INDICATORS = tuple("?:,[]{}#&*!|>'\"%@`")
@@ -30,18 +28,18 @@ def _quote(raw: str) -> str:
     return raw[0] if raw[:1] in ("'", '"') and len(raw) >= 2 and raw[-1] == raw[0] else ""
 
 
-def _writable(part: str, quote: str, kind: str) -> bool:
+def _writable(part: str, quote: str, style: EditStyle) -> bool:
     """Whether ``part`` reads back as itself when written between ``quote`` characters."""
     if not part:
         return False
     if quote == '"':
-        bad = '"\\$`' if kind in SHELL_KINDS else '"\\'
+        bad = '"\\$`' if style == "words" else '"\\'
         return not any(c in part for c in bad)
     if quote == "'":
-        return "'" not in part and (kind != "python" or "\\" not in part)
-    if kind in SHELL_KINDS:
+        return "'" not in part and (style != "python-items" or "\\" not in part)
+    if style == "words":
         return bool(_SHELL_SAFE.match(part))
-    if kind in ("python", "dockerfile"):
+    if style in ("python-items", "json-items"):
         return False  # string literals and JSON strings are always quoted
     return bool(_SHELL_SAFE.match(part)) and not part.startswith(_YAML_INDICATORS) and not _YAML_NOT_STRING.match(part)
 
@@ -60,20 +58,20 @@ def split_element(src: SourceFile, launch: Launch, tok: Token, parts: tuple[str,
     if inner != tok.value:
         return None
     # a word of a shell command line, in a script or embedded in YAML, a Dockerfile or a Python string
-    kind = "shell" if launch.kind in SHELL_KINDS or launch.shell_words else launch.kind
+    style = "words" if launch.shell_words else edit_style(launch.kind)
+    if style is None:
+        return None  # a kind whose elements are never split (a --config file's values)
     written = []
     for p in parts:
-        if _writable(p, quote, kind):
+        if _writable(p, quote, style):
             written.append(quote + p + quote)
-        elif not quote and kind not in SHELL_KINDS and _writable(p, '"', kind):
+        elif not quote and style != "words" and _writable(p, '"', style):
             written.append('"' + p + '"')  # a YAML plain `8192` would load as a number: quote it
         else:
             return None
     a, b = written
-    if kind in SHELL_KINDS:
+    if style == "words":
         return Edit(tok.span, f"{a} {b}")
-    if kind not in LIST_KINDS:
-        return None
     line_start = src.text.rfind("\n", 0, tok.span.start) + 1
     before = src.text[line_start : tok.span.start]
     if re.fullmatch(r"\s*-\s+", before):  # a YAML block sequence item: a new item below, same indentation

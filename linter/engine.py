@@ -7,7 +7,6 @@ releases, the argument model never sees files, rules never parse text.
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
@@ -15,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from packaging.version import InvalidVersion, Version
 
-from linter import argmodel, knowledge
+from linter import argmodel, kinds, knowledge
 from linter.checking import FileContext, LaunchContext
 from linter.diagnostic import Diagnostic, Finding, matches
 from linter.launch import Launch, Span, VersionHint
@@ -62,19 +61,6 @@ def read_file(path: str, limit: int | None = None) -> bytes:
     finally:
         os.close(fd)
 
-# file kind -> extractor module (each exposes ``extract(src) -> Extraction``)
-EXTRACTORS = {
-    "shell": "linter.sources.shell",
-    "dockerfile": "linter.sources.dockerfile",
-    "yaml": "linter.sources.yaml",
-    "helm-template": "linter.sources.yaml",
-    "python": "linter.sources.python",
-    "markdown": "linter.sources.markdown",
-    "requirements": "linter.sources.requirements",
-    "vllm-config": "linter.sources.vllm_config",  # a file named by ``--config FILE``
-}
-
-
 @dataclass
 class Settings:
     target: Version | None = None
@@ -119,15 +105,8 @@ class FileResult:
 
 
 def extractor(kind: str):
-    name = EXTRACTORS.get(kind)
-    if name is None:
-        return None
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    """The source module that reads files of ``kind`` (its row in :data:`linter.kinds.KINDS`), or None."""
+    return kinds.reader(kind)
 
 
 def extract(src: SourceFile, kind: str) -> Extraction:
@@ -293,7 +272,7 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
                 return input_problem("VL003", path, f"file is over the {MAX_FILE_BYTES}-byte limit; skipped", settings)
         except OSError as exc:
             return input_problem("VL003", path, f"cannot read file: {exc.strerror or exc}", settings)
-    if prefilter and kind not in ("requirements",):
+    if prefilter and kinds.prefiltered(kind):
         from linter.discovery import might_launch
 
         if not might_launch(data):

@@ -8,7 +8,7 @@ before and after the pass and the pass's edits (in the coordinates of the
 text before); a message comes back when the result does not parse as the
 original did, and the fixer then writes nothing and reports a bug.
 
-One function per kind of file:
+One function per kind of file (its row in :data:`linter.kinds.KINDS` names it):
 
 - YAML (manifests, compose, Actions, Helm, ``--config`` files): the composer
   node trees must have the same shape: the same documents, mappings with the
@@ -35,9 +35,6 @@ from collections.abc import Callable, Sequence
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from linter.diagnostic import Edit
-
-YAML_KINDS = frozenset({"yaml", "helm-template", "vllm-config", "k8s", "compose", "helm-values", "actions", "skypilot"})
-
 
 def _touched(node: Node, edits: Sequence[Edit]) -> bool:
     start, end = node.start_mark.index, node.end_mark.index
@@ -189,21 +186,13 @@ def check_markdown(before: str, after: str, edits: Sequence[Edit]) -> str | None
     return None
 
 
-CHECKS: dict[str, Callable[[str, str, Sequence[Edit]], str | None]] = {
-    **{k: check_yaml for k in YAML_KINDS},
-    "shell": check_shell,
-    "dockerfile": check_dockerfile,
-    "python": check_python,
-    "markdown": check_markdown,
-}
-
-
 def check_pass(before: str, after: str, kind: str, edits: Sequence[Edit], path: str = "") -> str | None:
     """Why ``after`` does not parse the way ``before`` did, or None when it does."""
     from linter.engine import extract
+    from linter.kinds import fix_check
     from linter.source_file import SourceFile
 
-    check = CHECKS.get(kind)
+    check = fix_check(kind)  # the kind's row names its check
     if check is not None:
         problem = check(before, after, edits)
         if problem:

@@ -20,6 +20,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
+from linter import kinds
 from linter.diagnostic import Diagnostic, Edit, Fix
 from linter.engine import FileResult, Settings, lint_source
 from linter.source_file import DecodeError, SourceFile
@@ -264,7 +265,7 @@ def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: boo
         data = read_file(path)  # never blocks on a pipe swapped in after discovery
         if len(data) > MAX_FILE_BYTES:
             return None
-        if prefilter and kind != "requirements" and not might_launch(data):
+        if prefilter and kinds.prefiltered(kind) and not might_launch(data):
             return None
         src = SourceFile.from_bytes(path, data)
     except (OSError, DecodeError):
@@ -301,7 +302,7 @@ def run_fix(
     files: list[_FileFix] = []
     unreadable = []
     for c in candidates:
-        ff = None if c.kind in ("error", "unknown") else _fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
+        ff = None if c.status != "ok" else _fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
         if ff is None:
             unreadable.append(c)  # reported (or skipped) by the normal lint below
         else:

@@ -32,6 +32,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from linter.diagnostic import Diagnostic, Edit, Finding, Fix, matches
+from linter.kinds import comment_finder
 from linter.launch import Span
 from linter.source_file import SourceFile
 
@@ -300,24 +301,14 @@ def markdown_comments(text: str) -> list[Comment]:
     return out
 
 
-FINDERS = {
-    "shell": shell_comments,
-    "dockerfile": dockerfile_comments,
-    "python": python_comments,
-    "yaml": yaml_comments,
-    "vllm-config": yaml_comments,  # YAML (or JSON, which has no comments)
-    "helm-template": helm_comments,
-    "markdown": markdown_comments,
-    "requirements": requirements_comments,
-}
-
-
-def comments(src: SourceFile, kind: str) -> list[Comment]:
-    finder = FINDERS.get(kind, requirements_comments)
-    try:
-        found = finder(src.text)
-    except Exception:  # a tokeniser failure must never stop linting
-        found = _plain_line_comments(src.text)
+def comments(src: SourceFile, kind: str, found: list[Comment] | None = None) -> list[Comment]:
+    """The comments of ``src``: ``found`` by its reader while it parsed, else by the finder its kind's row names."""
+    if found is None:
+        finder = comment_finder(kind) or requirements_comments  # an unknown kind: pip's rule, the plainest
+        try:
+            found = finder(src.text)
+        except Exception:  # a tokeniser failure must never stop linting
+            found = _plain_line_comments(src.text)
     unique = {(c.start, c.end): c for c in found}
     return [unique[k] for k in sorted(unique)]
 

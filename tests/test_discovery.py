@@ -23,7 +23,7 @@ def write(root: Path, rel: str, text: str = "vllm serve m\n") -> Path:
 def found(root: Path, **kwargs) -> dict[str, str]:
     out = {}
     for c in discover([str(root)], **kwargs):
-        out[os.path.relpath(c.path, root)] = c.kind
+        out[os.path.relpath(c.path, root)] = c.kind if c.status == "ok" else c.status
     return out
 
 
@@ -193,10 +193,10 @@ def test_explicit_files_are_linted_unless_force_exclude(tmp_path: Path, monkeypa
     write(tmp_path, "build/gen.sh")
     write(tmp_path, "odd.conf")
     got = list(discover(["ignored.sh", "build/gen.sh", "odd.conf"]))
-    assert [(c.path, c.kind, c.explicit) for c in got] == [
-        ("ignored.sh", "shell", True),
-        ("build/gen.sh", "shell", True),
-        ("odd.conf", "unknown", True),
+    assert [(c.path, c.kind, c.status, c.explicit) for c in got] == [
+        ("ignored.sh", "shell", "ok", True),
+        ("build/gen.sh", "shell", "ok", True),
+        ("odd.conf", None, "unknown", True),
     ]
     got = list(discover(["ignored.sh", "build/gen.sh", "odd.conf", "build"], force_exclude=True))
     assert [c.path for c in got] == ["odd.conf"]
@@ -204,7 +204,7 @@ def test_explicit_files_are_linted_unless_force_exclude(tmp_path: Path, monkeypa
 
 def test_missing_path_is_reported(tmp_path: Path) -> None:
     [c] = list(discover([str(tmp_path / "nope.sh")]))
-    assert c.kind == "error" and c.reason
+    assert c.status == "error" and c.kind is None and c.reason
 
 
 def test_symlink_loops_and_links_out_of_tree(tmp_path: Path) -> None:
@@ -244,7 +244,7 @@ def test_fifo_socket_are_never_opened(tmp_path: Path) -> None:
     t.start()
     t.join(10)
     assert not t.is_alive(), "discovery blocked on a named pipe"
-    kinds = {os.path.basename(c.path): (c.kind, c.reason) for c in result}
+    kinds = {os.path.basename(c.path): (c.kind or c.status, c.reason) for c in result}
     assert kinds["ok.sh"] == ("shell", "")
     assert kinds["pipe.sh"] == ("error", "not a regular file")
     assert "entrypoint" not in kinds
@@ -254,7 +254,7 @@ def test_fifo_socket_are_never_opened(tmp_path: Path) -> None:
     t2.start()
     t2.join(10)
     assert not t2.is_alive()
-    assert [c.kind for c in t2_result] == ["error"]
+    assert [c.status for c in t2_result] == ["error"]
 
 
 def test_unreadable_entries_are_reported(tmp_path: Path) -> None:
@@ -278,9 +278,9 @@ def test_unreadable_entries_are_reported(tmp_path: Path) -> None:
         assert got["secret.sh"].kind == "shell"
         assert got["locked/inner.sh"].kind == "shell"
     else:
-        assert got["secret.sh"].kind == "error"
-        assert got["start"].kind == "error"
-        assert got["locked"].kind == "error" and got["locked"].reason
+        assert got["secret.sh"].status == "error"
+        assert got["start"].status == "error"
+        assert got["locked"].status == "error" and got["locked"].reason
 
 
 def test_unlistable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -297,7 +297,7 @@ def test_unlistable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr("linter.discovery.os.scandir", scandir)
     got = {os.path.relpath(c.path, tmp_path): c for c in discover([str(tmp_path)])}
     assert got["ok.sh"].kind == "shell"
-    assert got["bad"].kind == "error" and "denied" in got["bad"].reason.lower()
+    assert got["bad"].status == "error" and "denied" in got["bad"].reason.lower()
 
 
 def test_helm_chart_walk(tmp_path: Path) -> None:

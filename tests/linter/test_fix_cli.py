@@ -149,7 +149,7 @@ def test_a_broken_fix_is_a_bug_exit_2_and_the_file_stays(tmp_path, monkeypatch):
     from linter import fix_check
 
     p = write(tmp_path, "serve.sh", SAFE_ONLY)
-    monkeypatch.setitem(fix_check.CHECKS, "shell", lambda before, after, edits: "simulated breakage")
+    monkeypatch.setattr(fix_check, "check_shell", lambda before, after, edits: "simulated breakage")  # the shell row names it
     r = run(tmp_path, monkeypatch, "--fix", "--output-format", "concise", "serve.sh")
     assert r.exit_code == 2
     assert "no longer parses as the original did (simulated breakage; fixes VL201)" in r.stderr

@@ -1,0 +1,228 @@
+"""Every kind of file vllm-lint reads, in one table.
+
+A row says, for one kind: which names (and shebangs) make a file that kind,
+the source module that reads it (``extract(src) -> Extraction``), how its
+comments are found when its reader does not report them (``Extraction.comments``),
+the check that a pass of fixes left it parsing as before, how one argv element
+is written as two (shell words, or items of a YAML / JSON / Python list), and
+whether a walked file that never says ``vllm`` nor ``lmcache`` is skipped unread.
+
+Adding a kind of file is one source module and one row here; nothing else
+names kinds.  Rows without a reader are *forms*: what a launch found inside
+another kind's file is (a Kubernetes manifest or a compose file is read by the
+YAML reader); launches carry them in ``Launch.kind`` and they give only the
+edit style.  Functions are named as ``"module:function"`` strings and looked
+up when used, so this module imports nothing heavy (discovery uses it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+# How one argv element is written as two (:mod:`linter.edits`): shell words; items of a YAML
+# sequence (plain or quoted scalars); items of a JSON array or a Python list (always quoted
+# literals; in Python a backslash escapes inside either quote).
+EditStyle = Literal["words", "yaml-items", "json-items", "python-items"]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    reader: str | None = None  # module exposing ``extract(src) -> Extraction``; None: a form inside other kinds' files
+    extensions: frozenset[str] = frozenset()  # lower-case name extensions this kind claims (not every such name is it)
+    # (path, lower-case base name, extension, first bytes) -> whether the file is this kind; None: any name with
+    # one of ``extensions``
+    claims: Callable[[str, str, str, bytes], bool] | None = None
+    interpreter: Callable[[str], bool] | None = None  # a shebang's program that makes an extension-less file this kind
+    comments: str | None = None  # "module:function" (text -> comments), for a reader that does not report them
+    fix_check: str | None = None  # "module:function" (before, after, edits) -> why the pass broke the file, or None
+    edit: EditStyle | None = None  # None: argv elements are never split
+    prefilter: bool = True  # walked files without ``vllm``/``lmcache`` in them are skipped unread
+
+    def is_name(self, path: str, lower: str, ext: str, head: bytes) -> bool:
+        if self.claims is not None:
+            return self.claims(path, lower, ext, head)
+        return ext in self.extensions
+
+
+# ---------------------------------------------------------------------------
+# Names and shebangs
+
+SHELL_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})
+_YAML = frozenset({".yaml", ".yml"})
+# ``Dockerfile.<x>`` names that are not Dockerfiles
+_NOT_DOCKERFILE_SUFFIXES = frozenset(
+    {".md", ".markdown", ".rst", ".txt", ".json", ".yaml", ".yml", ".sh", ".py", ".lock", ".dockerignore", ".orig", ".bak"}
+)
+
+
+def _dockerfile_name(path: str, lower: str, ext: str, head: bytes) -> bool:
+    if lower in ("dockerfile", "containerfile") or ext in (".dockerfile", ".containerfile"):
+        return True
+    for base in ("dockerfile", "containerfile"):
+        if lower.startswith(base) and len(lower) > len(base) and lower[len(base)] in ".-_":
+            if ext not in _NOT_DOCKERFILE_SUFFIXES:
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _has_chart(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "Chart.yaml")) or os.path.isfile(os.path.join(folder, "Chart.yml"))
+
+
+def _helm_template(path: str, lower: str, ext: str, head: bytes) -> bool:
+    if ext not in _YAML or lower.startswith("values"):
+        return False
+    parts = os.path.normpath(path).replace(os.sep, "/").split("/")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "templates":
+            chart_dir = "/".join(parts[:i]) or ("/" if path.startswith("/") else ".")
+            if _has_chart(chart_dir):
+                return True
+    # no chart on disk beside it (a path given without the tree): trust the template syntax
+    return "templates" in parts[:-1] and b"{{" in head
+
+
+def _requirements_name(path: str, lower: str, ext: str, head: bytes) -> bool:
+    if ext not in (".txt", ".in"):
+        return False
+    if lower.startswith(("requirements", "constraints")):
+        return True
+    parent = os.path.basename(os.path.dirname(os.path.normpath(path))).lower()
+    return parent in ("requirements", "constraints")
+
+
+def _is_python_name(name: str) -> bool:
+    if name.startswith("python"):
+        rest = name[len("python"):]
+        return rest == "" or all(c.isdigit() or c == "." for c in rest)
+    return name in ("pypy", "pypy3")
+
+
+def shebang_interpreter(head: bytes) -> str | None:
+    """The program a ``#!`` line runs (through ``env`` and its options), or None."""
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].strip()
+    words = line.decode("utf-8", "replace").split()
+    if not words:
+        return None
+    prog = os.path.basename(words[0])
+    if prog == "env":
+        i = 1
+        while i < len(words):
+            w = words[i]
+            if w in ("-u", "--unset", "-C", "--chdir"):
+                i += 2
+                continue
+            if w.startswith("-S") and len(w) > 2:  # -Sbash
+                return os.path.basename(w[2:])
+            if w.startswith("-") or ("=" in w and not w.startswith("=")):
+                i += 1
+                continue
+            return os.path.basename(w)
+        return None
+    return prog
+
+
+# ---------------------------------------------------------------------------
+# The table (name order is the order names are tried: Dockerfile.<x> before the extension
+# of <x>, Helm templates before other YAML)
+
+_S = "linter.suppression:"
+_F = "linter.fix_check:"
+
+KINDS: dict[str, Kind] = {k.name: k for k in (
+    Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name,
+         comments=_S + "dockerfile_comments", fix_check=_F + "check_dockerfile", edit="json-items"),
+    Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELL_INTERPRETERS.__contains__,
+         comments=_S + "shell_comments", fix_check=_F + "check_shell", edit="words"),
+    Kind("helm-template", "linter.sources.yaml", _YAML, claims=_helm_template,
+         comments=_S + "helm_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
+    Kind("yaml", "linter.sources.yaml", _YAML, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
+    Kind("python", "linter.sources.python", frozenset({".py"}), interpreter=_is_python_name,
+         comments=_S + "python_comments", fix_check=_F + "check_python", edit="python-items"),
+    Kind("markdown", "linter.sources.markdown", frozenset({".md", ".markdown", ".mdx"}),
+         comments=_S + "markdown_comments", fix_check=_F + "check_markdown", edit="words"),
+    Kind("requirements", "linter.sources.requirements", frozenset({".txt", ".in"}), claims=_requirements_name,
+         comments=_S + "requirements_comments", prefilter=False),  # a pin alone is worth reading (VL601)
+    # a file named by ``--config FILE`` (never found by its name); YAML or JSON, which has no comments
+    Kind("vllm-config", "linter.sources.vllm_config", comments=_S + "yaml_comments", fix_check=_F + "check_yaml"),
+    # forms of launches inside YAML files
+    Kind("k8s", edit="yaml-items"),
+    Kind("compose", edit="yaml-items"),
+    Kind("helm-values", edit="yaml-items"),
+    Kind("actions", edit="words"),  # a `run:` script
+    Kind("skypilot", edit="words"),  # a `run:`/`setup:` script
+)}
+
+_CLAIMED_EXTENSIONS = frozenset(ext for k in KINDS.values() for ext in k.extensions)
+
+
+def classify(path: str, head: bytes = b"") -> str | None:
+    """The kind of file ``path`` is, from its name and (for extension-less files) its first bytes."""
+    lower = os.path.basename(path).lower()
+    ext = os.path.splitext(lower)[1]
+    for k in KINDS.values():
+        if k.reader is not None and k.is_name(path, lower, ext, head):
+            return k.name
+    if ext in _CLAIMED_EXTENSIONS:  # `notes.txt`: a known extension whose kind did not want the name
+        return None
+    interpreter = shebang_interpreter(head)
+    if interpreter is not None:
+        for k in KINDS.values():
+            if k.interpreter is not None and k.interpreter(interpreter):
+                return k.name
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Reading a row
+
+
+def _resolve(ref: str | None):
+    if ref is None:
+        return None
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def reader(kind: str):
+    """The source module that reads ``kind``, or None (not a kind of file, or its module is missing)."""
+    row = KINDS.get(kind)
+    if row is None or row.reader is None:
+        return None
+    try:
+        return importlib.import_module(row.reader)
+    except ModuleNotFoundError as exc:
+        if exc.name == row.reader:
+            return None
+        raise
+
+
+def comment_finder(kind: str) -> Callable | None:
+    """``text -> comments`` for a kind whose reader does not report comments (None: unknown kind)."""
+    row = KINDS.get(kind)
+    return _resolve(row.comments) if row is not None else None
+
+
+def fix_check(kind: str) -> Callable | None:
+    row = KINDS.get(kind)
+    return _resolve(row.fix_check) if row is not None else None
+
+
+def edit_style(kind: str) -> EditStyle | None:
+    row = KINDS.get(kind)
+    return row.edit if row is not None else None
+
+
+def prefiltered(kind: str) -> bool:
+    """Whether a walked file of ``kind`` without ``vllm``/``lmcache`` in it is skipped unread."""
+    row = KINDS.get(kind)
+    return row.prefilter if row is not None else True
