@@ -202,7 +202,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
         result.diagnostics.extend(rule.run(fctx))
     from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
 
-    result.diagnostics = finish(src, kind, result.diagnostics, settings)
+    result.diagnostics = finish(src, kind, result.diagnostics, settings, extraction.comments)
     if not any(rep.launch.strong for rep in result.launches):
         # No strong launch: --fix changes no byte, except to remove a `# vllm-lint: ignore`
         # directive that silences nothing (VL901): that comment is vllm-lint's own.

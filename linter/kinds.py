@@ -39,7 +39,9 @@ class Kind:
     # one of ``extensions``
     claims: Callable[[str, str, str, bytes], bool] | None = None
     interpreter: Callable[[str], bool] | None = None  # a shebang's program that makes an extension-less file this kind
-    comments: str | None = None  # "module:function" (text -> comments), for a reader that does not report them
+    # "module:function" (text -> comments) for a reader that does not report comments; None: the reader
+    # reports them in ``Extraction.comments`` (found in its own parse)
+    comments: str | None = None
     fix_check: str | None = None  # "module:function" (before, after, edits) -> why the pass broke the file, or None
     edit: EditStyle | None = None  # None: argv elements are never split
     prefilter: bool = True  # walked files without ``vllm``/``lmcache`` in them are skipped unread
@@ -135,14 +137,14 @@ def shebang_interpreter(head: bytes) -> str | None:
 # The table (name order is the order names are tried: Dockerfile.<x> before the extension
 # of <x>, Helm templates before other YAML)
 
-_S = "linter.suppression:"
+_S = "linter.sources.comments:"
 _F = "linter.fix_check:"
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name,
-         comments=_S + "dockerfile_comments", fix_check=_F + "check_dockerfile", edit="json-items"),
+         fix_check=_F + "check_dockerfile", edit="json-items"),  # the reader reports its comments
     Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELL_INTERPRETERS.__contains__,
-         comments=_S + "shell_comments", fix_check=_F + "check_shell", edit="words"),
+         fix_check=_F + "check_shell", edit="words"),  # the reader reports its comments
     Kind("helm-template", "linter.sources.yaml", _YAML, claims=_helm_template,
          comments=_S + "helm_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
     Kind("yaml", "linter.sources.yaml", _YAML, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items"),

@@ -9,13 +9,9 @@ the line before a continued command covers all of it.
 file, or every code when it lists none.
 
 Comments are found with each file kind's own tokenisation, so a ``#`` inside
-a string never counts: Python's :mod:`tokenize`; tree-sitter-bash ``comment``
-nodes for shell; tree-sitter-dockerfile comments plus bash comments inside
-shell-form instructions for Dockerfiles; for YAML, every ``#`` preceded by
-white space (or at a line start) that no token of PyYAML's scanner covers
-(quoted and block scalars are tokens), plus bash comments inside literal
-block scalars (a script in ``args: |``); Markdown code fences by their
-language; requirements files by pip's rule.
+a string never counts: by the file's reader while it parses (shell,
+Dockerfiles: ``Extraction.comments``), or by the finder its row in
+:data:`linter.kinds.KINDS` names (:mod:`linter.sources.comments`).
 
 A suppression that suppresses nothing, names an unknown code, or cannot be
 read is reported as VL901 (``rules/unused_suppression.py``) with a safe fix
@@ -26,15 +22,15 @@ error (VL001): its findings may be incomplete.
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from dataclasses import dataclass, field
 
 from linter.diagnostic import Diagnostic, Edit, Finding, Fix, matches
-from linter.kinds import comment_finder
+from linter.kinds import KINDS, comment_finder, reader
 from linter.launch import Span
 from linter.source_file import SourceFile
+from linter.sources import Comment
+from linter.sources.comments import plain_line_comments, requirements_comments
 
 CODE = "VL901"
 MARKER = "vllm-lint"
@@ -46,13 +42,6 @@ _DIRECTIVE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _CODE_TOKEN = re.compile(r"[A-Za-z]+[0-9]+")
-
-
-@dataclass(frozen=True)
-class Comment:
-    start: int  # character offset of the ``#``
-    end: int  # offset just after the comment's last character (line end excluded)
-    text: str
 
 
 @dataclass
@@ -79,236 +68,22 @@ class Suppression:
 # Finding comments
 
 
-def _chars(data: bytes, offsets) -> dict[int, int]:
-    """Character offsets of byte offsets (all on character boundaries), decoding the text once."""
-    out: dict[int, int] = {}
-    prev_b = prev_c = 0
-    for b in sorted(set(offsets)):
-        prev_c += len(data[prev_b:b].decode("utf-8", "replace"))
-        prev_b = b
-        out[b] = prev_c
-    return out
-
-
-def _masked(text: str, ranges: list[tuple[int, int]]) -> tuple[int, str]:
-    """The stretch of ``text`` from the first range to the last with everything outside the ranges
-    blanked (line ends kept), and where it starts: offsets in it plus the start are file offsets."""
-    base, end = min(a for a, _ in ranges), max(b for _, b in ranges)
-    out = [c if c in "\r\n" else " " for c in text[base:end]]
-    for a, b in ranges:
-        out[a - base : b - base] = text[a:b]
-    return base, "".join(out)
-
-
-def _shifted(found: list[Comment], base: int) -> list[Comment]:
-    return [Comment(c.start + base, c.end + base, c.text) for c in found]
-
-
-def _ts_comments(text: str, language) -> list[Comment]:
-    import tree_sitter as ts
-
-    data = text.encode("utf-8")
-    tree = ts.Parser(language).parse(data)
-    spans: list[tuple[int, int]] = []
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "comment":
-            spans.append((node.start_byte, node.end_byte))
-            continue
-        stack.extend(node.children)
-    conv = _chars(data, [b for span in spans for b in span])
-    out = []
-    for sb, eb in spans:
-        s, e = conv[sb], conv[eb]
-        out.append(Comment(s, e, text[s:e].rstrip("\r")))
-    return out
-
-
-def _bash_language():
-    from linter.sources.shell import _LANGUAGE  # the grammar the shell extractor loaded
-
-    return _LANGUAGE
-
-
-def shell_comments(text: str) -> list[Comment]:
-    return _ts_comments(text, _bash_language())
-
-
-def dockerfile_comments(text: str) -> list[Comment]:
-    import tree_sitter as ts
-
-    from linter.sources.dockerfile import _LANGUAGE as language  # loaded once, its wheel's warning handled there
-
-    data = text.encode("utf-8")
-    tree = ts.Parser(language).parse(data)
-    comment_spans: list[tuple[int, int]] = []
-    shell_spans: list[tuple[int, int]] = []
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR":
-            continue  # a broken instruction (reported as VL001): its "comments" may be strings
-        if node.type == "comment":
-            comment_spans.append((node.start_byte, node.end_byte))
-            continue
-        if node.type == "shell_command":  # RUN/CMD/ENTRYPOINT shell form: the shell reads `#` comments
-            shell_spans.append((node.start_byte, node.end_byte))
-            continue
-        stack.extend(node.children)
-    conv = _chars(data, [b for span in comment_spans + shell_spans for b in span])
-    out: list[Comment] = []
-    for sb, eb in comment_spans:
-        s, e = conv[sb], conv[eb]
-        out.append(Comment(s, e, text[s:e].rstrip("\r")))
-    if shell_spans:
-        base, masked = _masked(text, [(conv[a], conv[b]) for a, b in shell_spans])
-        out.extend(_shifted(shell_comments(masked), base))
-    return out
-
-
-def python_comments(text: str) -> list[Comment]:
-    starts = [0]
-    for i, c in enumerate(text):
-        if c == "\n":
-            starts.append(i + 1)
-    out: list[Comment] = []
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                (row, col), (erow, ecol) = tok.start, tok.end
-                out.append(Comment(starts[row - 1] + col, starts[erow - 1] + ecol, tok.string))
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass  # keep the comments before the error; the file is reported as VL001 anyway
-    return out
-
-
-def _hash_comments(text: str, covered: list[tuple[int, int]]) -> list[Comment]:
-    """``#`` at a line start or after white space, outside ``covered`` ranges, to the end of its line."""
-    import bisect
-
-    covered = sorted(covered)
-    starts = [a for a, _ in covered]
-    out: list[Comment] = []
-    i = text.find("#")
-    while i != -1:
-        k = bisect.bisect_right(starts, i) - 1
-        inside = k >= 0 and covered[k][0] <= i < covered[k][1]
-        if not inside and (i == 0 or text[i - 1] in " \t\r\n"):
-            end = text.find("\n", i)
-            end = len(text) if end == -1 else end
-            out.append(Comment(i, end, text[i:end].rstrip("\r")))
-            i = text.find("#", end)
-            continue
-        i = text.find("#", i + 1)
-    return out
-
-
-def yaml_comments(text: str) -> list[Comment]:
-    import yaml
-
-    covered: list[tuple[int, int]] = []
-    literal_blocks: list[tuple[int, int]] = []
-    end_of_scan = len(text)
-    try:
-        for tok in yaml.scan(text, Loader=yaml.SafeLoader):
-            a, b = tok.start_mark.index, tok.end_mark.index
-            if isinstance(tok, yaml.ScalarToken) and b > a:
-                covered.append((a, b))
-                if tok.style == "|":
-                    literal_blocks.append((a, b))
-            elif isinstance(tok, (yaml.DirectiveToken, yaml.TagToken, yaml.AnchorToken, yaml.AliasToken)) and b > a:
-                covered.append((a, b))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        end_of_scan = mark.index if mark is not None else 0
-    out = [c for c in _hash_comments(text, covered) if c.start < end_of_scan]
-    if end_of_scan < len(text):  # past a scanner error: a `#` after white space, outside quotes on its line
-        out.extend(c for c in _plain_line_comments(text) if c.start >= end_of_scan)
-    for a, b in literal_blocks:  # a script in a literal block: its shell comments
-        first_nl = text.find("\n", a)
-        if first_nl == -1 or first_nl >= b:
-            continue
-        out.extend(_shifted(shell_comments(text[first_nl + 1 : b]), first_nl + 1))
-    return out
-
-
-def _plain_line_comments(text: str) -> list[Comment]:
-    """Fallback for text no tokeniser accepts: quotes are followed within one line."""
-    out: list[Comment] = []
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        quote = None
-        for j, c in enumerate(line):
-            if quote:
-                if c == quote:
-                    quote = None
-                continue
-            if c in "'\"" and (j == 0 or line[j - 1] in " \t[{,:-"):
-                quote = c
-            elif c == "#" and (j == 0 or line[j - 1] in " \t"):
-                body = line[j:].rstrip("\r\n")
-                out.append(Comment(pos + j, pos + j + len(body), body))
-                break
-        pos += len(line)
-    return out
-
-
-def helm_comments(text: str) -> list[Comment]:
-    try:
-        from linter.sources.helm import _actions
-
-        actions, unclosed = _actions(text)
-    except Exception:
-        return _plain_line_comments(text)
-    if unclosed is not None:
-        actions.append((unclosed, len(text)))
-    blanked = list(text)
-    for a, b in actions:
-        for i in range(a, b):
-            if blanked[i] not in "\r\n":
-                blanked[i] = " "
-    masked = "".join(blanked)
-    return [Comment(c.start, c.end, text[c.start : c.end]) for c in yaml_comments(masked)]
-
-
-def requirements_comments(text: str) -> list[Comment]:
-    return _hash_comments(text, [])  # pip: a `#` at a line start or after white space
-
-
-def markdown_comments(text: str) -> list[Comment]:
-    from linter.sources.markdown import DOCKER_LANGS, PYTHON_LANGS, SHELL_LANGS, YAML_LANGS, fenced_blocks
-
-    out: list[Comment] = []
-    for block in fenced_blocks(text):
-        if not block.lines:
-            continue
-        lang = (block.lang or "").lower()
-        if lang in YAML_LANGS:
-            finder = yaml_comments
-        elif lang in DOCKER_LANGS:
-            finder = dockerfile_comments
-        elif lang in PYTHON_LANGS:
-            finder = python_comments
-        elif lang in SHELL_LANGS or lang == "":
-            finder = shell_comments
-        else:
-            continue
-        base, masked = _masked(text, block.lines)
-        if finder is python_comments and block.fence_indent:
-            finder = _plain_line_comments  # an indented block does not tokenize as it stands
-        out.extend(_shifted(finder(masked), base))
-    return out
-
-
 def comments(src: SourceFile, kind: str, found: list[Comment] | None = None) -> list[Comment]:
-    """The comments of ``src``: ``found`` by its reader while it parsed, else by the finder its kind's row names."""
-    if found is None:
-        finder = comment_finder(kind) or requirements_comments  # an unknown kind: pip's rule, the plainest
+    """The comments of ``src``: those its reader ``found`` while it parsed, when its kind's row
+    names no finder of its own; else what that finder finds."""
+    finder = comment_finder(kind)
+    if finder is None and found is None:
+        module = reader(kind)
+        if module is not None:  # not given what the reader found: read the file now
+            found = module.extract(src).comments
+        if found is None:
+            # a reader that stopped before its parse: quotes followed line by line; an unknown kind: pip's rule
+            finder = plain_line_comments if kind in KINDS else requirements_comments
+    if finder is not None:
         try:
             found = finder(src.text)
         except Exception:  # a tokeniser failure must never stop linting
-            found = _plain_line_comments(src.text)
+            found = plain_line_comments(src.text)
     unique = {(c.start, c.end): c for c in found}
     return [unique[k] for k in sorted(unique)]
 
@@ -382,11 +157,11 @@ def parse(src: SourceFile, comment: Comment) -> Suppression | None:
     return sup
 
 
-def suppressions(src: SourceFile, kind: str) -> list[Suppression]:
+def suppressions(src: SourceFile, kind: str, found: list[Comment] | None = None) -> list[Suppression]:
     if MARKER not in src.text.lower():
         return []
     out = []
-    for c in comments(src, kind):
+    for c in comments(src, kind, found):
         s = parse(src, c)
         if s is not None:
             out.append(s)
@@ -443,9 +218,15 @@ def _vl901(src: SourceFile, finding: Finding, version: str | None) -> Diagnostic
     return rule.stamp(src.path, finding, version)
 
 
-def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, known_codes=None, ignored: frozenset[str] = frozenset()) -> list[Diagnostic]:
-    """The diagnostics that no suppression silences, plus VL901 for suppressions that silence nothing."""
-    sups = suppressions(src, kind)
+def apply(
+    src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, known_codes=None, ignored: frozenset[str] = frozenset(),
+    found: list[Comment] | None = None,
+) -> list[Diagnostic]:
+    """The diagnostics that no suppression silences, plus VL901 for suppressions that silence nothing.
+
+    ``found``: the comments the file's reader found while it parsed (``Extraction.comments``).
+    """
+    sups = suppressions(src, kind, found)
     if not sups:
         return diagnostics
     from rules._lib.base import all_rules
@@ -492,9 +273,10 @@ def apply(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, k
     return kept
 
 
-def finish(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings) -> list[Diagnostic]:
-    """Per-file ignores of the configuration, then inline suppressions (and VL901)."""
+def finish(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, found: list[Comment] | None = None) -> list[Diagnostic]:
+    """Per-file ignores of the configuration, then inline suppressions (and VL901); ``found``: the
+    comments the file's reader found (``Extraction.comments``)."""
     ignored = settings.ignored_in(src.path)
     if ignored:
         diagnostics = [d for d in diagnostics if not matches(d.code, ignored)]
-    return apply(src, kind, diagnostics, settings, ignored=ignored)
+    return apply(src, kind, diagnostics, settings, ignored=ignored, found=found)

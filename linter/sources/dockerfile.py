@@ -392,6 +392,9 @@ class _Dockerfile:
 
     def run(self) -> Extraction:
         root = self.parse()
+        from linter.sources.comments import dockerfile_tree_comments  # the comments of this parse, for suppressions
+
+        self.out.comments = dockerfile_tree_comments(self.src.text, root, self.c)
         stage: _Stage | None = None
         items: list[tuple[int, str, object]] = []
         for node in root.named_children:

@@ -33,7 +33,7 @@ import tree_sitter_bash as _tsb
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
-from linter.sources import Extraction, Problem
+from linter.sources import Comment, Extraction, Problem
 from linter.sources import commands
 
 __all__ = ["extract", "extract_script", "SHELLS", "pip_pins_in_words"]
@@ -559,6 +559,8 @@ class _Script:
     def run(self) -> None:
         tree = _parser().parse(self.data)
         root = tree.root_node
+        if self.depth == 0:  # the script's comments, for suppressions: found in this parse, not a second one
+            self.out.comments = self.comments(root)
         deep = _deeper_than(root, _MAX_TREE_DEPTH)
         if deep is not None:
             at = self.sbyte(deep)
@@ -567,6 +569,18 @@ class _Script:
         self.report_errors(root)
         self.collect_assignments(root)
         self.walk(root)
+
+    def comments(self, root: _ts.Node) -> list[Comment]:
+        out = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "comment":
+                span = self.file_span(self.sbyte(node.start_byte), self.send(node.end_byte))
+                out.append(Comment(span.start, span.end, self.src.text[span.start : span.end].rstrip("\r")))
+                continue
+            stack.extend(node.children)
+        return out
 
     def report_errors(self, root: _ts.Node) -> None:
         if not root.has_error:
