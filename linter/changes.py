@@ -19,14 +19,13 @@ change are counted, not listed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from packaging.version import Version
 
 from linter import argmodel, knowledge
-from linter.engine import MAX_FILE_BYTES, extract
+from linter.engine import MAX_FILE_BYTES, extract, read_file
 from linter.source_file import DecodeError, SourceFile
 
 
@@ -66,10 +65,10 @@ def collect(candidates: Iterable, old: Version) -> tuple[dict[str, Use], dict[st
         if c.status != "ok":
             continue
         try:
-            if os.path.getsize(c.path) > MAX_FILE_BYTES:
+            data = read_file(c.path)  # never blocks on a pipe swapped in after discovery
+            if len(data) > MAX_FILE_BYTES:
                 continue
-            with open(c.path, "rb") as f:
-                src = SourceFile.from_bytes(c.path, f.read())
+            src = SourceFile.from_bytes(c.path, data)
         except (OSError, DecodeError):
             continue
         for launch in extract(src, c.kind).launches:

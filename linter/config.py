@@ -32,6 +32,7 @@ An unknown key, a value of the wrong type or an unknown rule code is a
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 import pathspec
+
+from linter.source_file import MAX_FILE_BYTES, read_file
 
 CONFIG_NAMES = (".vllm-lint.toml", "vllm-lint.toml")
 SECTION = "vllm-lint"
@@ -106,11 +109,19 @@ class Config:
         return codes_for
 
 
+def _toml(path: str) -> dict:
+    """The TOML table of ``path``, read through the non-blocking reader (a pipe swapped in is refused).
+    Raises OSError, UnicodeDecodeError or TOMLDecodeError."""
+    data = read_file(path)
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(errno.EFBIG, f"over the {MAX_FILE_BYTES}-byte limit")
+    return tomllib.loads(data.decode("utf-8"))
+
+
 def _has_section(path: str) -> bool:
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError):
+        data = _toml(path)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return True  # let load() report the problem
     return isinstance(data.get("tool"), dict) and SECTION in data["tool"]
 
@@ -182,10 +193,11 @@ def _typed(value, kind: str, key: str, where: str):
 def load(path: str) -> Config:
     """Read and check one configuration file."""
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = _toml(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     if os.path.basename(path) == "pyproject.toml":

@@ -32,6 +32,7 @@ from typing import Literal
 import pathspec
 
 from linter.kinds import classify
+from linter.source_file import read_file
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".svn", ".jj", ".ipynb_checkpoints",
@@ -103,19 +104,11 @@ _WIDE_NEEDLES = tuple(
 
 
 def _read_lines(path: str) -> list[str] | None:
-    # opened without blocking: a named pipe called .gitignore must not hang the walk
+    # through the non-blocking reader: a named pipe called .gitignore must not hang the walk
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        data = read_file(path, (1 << 20) - 1)[: 1 << 20]
     except OSError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = os.read(fd, 1 << 20)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     return data.decode("utf-8", "replace").splitlines()
 
 
@@ -243,20 +236,11 @@ def _split_names(spec: pathspec.GitIgnoreSpec | None) -> tuple[frozenset[str], p
 
 
 def _read_head(path: str) -> tuple[bytes | None, str | None]:
-    """First bytes of a regular file, opened without blocking and without following a final symlink swap."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    """First bytes of a regular file, through the non-blocking reader (a pipe or device is refused)."""
     try:
-        fd = os.open(path, flags)
+        return read_file(path, HEAD_SIZE - 1)[:HEAD_SIZE], None
     except OSError as exc:
         return None, exc.strerror or str(exc)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None, "not a regular file"
-        return os.read(fd, HEAD_SIZE), None
-    except OSError as exc:
-        return None, exc.strerror or str(exc)
-    finally:
-        os.close(fd)
 
 
 def _readable(path: str) -> str | None:

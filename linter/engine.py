@@ -6,9 +6,7 @@ releases, the argument model never sees files, rules never parse text.
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -18,48 +16,8 @@ from linter import argmodel, kinds, knowledge
 from linter.checking import FileContext, LaunchContext
 from linter.diagnostic import Diagnostic, Finding, matches
 from linter.launch import Launch, Span, VersionHint
-from linter.source_file import DecodeError, SourceFile
+from linter.source_file import MAX_FILE_BYTES, DecodeError, NotRegularFile, SourceFile, read_file  # noqa: F401 - the reader, here for its callers
 from linter.sources import Extraction
-
-def _max_file_bytes() -> int:
-    """10 MiB, or ``VLLM_LINT_MAX_FILE_BYTES``: bigger files are reported (VL003) and not read."""
-    try:
-        return max(0, int(os.environ.get("VLLM_LINT_MAX_FILE_BYTES", "")))
-    except ValueError:
-        return 10 * 1024 * 1024
-
-
-MAX_FILE_BYTES = _max_file_bytes()
-
-
-class NotRegularFile(OSError):
-    """The path is not (or no longer) a regular file: a pipe, device or folder swapped in."""
-
-
-def read_file(path: str, limit: int | None = None) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit + 1`` of them.
-
-    Opened without blocking and checked on the open descriptor, so a named
-    pipe or device put in the file's place after discovery is refused rather
-    than read (a read of a pipe would wait forever, of ``/dev/zero`` would
-    never end).  Raises :class:`OSError` (:class:`NotRegularFile` for those).
-    """
-    limit = MAX_FILE_BYTES if limit is None else limit
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile(errno.EINVAL, "not a regular file")
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 @dataclass
 class Settings:

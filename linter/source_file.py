@@ -1,9 +1,13 @@
-"""A file's text, decoded once, with conversions between offsets, lines and bytes."""
+"""A file's bytes, read the one safe way, and its text, decoded once, with conversions between
+offsets, lines and bytes."""
 
 from __future__ import annotations
 
 import bisect
 import codecs
+import errno
+import os
+import stat
 from dataclasses import dataclass, field
 
 BOMS = (
@@ -13,6 +17,47 @@ BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+
+
+def _max_file_bytes() -> int:
+    """10 MiB, or ``VLLM_LINT_MAX_FILE_BYTES``: bigger files are reported (VL003) and not read."""
+    try:
+        return max(0, int(os.environ.get("VLLM_LINT_MAX_FILE_BYTES", "")))
+    except ValueError:
+        return 10 * 1024 * 1024
+
+
+MAX_FILE_BYTES = _max_file_bytes()
+
+
+class NotRegularFile(OSError):
+    """The path is not (or no longer) a regular file: a pipe, device or folder swapped in."""
+
+
+def read_file(path: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit + 1`` of them.
+
+    Opened without blocking and checked on the open descriptor, so a named
+    pipe or device put in the file's place after discovery is refused rather
+    than read (a read of a pipe would wait forever, of ``/dev/zero`` would
+    never end).  Raises :class:`OSError` (:class:`NotRegularFile` for those).
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file")
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 class DecodeError(ValueError):

@@ -195,3 +195,28 @@ def test_per_file_ignores_cover_unreadable_files(tmp_path, monkeypatch):
     _write(tmp_path / "vllm-lint.toml", 'per-file-ignores = { "*.sh" = ["VL002"] }\n')
     result = CliRunner().invoke(main, ["deploy", "--output-format", "json"])
     assert json.loads(result.stdout) == [] and result.exit_code == 0
+
+
+def _in_thread(fn):
+    import threading
+
+    out: list = []
+    t = threading.Thread(target=lambda: out.append(fn()), daemon=True)
+    t.start()
+    t.join(10)
+    assert not t.is_alive(), "blocked on a named pipe"
+    return out
+
+
+def test_configuration_that_is_a_pipe_or_not_utf8_is_an_error_not_a_hang(tmp_path):
+    os.mkfifo(tmp_path / "vllm-lint.toml")
+
+    def load_it():
+        with pytest.raises(ConfigError, match="not a regular file"):
+            load(str(tmp_path / "vllm-lint.toml"))
+        return True
+
+    assert _in_thread(load_it) == [True]
+    (tmp_path / "pyproject.toml").write_bytes(b'[tool.vllm-lint]\nselect = ["\xff"]\n')
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load(str(tmp_path / "pyproject.toml"))

@@ -49,6 +49,7 @@ import yaml
 
 from linter import knowledge
 from linter.argmodel import ParsedLaunch
+from linter.source_file import read_file
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GiB = 1024**3
@@ -181,8 +182,7 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
     architecture, so they get no estimate.
     """
     try:
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
+        raw = json.loads(read_file(path))  # a --model-config FILE: never blocks on a pipe
     except (OSError, ValueError):
         return None
     if not isinstance(raw, dict):
@@ -246,8 +246,7 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
 def _checkpoint_bytes(folder: str) -> tuple[int | None, str]:
     index = os.path.join(folder, "model.safetensors.index.json")
     try:
-        with open(index, encoding="utf-8") as f:
-            total = json.load(f).get("metadata", {}).get("total_size")
+        total = json.loads(read_file(index, 1 << 26)).get("metadata", {}).get("total_size")  # big checkpoints list many tensors
         if isinstance(total, int) and total > 0:
             return total, "the checkpoint's model.safetensors.index.json total_size"
     except (OSError, ValueError, AttributeError):
@@ -268,8 +267,7 @@ def hf_cache_config(model: str) -> str | None:
     folder = os.path.join(hub, "models--" + model.replace("/", "--"))
     ref = os.path.join(folder, "refs", "main")
     try:
-        with open(ref, encoding="utf-8") as f:
-            commit = f.read().strip()
+        commit = read_file(ref, 4096).decode("utf-8", "replace").strip()
         candidate = os.path.join(folder, "snapshots", commit, "config.json")
         if os.path.isfile(candidate):
             return candidate

@@ -100,3 +100,21 @@ def test_gpu_memory_gib_and_model_config_reach_the_rules(tmp_path):
     assert "VL802" not in out.output and "VL803" in out.output, out.output
     missing = runner.invoke(main, ["--model-config", str(tmp_path / "nope.json"), str(tmp_path / "serve.sh")])
     assert missing.exit_code == 2
+
+
+def test_a_pipe_swapped_in_after_discovery_is_skipped_not_read(tmp_path):
+    import os
+    import threading
+
+    script = tmp_path / "serve.sh"
+    script.write_text(SERVE)
+    found = list(discover([str(tmp_path)]))
+    script.unlink()
+    os.mkfifo(script)  # what discovery saw as a regular file is now a pipe
+    out: list = []
+    t = threading.Thread(target=lambda: out.append(changes.collect(found, Version("0.29.0"))), daemon=True)
+    t.start()
+    t.join(10)
+    assert not t.is_alive(), "--changes blocked on a named pipe"
+    options, env, launches = out[0]
+    assert (options, env, launches) == ({}, {}, 0)
