@@ -7,7 +7,7 @@ releases, the argument model never sees files, rules never parse text.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from packaging.version import InvalidVersion, Version
@@ -241,10 +241,3 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
         return input_problem("VL002", path, str(exc), settings)
     return lint_source(src, kind, settings, rules)
 
-
-def lint_paths(candidates: Iterable[tuple[str, str]], settings: Settings) -> Iterator[FileResult]:
-    from rules._lib.base import all_rules
-
-    rules = all_rules()
-    for path, kind in candidates:
-        yield lint_file(path, kind, settings, rules)

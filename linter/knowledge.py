@@ -69,10 +69,6 @@ class OptionSpec:
         longs = [n for n in positives if n.startswith("--")]
         return (longs or positives or list(self.names))[0]
 
-    @property
-    def is_flag(self) -> bool:
-        return not self.takes_value
-
     def value_count(self) -> tuple[int, int | None]:
         """(minimum, maximum) number of argv values the positive form consumes."""
         if not self.takes_value:

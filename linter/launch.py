@@ -29,9 +29,6 @@ class Span:
     def __len__(self) -> int:
         return self.end - self.start
 
-    def contains(self, other: Span) -> bool:
-        return self.start <= other.start and other.end <= self.end
-
 
 @dataclass(frozen=True, slots=True)
 class Token:

@@ -24,7 +24,6 @@ from linter.launch import Span, Token
 ENTRYPOINT_REPEATED = "the arguments for the image's entrypoint start with a command of their own"
 
 VLLM_IMAGE_NAMES = frozenset({"vllm-openai", "vllm-openai-rocm", "vllm-tpu", "vllm-cpu", "vllm-openai-cpu"})
-LMCACHE_IMAGE_NAMES = frozenset({"lmcache", "vllm-openai-lmcache", "lmcache-vllm", "standalone"})
 _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?")
 
 
@@ -52,11 +51,6 @@ def parse_image(ref: str) -> ImageRef:
 def is_vllm_image(ref: str) -> bool:
     image = parse_image(ref)
     return image.name in VLLM_IMAGE_NAMES or image.repository.endswith("vllm/vllm-openai")
-
-
-def is_lmcache_image(ref: str) -> bool:
-    image = parse_image(ref)
-    return image.repository.startswith("lmcache/") or image.repository.endswith("/lmcache")
 
 
 def version_of_tag(tag: str) -> str | None:

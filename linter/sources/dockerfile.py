@@ -105,7 +105,6 @@ class _Stage:
     entrypoint_set: bool = False
     shell: list[str] | None = None
     pin: VersionHint | None = None
-    launches_start: int = 0
 
 
 class _Dockerfile:
@@ -501,7 +500,6 @@ class _Dockerfile:
             if st.alias and st.alias.lower() == base.lower():
                 parent = st
         stage = _Stage(base, image if parent is None else None, alias, self.span(node), parent)
-        stage.launches_start = len(self.out.launches)
         if parent is not None:
             stage.env = list(parent.env)
             stage.cmd = parent.cmd

@@ -208,10 +208,3 @@ def problem_span(m: Masked) -> Span | None:
     if m.unclosed is None:
         return None
     return Span(m.unclosed, m.unclosed + 2)
-
-
-def extract(src: SourceFile):
-    """A Helm template or values file: masked, then read like any other YAML."""
-    from linter.sources import yaml as yaml_source
-
-    return yaml_source.extract(src)

@@ -460,7 +460,7 @@ class _Script:
                     val = a.scalar
                     if quoted or assignment:
                         if whole:
-                            return [_copy_word(val, keep_span=True)]
+                            return [_copy_word(val)]
                         w.extend(val)
                         return None
                     fields = _split_fields(val)
@@ -638,7 +638,7 @@ class _Script:
                 if not name.startswith(_ENV_PREFIXES):
                     continue
                 a = self._resolve(name, self.sbyte(c.start_byte))
-                val_tok = self.token(_copy_word(a.scalar, keep_span=True)) if a is not None and a.scalar is not None else None
+                val_tok = self.token(_copy_word(a.scalar)) if a is not None and a.scalar is not None else None
                 self.exports.append((self.sbyte(c.start_byte), EnvVar(self.name_token(c), val_tok)))
 
     def name_token(self, node: _ts.Node) -> Token:
@@ -969,7 +969,7 @@ def _expansion_shape(node: _ts.Node, ctx: _Script) -> tuple[str | None, str | No
     return name, subscript, plain, is_length
 
 
-def _copy_word(w: _Word, keep_span: bool = True) -> _Word:
+def _copy_word(w: _Word) -> _Word:
     return _Word(list(w.chars), list(w.pos), list(w.opaque), w.splat, w.start, w.end, w.anchor)
 
 

@@ -20,11 +20,6 @@ def active_effects(option: str, target: Version) -> list[EffectFact]:
     return [f for f in knowledge.migrations().effect_facts(option) if f.active_at(target)]
 
 
-def option_fact(option: str) -> OptionFact | None:
-    found = option_facts(option)
-    return found[0] if found else None
-
-
 def option_facts(option: str) -> list[OptionFact]:
     return knowledge.migrations().option_facts(option)
 

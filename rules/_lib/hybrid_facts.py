@@ -105,10 +105,6 @@ class BlockSizes:
     def values(self) -> list[int]:
         return sorted({r.n for r in self.rows})
 
-    def describe(self) -> str:
-        parts = [f"{r.n} ({r.gpu})" for r in self.rows]
-        return " or ".join(parts)
-
 
 def block_sizes(parsed: ParsedLaunch, facts: ModelEntry, version: Version) -> BlockSizes:
     if not facts.block_size:

@@ -10,7 +10,6 @@ import difflib
 from dataclasses import dataclass
 from typing import Literal
 
-from packaging.version import Version
 
 from linter import knowledge
 from linter.argmodel import ParsedOption
@@ -24,7 +23,6 @@ class Lifecycle:
     status: Literal["renamed", "removed", "not-yet", "unknown"]
     option: str  # the option string looked up (dashes, no value)
     last_accepted: str | None = None
-    first_seen: str | None = None
     replacement: str | None = None
     replacement_in_target: bool = False
     available_in: str | None = None
@@ -59,9 +57,9 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     in_target = bool(replacement) and replacement in release.by_name
     seen = knowledge.last_accepted_before(name, target)
     if fact is not None and fact.fix == "rename" and replacement and fact.removed_in:
-        return Lifecycle("renamed", name, seen[1] if seen else None, seen[0] if seen else None, replacement, in_target, fact=fact)
+        return Lifecycle("renamed", name, seen[1] if seen else None, replacement, in_target, fact=fact)
     if seen is not None:
-        return Lifecycle("removed", name, seen[1], seen[0], replacement, in_target, fact=fact)
+        return Lifecycle("removed", name, seen[1], replacement, in_target, fact=fact)
     later = knowledge.first_accepted_after(name, target)
     if later is not None:
         return Lifecycle("not-yet", name, available_in=str(later))
@@ -74,6 +72,3 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
         suggestion = close[0]
     return Lifecycle("unknown", name, suggestion=suggestion)
 
-
-def display(version: Version | str) -> str:
-    return str(version)

@@ -429,7 +429,7 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
     if facts.mamba_layers and facts.mamba_state_bytes is None:
         return None
 
-    tp_set, tp_text = _known(parsed, "tensor_parallel_size")
+    tp_set, _ = _known(parsed, "tensor_parallel_size")
     tp = parsed.int_value("tensor_parallel_size") if tp_set else 1
     if tp is None or tp < 1:
         return None
