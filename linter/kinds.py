@@ -164,9 +164,6 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("skypilot", edit="words"),  # a `run:`/`setup:` script
 )}
 
-_CLAIMED_EXTENSIONS = frozenset(ext for k in KINDS.values() for ext in k.extensions)
-
-
 def classify(path: str, head: bytes = b"") -> str | None:
     """The kind of file ``path`` is, from its name and (for extension-less files) its first bytes."""
     lower = os.path.basename(path).lower()
@@ -174,7 +171,7 @@ def classify(path: str, head: bytes = b"") -> str | None:
     for k in KINDS.values():
         if k.reader is not None and k.is_name(path, lower, ext, head):
             return k.name
-    if ext in _CLAIMED_EXTENSIONS:  # `notes.txt`: a known extension whose kind did not want the name
+    if any(ext in k.extensions for k in KINDS.values()):  # `notes.txt`: a known extension whose kind did not want the name
         return None
     interpreter = shebang_interpreter(head)
     if interpreter is not None:
