@@ -138,7 +138,7 @@ class Launch:
     """
 
     path: str
-    kind: str  # shell, dockerfile, k8s, compose, helm-values, helm-template, actions, skypilot, yaml, vllm-config, python, markdown
+    kind: str  # a row of linter.kinds.KINDS: the file's kind, or the form it takes there (k8s, compose, actions ...)
     span: Span
     program: Program = "vllm"
     entrypoint: str = "vllm serve"  # "vllm serve", "api_server", "image", "LLM", "EngineArgs", "AsyncEngineArgs", "config", "lmcache server"

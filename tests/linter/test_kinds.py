@@ -22,6 +22,7 @@ from linter.fixer import fix_source
 from linter.kinds import KINDS, Kind
 from linter.source_file import SourceFile
 from rules.base import all_rules
+from tests.rules.lint_helpers import have
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE_KINDS = {name for name, row in KINDS.items() if row.reader is not None}
@@ -216,7 +217,7 @@ def procfile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     sys.modules.pop("procfile_reader", None)
 
 
-@pytest.mark.skipif("0.31.0" not in {str(v) for v in __import__("linter.knowledge").knowledge.known_versions()}, reason="needs 0.31.0")
+@pytest.mark.skipif(not have("0.31.0"), reason="needs the 0.31.0 inventory")
 def test_a_new_kind_is_one_module_and_one_row(tmp_path: Path, procfile) -> None:
     app = tmp_path / "app"
     app.mkdir()
