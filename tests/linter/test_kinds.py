@@ -246,3 +246,14 @@ def test_comments_come_from_the_readers_parse() -> None:
     ex = extract(SourceFile("a.sh", shell), "shell")
     [c] = ex.comments
     assert (c.text, shell[c.start : c.end]) == ("# yes", "# yes")  # the line end (\r\n) is not the comment's
+
+
+def test_fixes_of_suppressions_keep_quotes_and_line_ends() -> None:
+    """Found in the readers' own parse: a `#` in a quoted ENV value is not a suppression to remove
+    (removing it cut the string), and removing a trailing one keeps the line's \\r."""
+    settings = Settings(target=Version("0.32"))
+    docker = "FROM vllm/vllm-openai:v0.31.0\nCMD vllm serve m\nENV NOTE='# vllm-lint: ignore[VL102]'\n"
+    assert fix_source(SourceFile("Dockerfile", docker), "dockerfile", settings, all_rules(), False).fixed == docker
+    crlf = "a=1\r\nvllm serve m --port 8000  # vllm-lint: ignore[VL102]\r\n"
+    fixed = fix_source(SourceFile("crlf.sh", crlf), "shell", settings, all_rules(), False).fixed
+    assert fixed == "a=1\r\nvllm serve m --port 8000\r\n"
