@@ -20,8 +20,11 @@ _.add_indent_tokens, _.add_token, _.pop_trailing_newline, _.before_codegen, _.af
 _.from_text, _.byte_offset  # linter/source_file.py
 hidden  # linter/knowledge.py OptionSpec.hidden (tests/linter/test_fix_property.py)
 
-# rules registered by the assignment (rules/input_problem.py)
-parse_error, not_text
-
-# provenance of a fact, set when it is loaded (rules/hybrid_facts.py, rules/preflight.py)
+# provenance of a fact, set when it is loaded (rules/_lib/preflight.py)
 source
+
+# fields of the typed knowledge (linter/knowledge.py): every key migrations.yaml and models.yaml may
+# hold is a field, filled by name from the YAML (an unknown key fails), whether a rule reads it yet or not
+added_in, replacement_available_in, rejected_by, per_release, still_read_by, names_per_release, issue
+releases, examples, portable_rewrite, twins, hidden_no_forms, schema, behaviour
+original_max_position_embeddings, size_source

@@ -21,7 +21,7 @@ from linter.engine import Settings, extract, lint_file
 from linter.fixer import fix_source
 from linter.kinds import KINDS, Kind
 from linter.source_file import SourceFile
-from rules.base import all_rules
+from rules._lib.base import all_rules
 from tests.rules.lint_helpers import have
 
 ROOT = Path(__file__).resolve().parents[2]
