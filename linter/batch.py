@@ -135,7 +135,9 @@ def _cached(cache, path: str, kind: str, prefilter: bool, digest: str):
     """The stored compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed)."""
     from linter.cache import settings_key
 
-    key = cache.key(path, kind, prefilter, settings_key(_STATE["settings"], path), digest)
+    inherited = _STATE.get("inherited")  # a named config file's release, which changes its result
+    extra = f"\ninherited={inherited}" if inherited is not None else ""
+    key = cache.key(path, kind, prefilter, settings_key(_STATE["settings"], path) + extra, digest)
     hit = cache.get(key)
     if hit:
         try:
@@ -228,19 +230,20 @@ def _entry(key: str, result, path: str, payload: dict):
     return key, path, payload
 
 
-def lint_named(path: str, settings, rules, cache):
-    """Lint a config file named by ``--config FILE`` (kind ``vllm-config``), through the cache."""
+def lint_named(path: str, settings, rules, cache, inherited=None):
+    """Lint a config file named by ``--config FILE`` (kind ``vllm-config``) against ``inherited``,
+    the release of the launch naming it (:func:`linter.engine.choose_release`), through the cache."""
     from linter.engine import lint_file
 
     data = _read(path) if cache is not None else None
     if data is None:
-        return lint_file(path, "vllm-config", settings, rules or _rules())
-    _STATE.update(settings=settings, cache=cache, rules=rules)
+        return lint_file(path, "vllm-config", settings, rules or _rules(), inherited=inherited)
+    _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited)
     try:
         key, hit = _cached(cache, path, "vllm-config", False, cache.digest(data))
         if hit is not None:
             return decode(path, hit, data if hit.get("d") else None)
-        result = lint_file(path, "vllm-config", settings, _rules(), data=data)
+        result = lint_file(path, "vllm-config", settings, _rules(), data=data, inherited=inherited)
         packed = _pack(result, data)
         entry = _entry(key, result, path, packed[0] if packed is not None else {})
         if entry is not None:

@@ -6,7 +6,6 @@ usage error or an internal error.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import sys
@@ -132,9 +131,7 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         if show_launches:
             sys.exit(_show_launches(candidates, settings, output_format))
         if fix or show_diff:
-            from linter.fixer import run_fix
-
-            sys.exit(run_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths)))
+            sys.exit(_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths)))
         sys.exit(_check(candidates, settings, output_format, statistics, use_cache=not no_cache))
     except (click.UsageError, SystemExit):
         raise
@@ -149,20 +146,9 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
 
 
 def _candidates(paths, *, respect_gitignore: bool, force_exclude: bool, cfg=None):
-    from linter.discovery import discover
+    from linter import project
 
-    out = []
-    found = discover(
-        paths,
-        exclude=cfg.exclude if cfg is not None else None,
-        extend_exclude=cfg.extend_exclude if cfg is not None else (),
-        include=cfg.include if cfg is not None else None,
-        respect_gitignore=respect_gitignore,
-        force_exclude=force_exclude,
-    )
-    for c in found:
-        out.append(c)
-    return out
+    return project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
 
 
 def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics, show_fixes=False, exit_non_zero_on_fix=False) -> int:
@@ -173,9 +159,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     to standard output.
     """
     from linter.discovery import _force_excluded, _spec, DEFAULT_EXCLUDES, classify
-    from linter.engine import lint_file
     from linter.reporters import reporter
-    from rules._lib.base import all_rules
 
     if not filename:
         raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
@@ -204,19 +188,14 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     kind = classify(filename, head)
     if kind is None:
         raise click.UsageError(f"--stdin-filename {filename}: vllm-lint does not know this kind of file (shell, Dockerfile, YAML, Python, Markdown, requirements)")
-    rules = all_rules()
+    from linter import project
+
     if fix or show_diff:
-        from linter.fixer import fix_source, unified_diff
-        from linter.source_file import DecodeError, SourceFile
+        from linter.fixer import fixes_summary, unified_diff
 
-        try:
-            src = SourceFile.from_bytes(filename, data)
-        except DecodeError:
-            src = None
-        if src is not None:
-            from linter.fixer import fixes_summary
-
-            outcome = fix_source(src, kind, settings, rules, unsafe)
+        fixed = project.fix_document(filename, data, settings, kind, unsafe=unsafe)
+        if fixed is not None:
+            src, outcome = fixed.src, fixed.outcome
             if outcome.error:
                 click.echo(f"vllm-lint: {filename}: {outcome.error}", err=True)
             if show_fixes:
@@ -233,7 +212,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
             if any(r.diagnostics for r in remaining):
                 return EXIT_FOUND
             return EXIT_FOUND if exit_non_zero_on_fix and outcome.applied else EXIT_CLEAN
-    result = lint_file(filename, kind, settings, rules, data=data)
+    result = project.lint_document(filename, data, settings, kind)
     if fix:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -248,76 +227,36 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     return EXIT_FOUND if result.diagnostics else EXIT_CLEAN
 
 
-def lint_candidates(candidates, settings, *, compact=False, cache=None):
-    """One result per candidate.  ``compact``: results as reports need them (launches
-    without their tokens), linted on every core and through ``cache`` (linter.batch)."""
-    from linter.engine import input_problem, lint_file
-    from rules._lib.base import all_rules
+def _fix(candidates, settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool, roots: list[str]) -> int:
+    """Fix (or, without ``write``, diff) every candidate; print what remains.
 
-    rules = all_rules() if not compact else None  # compact: imported by the first file the cache does not serve
-    results = []
-    if compact:
-        from linter.batch import lint_many
+    Exit code: 2 when a fix turned out broken (a bug; that file is left as it
+    was), else 1 when diagnostics remain (or, with ``--diff``, when something
+    would change; with ``exit_non_zero_on_fix``, when something was fixed),
+    else 0.
+    """
+    from linter import project
+    from linter.fixer import fixes_summary, unified_diff
+    from linter.reporters import reporter
 
-        results = lint_many(candidates, settings, rules, cache=cache)
-    for c in candidates if not compact else ():
-        if c.status == "error":
-            results.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
-            continue
-        if c.status == "unknown":
-            continue
-        results.append(lint_file(c.path, c.kind, settings, rules, prefilter=not c.explicit))
-    # Config files named by ``--config FILE`` are vLLM config files whatever their
-    # content: lint them as such, against the release of the launch naming them,
-    # in place of what the walk made of them (or of nothing, if it skipped them).
-    walked = len(results)
-    by_abs: dict[str, int] | None = None
-    by_real: dict[str, int] | None = None
-
-    def position(real: str) -> int | None:
-        """The walked result whose real path is ``real`` (realpath on every result only when needed)."""
-        nonlocal by_abs, by_real
-        if by_abs is None:
-            by_abs = {os.path.abspath(r.path): i for i, r in enumerate(results[:walked])}
-        i = by_abs.get(real)
-        if i is not None and os.path.realpath(results[i].path) == real:
-            return i
-        if by_real is None:
-            by_real = {os.path.realpath(r.path): i for i, r in enumerate(results[:walked])}
-        return by_real.get(real)
-
-    done: set[str] = set()
-    for r in list(results):
-        for path, version in r.named_configs:
-            real = os.path.realpath(path)
-            if real in done:
-                continue
-            done.add(real)
-            named_settings = dataclasses.replace(settings, target=settings.target or version)
-            if compact:
-                from linter.batch import lint_named
-
-                named = lint_named(path, named_settings, rules, cache)
-            else:
-                named = lint_file(path, "vllm-config", named_settings, rules)
-            i = position(real)
-            if i is not None:
-                named.path = results[i].path
-                for d in named.diagnostics:
-                    d.path = named.path
-                results[i] = named
-            else:
-                results.append(named)
-    if cache is not None:
-        cache.save()
-    if settings.per_file_ignores is not None:  # a named config's results now stand under the walked path
-        from linter.diagnostic import matches
-
-        for r in results:
-            ignored = settings.per_file_ignores(r.path)
-            if ignored:
-                r.diagnostics = [d for d in r.diagnostics if not matches(d.code, ignored)]
-    return results
+    run = project.fix(candidates, settings, unsafe=unsafe, write=write, roots=roots)
+    for path, message in run.problems:
+        click.echo(f"vllm-lint: {path}: {message}", err=True)
+    applied = run.applied
+    if not write:
+        sys.stdout.write("".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed) for ff in run.files if ff.outcome.fixed != ff.outcome.original))
+        sys.stdout.flush()
+        summary = fixes_summary(run.changed, would=True) if show_fixes else ""
+        sys.stderr.write(summary or f"Would fix {applied} error{'s' if applied != 1 else ''}.\n")
+        return EXIT_ERROR if run.broken else (EXIT_FOUND if applied else EXIT_CLEAN)
+    summary = fixes_summary(run.changed) if show_fixes else ""
+    sys.stderr.write(summary or f"Fixed {applied} error{'s' if applied != 1 else ''}.\n")
+    sys.stdout.write(reporter(output_format)(run.remaining))
+    if run.broken:
+        return EXIT_ERROR
+    if any(r.diagnostics for r in run.remaining):
+        return EXIT_FOUND
+    return EXIT_FOUND if exit_non_zero_on_fix and applied else EXIT_CLEAN
 
 
 def _check(candidates, settings, output_format, statistics, use_cache=True) -> int:
@@ -328,7 +267,9 @@ def _check(candidates, settings, output_format, statistics, use_cache=True) -> i
         from linter.cache import Cache, default_dir
 
         cache = Cache(default_dir())
-    results = lint_candidates(candidates, settings, compact=True, cache=cache)
+    from linter import project
+
+    results = project.lint(candidates, settings, compact=True, cache=cache)
     if statistics:
         from linter.reporters.text import statistics as stats
 
@@ -348,9 +289,9 @@ def _model_of(parsed) -> str | None:
 
 
 def _show_launches(candidates, settings, output_format: str = "json") -> int:
-    from linter import argmodel
+    from linter import argmodel, project
 
-    results = lint_candidates(candidates, settings)
+    results = project.lint(candidates, settings)
     out = []
     for r in results:
         src = r.src

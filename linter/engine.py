@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from packaging.version import InvalidVersion, Version
@@ -100,14 +101,20 @@ def _pin_version(hint: VersionHint | None) -> Version | None:
         return None
 
 
-def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings) -> tuple[Version, Version | None, str]:
-    """(release to check against, pinned version, reason)."""
+def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings, inherited: Version | None = None) -> tuple[Version, Version | None, str]:
+    """(release to check against, pinned version, reason).
+
+    ``inherited``: for a config file named by ``--config FILE``, the release of the
+    launch naming it; ``--target-version`` still wins over it, and it over any pin.
+    """
     # An LMCache server's image tag is LMCache's release, not vLLM's.
     own = launch.version_hint if launch.program == "vllm" else None
     hint = own or (pins[0] if pins else None)
     pin = _pin_version(hint)
     if settings.target is not None:
         return settings.target, pin, "target"
+    if inherited is not None:
+        return inherited, pin, "inherited"
     if pin is not None:
         known = knowledge.nearest_known(pin)
         if known is not None:
@@ -119,7 +126,8 @@ def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings) 
     return knowledge.newest(), None, "newest"
 
 
-def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> FileResult:
+def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, inherited: Version | None = None) -> FileResult:
+    """Lint one decoded file.  ``inherited``: see :func:`choose_release` (named config files only)."""
     from rules.input_problem import parse_error
 
     result = FileResult(src.path, src=src)
@@ -132,7 +140,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict) -> 
     for launch in extraction.launches:
         if extraction.pins and launch.version_hint is None and launch.program == "vllm":
             launch.version_hint = _nearest_pin(launch, extraction.pins)
-        version, pin, reason = choose_release(launch, extraction.pins, settings)
+        version, pin, reason = choose_release(launch, extraction.pins, settings, inherited)
         release = knowledge.release(version)
         named = config_path(launch, src.path) if launch.style == "argv" else None
         if named is not None:
@@ -187,21 +195,48 @@ def config_path(launch: Launch, path: str) -> str | None:
     return None
 
 
+# real path -> settings of each config file named by ``--config FILE``, while a run
+# holds it (:func:`config_files_read_once`); None outside a run
+_NAMED_SETTINGS: dict[str, object] | None = None
+
+
+@contextmanager
+def config_files_read_once():
+    """Within this block a config file named by ``--config FILE`` is read once, however
+    many launches name it (:mod:`linter.project` holds it around a run)."""
+    global _NAMED_SETTINGS
+    outer = _NAMED_SETTINGS
+    if outer is None:
+        _NAMED_SETTINGS = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _NAMED_SETTINGS = None
+
+
 def _config_settings(found: str | None):
     """The settings of the config file a launch names, or None (not named, not found, unreadable)."""
     if found is None:
         return None
+    memo = _NAMED_SETTINGS
+    key = os.path.realpath(found) if memo is not None else ""
+    if memo is not None and key in memo:
+        return memo[key]
+    out = None
     try:
         data = read_file(found)
-        if len(data) > MAX_FILE_BYTES:
-            return None
-        cfg = SourceFile.from_bytes(found, data)
+        cfg = SourceFile.from_bytes(found, data) if len(data) <= MAX_FILE_BYTES else None
     except (OSError, DecodeError):
-        return None
-    from linter.sources import vllm_config
+        cfg = None
+    if cfg is not None:
+        from linter.sources import vllm_config
 
-    launches = vllm_config.extract(cfg).launches
-    return launches[0].settings if launches else None
+        launches = vllm_config.extract(cfg).launches
+        out = launches[0].settings if launches else None
+    if memo is not None:
+        memo[key] = out
+    return out
 
 
 def _nearest_pin(launch: Launch, pins: list[VersionHint]) -> VersionHint:
@@ -214,11 +249,12 @@ def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch) -> bool:
     return known >= 2 and known * 2 >= len(parsed.options)
 
 
-def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None, *, prefilter: bool = False) -> FileResult:
+def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None, *, prefilter: bool = False, inherited: Version | None = None) -> FileResult:
     """Read and lint one file; reading problems become VL002/VL003 diagnostics.
 
     ``prefilter``: skip files whose bytes cannot hold a launch (walked files;
-    a file named on the command line is always read in full).
+    a file named on the command line is always read in full).  ``inherited``:
+    see :func:`choose_release`.
     """
     if data is None:
         try:
@@ -239,5 +275,4 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
         src = SourceFile.from_bytes(path, data)
     except DecodeError as exc:
         return input_problem("VL002", path, str(exc), settings)
-    return lint_source(src, kind, settings, rules)
-
+    return lint_source(src, kind, settings, rules, inherited=inherited)

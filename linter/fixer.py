@@ -16,9 +16,10 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-import sys
 import tempfile
 from dataclasses import dataclass, field
+
+from packaging.version import Version
 
 from linter import kinds
 from linter.diagnostic import Diagnostic, Edit, Fix
@@ -88,23 +89,24 @@ class FixOutcome:
     passes: list[FixPass] = field(default_factory=list)  # what each pass changed, for checks and --show-fixes
 
 
-def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool) -> FixOutcome:
+def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool, *, inherited: Version | None = None) -> FixOutcome:
     """Fix ``src`` pass by pass until nothing changes; the text is only ever edited, never re-serialised.
 
     After each pass the result must parse the way the text before it did
     (:func:`linter.fix_check.check_pass`); if it does not, or the passes do
     not converge, or edits overlap, nothing is changed and ``error`` says why
-    (a bug in a rule's edits).
+    (a bug in a rule's edits).  ``inherited``: the release of the launch naming a
+    config file (:func:`linter.engine.choose_release`).
     """
     from linter.fix_check import check_pass
 
     outcome = FixOutcome(src.path, src.text, src.text)
     current = src
-    result = lint_source(current, kind, settings, rules)
+    result = lint_source(current, kind, settings, rules, inherited=inherited)
 
     def fail(message: str) -> FixOutcome:
         outcome.error = message
-        outcome.remaining = lint_source(src, kind, settings, rules)
+        outcome.remaining = lint_source(src, kind, settings, rules, inherited=inherited)
         outcome.applied = []
         outcome.passes = []
         outcome.fixed = src.text
@@ -128,7 +130,7 @@ def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsa
         outcome.applied.extend(chosen)
         outcome.passes.append(FixPass(current.text, edits, chosen))
         current = SourceFile(src.path, new_text, src.encoding, src.bom)
-        result = lint_source(current, kind, settings, rules)
+        result = lint_source(current, kind, settings, rules, inherited=inherited)
     else:
         left = _dedupe([e for d in choose_fixes(result.diagnostics, unsafe) for e in d.fix.edits])  # type: ignore[union-attr]
         if left and _changes(current.text, left):
@@ -246,16 +248,18 @@ def fixes_summary(fixed: list[tuple[str, list[Diagnostic]]], *, would: bool = Fa
 
 
 @dataclass
-class _FileFix:
-    path: str  # as the walk named it
+class FileFix:
+    """One file read and fixed in memory (nothing written yet)."""
+
+    path: str  # as the walk (or the launch naming it) named it
     kind: str
-    data: bytes
+    data: bytes  # its bytes when read: the write checks they are still there
     src: SourceFile
     outcome: FixOutcome
-    settings: Settings
+    inherited: Version | None = None  # a named config file's release (see fix_source)
 
 
-def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool, *, prefilter: bool = False) -> _FileFix | None:
+def fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool, *, prefilter: bool = False, inherited: Version | None = None) -> FileFix | None:
     """Read and fix one file; None when the check reports it instead (unreadable, too big, not
     text, or a walked file that cannot hold a launch), so --fix and the check agree."""
     from linter.discovery import might_launch
@@ -270,112 +274,4 @@ def _fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: boo
         src = SourceFile.from_bytes(path, data)
     except (OSError, DecodeError):
         return None
-    return _FileFix(path, kind, data, src, fix_source(src, kind, settings, rules, unsafe), settings)
-
-
-def run_fix(
-    candidates, settings: Settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool = False,
-    roots: list[str] | None = None,
-) -> int:
-    """Fix (or, without ``write``, diff) every candidate; print what remains.
-
-    A config file named by ``--config FILE`` is fixed as a vLLM config file
-    against the release of the launch naming it, in place of what the walk
-    made of it (as the check does, :func:`linter.cli.lint_candidates`).
-
-    ``roots``: the paths given on the command line; a file whose real path
-    lies outside all of them (reached through a symbolic link or named by a
-    ``--config`` path) is never written.
-
-    Exit code: 2 when a fix turned out broken (a bug; that file is left as it
-    was), else 1 when diagnostics remain (or, with ``--diff``, when something
-    would change; with ``exit_non_zero_on_fix``, when something was fixed),
-    else 0.
-    """
-    import dataclasses
-
-    from linter.cli import lint_candidates
-    from linter.reporters import reporter
-    from rules._lib.base import all_rules
-
-    rules = all_rules()
-    files: list[_FileFix] = []
-    unreadable = []
-    for c in candidates:
-        ff = None if c.status != "ok" else _fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
-        if ff is None:
-            unreadable.append(c)  # reported (or skipped) by the normal lint below
-        else:
-            files.append(ff)
-    # config files named by the launches (after their fixes): fixed as vLLM config files
-    index = {os.path.realpath(ff.path): i for i, ff in enumerate(files)}
-    done: set[str] = set()
-    for ff in list(files):
-        if ff.outcome.remaining is None:
-            continue
-        for path, version in ff.outcome.remaining.named_configs:
-            real = os.path.realpath(path)
-            if real in done:
-                continue
-            done.add(real)
-            named = _fix_file(path, "vllm-config", dataclasses.replace(settings, target=settings.target or version), rules, unsafe)
-            if named is None:
-                continue
-            unreadable = [c for c in unreadable if os.path.realpath(c.path) != real]  # fixed here instead
-            if real in index:
-                named.path = files[index[real]].path
-                for d in named.outcome.remaining.diagnostics if named.outcome.remaining else ():
-                    d.path = named.path
-                files[index[real]] = named
-            else:
-                index[real] = len(files)
-                files.append(named)
-
-    remaining: list[FileResult] = []
-    applied_total = 0
-    diffs: list[str] = []
-    fixed_files: list[tuple[str, list[Diagnostic]]] = []
-    bug = False
-    for ff in files:
-        outcome = ff.outcome
-        if outcome.error:
-            bug = True
-            print(f"vllm-lint: {ff.path}: {outcome.error}", file=sys.stderr)
-        if outcome.fixed != outcome.original:
-            if write:
-                try:
-                    if roots is not None and not within(ff.path, roots):
-                        raise FixError("lies outside the paths given on the command line (through a symbolic link or a --config path); not changed")
-                    write_atomic(ff.path, ff.data, ff.src.encode(outcome.fixed))
-                    applied_total += len(outcome.applied)
-                    fixed_files.append((ff.path, outcome.applied))
-                except FixError as exc:
-                    print(f"vllm-lint: {ff.path}: {exc}", file=sys.stderr)
-                    outcome.remaining = lint_source(ff.src, ff.kind, ff.settings, rules)
-            else:
-                diffs.append(unified_diff(ff.path, outcome.original, outcome.fixed))
-                applied_total += len(outcome.applied)
-                fixed_files.append((ff.path, outcome.applied))
-        if outcome.remaining is not None:
-            remaining.append(outcome.remaining)
-    remaining.extend(lint_candidates(unreadable, settings))
-    if not write:
-        sys.stdout.write("".join(diffs))
-        sys.stdout.flush()
-        summary = fixes_summary(fixed_files, would=True) if show_fixes else ""
-        if summary:
-            sys.stderr.write(summary)
-        else:
-            print(f"Would fix {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
-        return 2 if bug else (1 if applied_total else 0)
-    summary = fixes_summary(fixed_files) if show_fixes else ""
-    if summary:
-        sys.stderr.write(summary)
-    else:
-        print(f"Fixed {applied_total} error{'s' if applied_total != 1 else ''}.", file=sys.stderr)
-    sys.stdout.write(reporter(output_format)(remaining))
-    if bug:
-        return 2
-    if any(r.diagnostics for r in remaining):
-        return 1
-    return 1 if exit_non_zero_on_fix and applied_total else 0
+    return FileFix(path, kind, data, src, fix_source(src, kind, settings, rules, unsafe, inherited=inherited), inherited)

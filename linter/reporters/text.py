@@ -54,6 +54,7 @@ def full(results: list[FileResult]) -> str:
 
 REASONS = {
     "target": "--target-version",
+    "inherited": "a --config file, as the launch naming it",
     "pin": "pinned in the file",
     "pin-history": "pinned; option names only",
     "pin-outside-range": "pin not in the knowledge base, newest used",

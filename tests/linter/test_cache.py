@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from linter import batch
+from linter import batch, project
 from linter.cache import DIRNAME, Cache
-from linter.cli import _candidates, lint_candidates, main
+from linter.cli import main
 from linter.engine import Settings
 from linter.reporters import reporter
 
@@ -117,12 +117,12 @@ def test_compact_results_report_like_full_results(tree, monkeypatch, processes):
     monkeypatch.setattr(batch, "MIN_PARALLEL", 1)
     monkeypatch.setattr(batch, "CHUNK", 3)
     monkeypatch.setattr(batch, "_workers", lambda: processes)
-    cands = _candidates(["."], respect_gitignore=True, force_exclude=False)
+    cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
     settings = Settings()
-    full = lint_candidates(cands, settings)
-    compact = lint_candidates(cands, settings, compact=True)
-    cached_cold = lint_candidates(cands, settings, compact=True, cache=Cache(str(tree / "c")))
-    cached_warm = lint_candidates(cands, settings, compact=True, cache=Cache(str(tree / "c")))
+    full = project.lint(cands, settings)
+    compact = project.lint(cands, settings, compact=True)
+    cached_cold = project.lint(cands, settings, compact=True, cache=Cache(str(tree / "c")))
+    cached_warm = project.lint(cands, settings, compact=True, cache=Cache(str(tree / "c")))
     assert [r.path for r in full] == [r.path for r in compact] == [r.path for r in cached_warm]
     for fmt in FORMATS:
         want = _report(full, fmt)

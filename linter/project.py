@@ -1,0 +1,293 @@
+"""Lint or fix a set of files: the one orchestration that the CLI (and a language server) calls.
+
+Nothing here parses arguments, prints or exits: the CLI turns its arguments
+into :class:`~linter.engine.Settings` and a list of candidates, calls
+:func:`lint` or :func:`fix`, and prints what they return.
+
+* :func:`candidates` - the files to lint under some paths, as the configuration's
+  ``include``/``exclude`` and ``.gitignore`` decide (:func:`linter.discovery.discover`);
+* :func:`lint` - one :class:`~linter.engine.FileResult` per linted candidate;
+  ``compact=True`` lints through :mod:`linter.batch` (every core on large runs,
+  the result cache), with results as the reports need them (launches without
+  their tokens); ``compact=False`` in this process, launches and tokens kept;
+* :func:`fix` - fix every candidate in memory, write the changed files (or not,
+  for a diff), and return a :class:`FixRun`;
+* :func:`lint_document` / :func:`fix_document` - one file given as bytes (standard
+  input, an editor's unsaved buffer).
+
+Named config files.  A file named by a launch's ``--config FILE`` is a vLLM
+config file whatever its content: :func:`lint` and :func:`fix` lint (fix) it
+once per run as kind ``vllm-config``, in place of what the walk made of it (or of
+nothing, if the walk skipped it), against its *inherited release*: the release
+of the first launch naming it (``--target-version`` still wins;
+:func:`linter.engine.choose_release`, reason ``"inherited"``).  Within a run each
+such file is also read only once for the launches that name it
+(:func:`linter.engine.config_files_read_once`).
+
+Per-file ignores apply to every result under the path it is reported at (a
+named config's result stands under the walk's name of the file).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from packaging.version import Version
+
+from linter.diagnostic import Diagnostic
+from linter.discovery import Candidate
+from linter.engine import FileResult, Settings, config_files_read_once, input_problem, lint_file, lint_source
+
+NAMED_KIND = "vllm-config"  # the kind a file named by ``--config FILE`` is linted as
+
+
+def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False) -> list[Candidate]:
+    """The files to lint under ``paths``, with ``cfg`` (a :class:`linter.config.Config`, or None
+    for the defaults) deciding ``exclude``, ``extend-exclude`` and ``include``."""
+    from linter.discovery import discover
+
+    return list(
+        discover(
+            paths,
+            exclude=cfg.exclude if cfg is not None else None,
+            extend_exclude=cfg.extend_exclude if cfg is not None else (),
+            include=cfg.include if cfg is not None else None,
+            respect_gitignore=respect_gitignore,
+            force_exclude=force_exclude,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------
+# named config files: once per run, in place of the walked file
+
+
+def _named_configs(found: Iterable[list[tuple[str, Version]]]) -> Iterator[tuple[str, str, Version]]:
+    """(path as named, real path, inherited release) of each config file that ``found`` (the
+    ``named_configs`` of each result, in order) names, once: the first launch naming it decides."""
+    done: set[str] = set()
+    for named in found:
+        for path, version in named:
+            real = os.path.realpath(path)
+            if real not in done:
+                done.add(real)
+                yield path, real, version
+
+
+class _Places:
+    """Which of the first ``walked`` items has a given real path (realpath of every item only when needed)."""
+
+    def __init__(self, paths: list[str]):
+        self.paths = paths
+        self.by_abs: dict[str, int] | None = None
+        self.by_real: dict[str, int] | None = None
+
+    def find(self, real: str) -> int | None:
+        if self.by_abs is None:
+            self.by_abs = {os.path.abspath(p): i for i, p in enumerate(self.paths)}
+        i = self.by_abs.get(real)
+        if i is not None and os.path.realpath(self.paths[i]) == real:
+            return i
+        if self.by_real is None:
+            self.by_real = {os.path.realpath(p): i for i, p in enumerate(self.paths)}
+        return self.by_real.get(real)
+
+
+def _renamed(result: FileResult, path: str) -> FileResult:
+    """``result`` reported under ``path`` (the walk's name of the same file)."""
+    result.path = path
+    for d in result.diagnostics:
+        d.path = path
+    return result
+
+
+def _with_named(items: list, path_of: Callable, named_of: Callable, redo: Callable) -> list:
+    """``items`` with each config file they name redone by ``redo(path, inherited)`` (None: left
+    as it was) in place of the item of the same real path, or appended."""
+    places = _Places([path_of(it) for it in items])
+    out = list(items)
+    for path, real, version in _named_configs([named_of(it) for it in items]):
+        new = redo(path, version)
+        if new is None:
+            continue
+        i = places.find(real)
+        if i is not None:
+            out[i] = new(path_of(items[i]))
+        else:
+            out.append(new(path))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# lint
+
+
+def _per_file_ignores(results: list[FileResult], settings: Settings) -> list[FileResult]:
+    """A named config's result now stands under the walked path: that path's per-file ignores apply."""
+    if settings.per_file_ignores is not None:
+        from linter.diagnostic import matches
+
+        for r in results:
+            ignored = settings.ignored_in(r.path)
+            if ignored:
+                r.diagnostics = [d for d in r.diagnostics if not matches(d.code, ignored)]
+    return results
+
+
+def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool = False, cache=None) -> list[FileResult]:
+    """One result per candidate (an ``error`` one becomes VL003, an ``unknown`` one is skipped), in
+    order, then the named config files that no candidate is (see the module docstring).
+
+    ``compact``: results as the reports need them (launches without their tokens), linted on
+    every core and through ``cache`` (a :class:`linter.cache.Cache`, saved at the end), by
+    :mod:`linter.batch`; else full results (each launch and the file's text), in this process.
+    """
+    candidates = list(candidates)
+    with config_files_read_once():
+        if compact:
+            from linter.batch import lint_many, lint_named
+
+            results = lint_many(candidates, settings, None, cache=cache)  # rules imported by the first file the cache does not serve
+
+            def redo(path: str, inherited: Version):
+                named = lint_named(path, settings, None, cache, inherited)
+                return lambda where: _renamed(named, where)
+        else:
+            from rules._lib.base import all_rules
+
+            rules = all_rules()
+            results = []
+            for c in candidates:
+                if c.status == "error":
+                    results.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
+                elif c.status != "unknown":
+                    results.append(lint_file(c.path, c.kind, settings, rules, prefilter=not c.explicit))
+
+            def redo(path: str, inherited: Version):
+                named = lint_file(path, NAMED_KIND, settings, rules, inherited=inherited)
+                return lambda where: _renamed(named, where)
+
+        results = _with_named(results, lambda r: r.path, lambda r: r.named_configs, redo)
+    if cache is not None:
+        cache.save()
+    return _per_file_ignores(results, settings)
+
+
+def lint_document(path: str, data: bytes, settings: Settings, kind: str) -> FileResult:
+    """Lint ``data`` as the file ``path`` of ``kind`` (``linter.discovery.classify`` names kinds)
+    would be: standard input, or an editor's buffer.  Named config files are not followed."""
+    from rules._lib.base import all_rules
+
+    return lint_file(path, kind, settings, all_rules(), data=data)
+
+
+# ---------------------------------------------------------------------------
+# fix
+
+
+@dataclass
+class FixRun:
+    """What :func:`fix` did.
+
+    ``files``: every file read and fixed in memory (a :class:`linter.fixer.FileFix`, whose
+    ``outcome`` holds the original and fixed text and the fixes applied), in order;
+    ``changed``: (path, fixes applied) of each file that changed - written, or with
+    ``write=False`` that would be; ``problems``: (path, message) of each broken fix (a bug;
+    that file is left as it was) and each refused write, in order; ``broken``: a fix was
+    broken; ``remaining``: the diagnostics left, one result per file, for the reports.
+    """
+
+    files: list = field(default_factory=list)
+    changed: list[tuple[str, list[Diagnostic]]] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    broken: bool = False
+    remaining: list[FileResult] = field(default_factory=list)
+
+    @property
+    def applied(self) -> int:
+        """How many fixes were applied (or would be)."""
+        return sum(len(fixes) for _path, fixes in self.changed)
+
+
+def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = False, write: bool = False, roots: Sequence[str] | None = None) -> FixRun:
+    """Fix every candidate in memory (``unsafe``: unsafe fixes too) and, with ``write``, write each
+    changed file atomically (:func:`linter.fixer.write_atomic`).
+
+    Named config files are fixed as the check lints them (the module docstring), after the
+    fixes of the files naming them.  ``roots``: the paths given on the command line; a file
+    whose real path lies outside all of them (through a symbolic link, or named by a
+    ``--config`` path) is never written.  A candidate that cannot be fixed (unreadable, too
+    big, not text, a walked file that cannot hold a launch) is linted instead, as :func:`lint`
+    would, so ``--fix`` and the check report the same.
+    """
+    from linter.fixer import FixError, fix_file, within, write_atomic
+    from rules._lib.base import all_rules
+
+    rules = all_rules()
+    run = FixRun()
+    with config_files_read_once():
+        files = []
+        unfixed: list[Candidate] = []
+        for c in candidates:
+            ff = None if c.status in ("error", "unknown") else fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
+            if ff is None:
+                unfixed.append(c)  # reported (or skipped) by the lint below
+            else:
+                files.append(ff)
+        fixed_named: set[str] = set()
+
+        def redo(path: str, inherited: Version):
+            named = fix_file(path, NAMED_KIND, settings, rules, unsafe, inherited=inherited)
+            if named is None:
+                return None
+            fixed_named.add(os.path.realpath(path))
+
+            def placed(where: str):
+                named.path = where
+                if named.outcome.remaining is not None:
+                    _renamed(named.outcome.remaining, where)
+                return named
+
+            return placed
+
+        files = _with_named(files, lambda ff: ff.path, lambda ff: ff.outcome.remaining.named_configs if ff.outcome.remaining is not None else [], redo)
+        unfixed = [c for c in unfixed if os.path.realpath(c.path) not in fixed_named] if fixed_named else unfixed
+        for ff in files:
+            outcome = ff.outcome
+            if outcome.error:
+                run.broken = True
+                run.problems.append((ff.path, outcome.error))
+            if outcome.fixed != outcome.original:
+                if not write:
+                    run.changed.append((ff.path, outcome.applied))
+                else:
+                    try:
+                        if roots is not None and not within(ff.path, list(roots)):
+                            raise FixError("lies outside the paths given on the command line (through a symbolic link or a --config path); not changed")
+                        write_atomic(ff.path, ff.data, ff.src.encode(outcome.fixed))
+                        run.changed.append((ff.path, outcome.applied))
+                    except FixError as exc:
+                        run.problems.append((ff.path, str(exc)))
+                        outcome.remaining = _renamed(lint_source(ff.src, ff.kind, settings, rules, inherited=ff.inherited), ff.path)
+            if outcome.remaining is not None:
+                run.remaining.append(outcome.remaining)
+        run.files = files
+    run.remaining.extend(lint(unfixed, settings))
+    return run
+
+
+def fix_document(path: str, data: bytes, settings: Settings, kind: str, *, unsafe: bool = False):
+    """Fix ``data`` as the file ``path`` of ``kind`` would be, in memory: a
+    :class:`linter.fixer.FileFix` (``src.encode(outcome.fixed)`` is the fixed bytes), or
+    None when the bytes are not text (then :func:`lint_document` says why)."""
+    from linter.fixer import FileFix, fix_source
+    from linter.source_file import DecodeError, SourceFile
+    from rules._lib.base import all_rules
+
+    try:
+        src = SourceFile.from_bytes(path, data)
+    except DecodeError:
+        return None
+    return FileFix(path, kind, data, src, fix_source(src, kind, settings, all_rules(), unsafe))
