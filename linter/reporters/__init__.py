@@ -6,26 +6,19 @@ for standard output; messages about the run go to standard error elsewhere.
 Machine formats: ``json`` / ``json-lines`` (ruff-shaped), ``sarif`` (GitHub
 code scanning), ``github`` (workflow-command annotations), ``rdjson``
 (reviewdog, with suggested changes), ``gitlab`` (code quality report) and
-``junit`` (CI test views).  The helpers below are shared by them: positions in
-the unit each format counts in, paths relative to the working folder, and
-fingerprints that survive lines moving.
+``junit`` (CI test views).  The helpers they share (positions in the unit each
+format counts in, paths relative to the working folder, fingerprints that
+survive lines moving) are in :mod:`linter.reporters.common`, which imports no
+reporter: this package dispatches to its modules, they never import it back.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections import Counter
-from collections.abc import Callable, Iterator
-from urllib.parse import quote
+from collections.abc import Callable
 
-from linter.diagnostic import Diagnostic
 from linter.engine import FileResult
-from linter.source_file import SourceFile
 
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab", "junit")
-
-RULES_DOC = "docs/rules.md"  # the rule pages, generated from the rule modules; anchors are lower-case codes
 
 
 def reporter(name: str) -> Callable[[list[FileResult]], str]:
@@ -66,116 +59,3 @@ def reporter(name: str) -> Callable[[list[FileResult]], str]:
 
         return as_junit
     raise ValueError(f"unknown output format {name!r}")
-
-
-# ---------------------------------------------------------------------------
-# Shared helpers
-
-
-def rule_doc_ref(code: str) -> str:
-    """``docs/rules.md#vl101``: the rule's page, relative to the repository root."""
-    return f"{RULES_DOC}#{code.lower()}"
-
-
-def tool_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("vllm-lint")
-    except Exception:  # not installed (running from a checkout)
-        return "0.0.0"
-
-
-def project_url() -> str | None:
-    """The project's public home from the package metadata (``[project.urls]``), if it declares one."""
-    try:
-        from importlib.metadata import metadata
-
-        urls = metadata("vllm-lint").get_all("Project-URL") or []
-    except Exception:
-        return None
-    found = {}
-    for entry in urls:
-        label, _, url = entry.partition(",")
-        found[label.strip().lower()] = url.strip()
-    for key in ("documentation", "homepage", "repository", "source"):
-        url = found.get(key, "")
-        if url.startswith(("https://", "http://")):
-            return url
-    return None
-
-
-def rel_path(path: str) -> str:
-    """``path`` relative to the working folder with ``/`` separators (absolute when outside it)."""
-    absolute = os.path.abspath(path)
-    rel = os.path.relpath(absolute)
-    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return absolute.replace(os.sep, "/")
-    return rel.replace(os.sep, "/")
-
-
-def path_uri(path: str) -> str:
-    """A URI reference for ``path``: relative (percent-encoded) inside the working folder, ``file://`` outside."""
-    rel = rel_path(path)
-    if rel.startswith("/"):
-        return "file://" + quote(rel, safe="/")
-    return quote(rel, safe="/")
-
-
-def _clamp(src: SourceFile, offset: int) -> int:
-    return max(0, min(offset, len(src.text)))
-
-
-def char_pos(src: SourceFile | None, offset: int) -> tuple[int, int]:
-    """1-based line and 1-based column in characters (code points)."""
-    if src is None:
-        return 1, 1
-    return src.line_col(_clamp(src, offset))
-
-
-def _prefix(src: SourceFile, offset: int) -> tuple[int, str]:
-    offset = _clamp(src, offset)
-    line, _ = src.line_col(offset)
-    return line, src.text[src.line_starts[line - 1] : offset]
-
-
-def utf16_pos(src: SourceFile | None, offset: int) -> tuple[int, int]:
-    """1-based line and 1-based column in UTF-16 code units (SARIF's default ``columnKind``)."""
-    if src is None:
-        return 1, 1
-    line, prefix = _prefix(src, offset)
-    return line, len(prefix.encode("utf-16-le")) // 2 + 1
-
-
-def utf8_pos(src: SourceFile | None, offset: int) -> tuple[int, int]:
-    """1-based line and 1-based column in UTF-8 bytes (reviewdog's unit)."""
-    if src is None:
-        return 1, 1
-    line, prefix = _prefix(src, offset)
-    return line, len(prefix.encode("utf-8")) + 1
-
-
-def span_text(src: SourceFile | None, d: Diagnostic) -> str:
-    if src is None:
-        return ""
-    return src.text[_clamp(src, d.span.start) : _clamp(src, d.span.end)]
-
-
-def fingerprinted(results: list[FileResult]) -> Iterator[tuple[FileResult, Diagnostic, str]]:
-    """Each diagnostic with a fingerprint that does not change when lines move.
-
-    The hash covers the path, the rule code, the text of the flagged span and
-    the occurrence index of that (path, code, text) triple in the file, never
-    a line number: inserting lines above a finding keeps its fingerprint, and
-    two identical findings in one file still get different ones.
-    """
-    for result in results:
-        seen: Counter[tuple[str, str]] = Counter()
-        path = rel_path(result.path)
-        for d in result.diagnostics:
-            text = span_text(result.src, d)
-            key = (d.code, text)
-            index = seen[key]
-            seen[key] += 1
-            payload = "\0".join((path, d.code, " ".join(text.split()), str(index)))
-            yield result, d, hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
-from linter.reporters import char_pos, rel_path
+from linter.reporters.common import char_pos, rel_path
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

@@ -12,7 +12,7 @@ import json
 
 from linter.diagnostic import Severity
 from linter.engine import FileResult
-from linter.reporters import char_pos, fingerprinted, rel_path
+from linter.reporters.common import char_pos, fingerprinted, rel_path
 
 # error: the server fails to start or rejects the option; warning: accepted but
 # ignored, deprecated or changing meaning; info: worth knowing

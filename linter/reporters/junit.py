@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from linter.engine import FileResult
-from linter.reporters import char_pos, rel_path
+from linter.reporters.common import char_pos, rel_path
 
 
 def _xml_safe(text: str) -> str:

@@ -15,7 +15,7 @@ import json
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
 from linter.launch import Span
-from linter.reporters import rel_path, rule_doc_ref, utf8_pos
+from linter.reporters.common import rel_path, rule_doc_ref, utf8_pos
 from linter.source_file import SourceFile
 
 SEVERITIES = {Severity.ERROR: "ERROR", Severity.WARNING: "WARNING", Severity.INFO: "INFO"}

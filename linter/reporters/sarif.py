@@ -16,7 +16,7 @@ import json
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
 from linter.launch import Span
-from linter.reporters import fingerprinted, path_uri, project_url, rule_doc_ref, tool_version, utf16_pos
+from linter.reporters.common import fingerprinted, path_uri, project_url, rule_doc_ref, tool_version, utf16_pos
 from linter.source_file import SourceFile
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

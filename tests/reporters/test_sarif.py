@@ -130,7 +130,7 @@ def test_identical_findings_in_one_file_get_different_fingerprints():
 
 
 def test_uris_are_percent_encoded_references(tmp_path, monkeypatch):
-    from linter.reporters import path_uri
+    from linter.reporters.common import path_uri
 
     monkeypatch.chdir(tmp_path)
     assert path_uri("deploy/my file é.sh") == "deploy/my%20file%20%C3%A9.sh"
