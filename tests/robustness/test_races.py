@@ -89,3 +89,28 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     [d] = got[str(secret)]
     assert d["code"] == "VL003" and "Permission denied" in d["message"]
     assert [d["code"] for d in got[str(tmp_path / "good.sh")]] == ["VL101"]
+
+
+def test_changes_does_not_block_on_a_file_replaced_by_a_pipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--changes`` reads the files through the same non-blocking reader as the check."""
+    swapped = tmp_path / "swapped.sh"
+    swapped.write_text("vllm serve m --max-num-seqs 8\n")
+    (tmp_path / "good.sh").write_text(GOOD)
+
+    def swap() -> None:
+        swapped.unlink()
+        os.mkfifo(swapped)
+
+    _after_discovery(monkeypatch, swap)
+    out: list = []
+    args = ["--changes", "0.29", "0.32", str(tmp_path)]
+    t = threading.Thread(target=lambda: out.append(CliRunner().invoke(main, args)), daemon=True)
+    t.start()
+    t.join(60)
+    if t.is_alive():  # unblock the reader so the thread can end, then fail
+        with open(swapped, "wb"):
+            pass
+        pytest.fail("--changes blocked on a named pipe")
+    result = out[0]
+    assert result.exit_code == 0, result.output
+    assert "used by 1 launches" in result.output  # good.sh read, the pipe skipped
