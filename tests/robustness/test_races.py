@@ -36,6 +36,25 @@ def _after_discovery(monkeypatch: pytest.MonkeyPatch, action) -> None:
     monkeypatch.setattr(linter.discovery, "discover", discover)
 
 
+def _swapped_for_a_pipe(monkeypatch: pytest.MonkeyPatch, path: Path, run):
+    """What ``run()`` returns when ``path`` becomes a named pipe after discovery; fails if it blocks."""
+
+    def swap() -> None:
+        path.unlink()
+        os.mkfifo(path)
+
+    _after_discovery(monkeypatch, swap)
+    out: list = []
+    t = threading.Thread(target=lambda: out.append(run()), daemon=True)
+    t.start()
+    t.join(60)
+    if t.is_alive():  # open the pipe's other end so the blocked reader ends, then fail
+        with open(path, "wb"):
+            pass
+        pytest.fail("vllm-lint blocked on a named pipe")
+    return out[0]
+
+
 def test_file_deleted_between_discovery_and_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gone = tmp_path / "gone.sh"
     gone.write_text(GOOD)
@@ -52,18 +71,7 @@ def test_file_replaced_by_a_pipe_does_not_block(tmp_path: Path, monkeypatch: pyt
     swapped = tmp_path / "swapped.yaml"
     swapped.write_text("command: vllm serve m\n")
     (tmp_path / "good.sh").write_text(GOOD)
-
-    def swap() -> None:
-        swapped.unlink()
-        os.mkfifo(swapped)
-
-    _after_discovery(monkeypatch, swap)
-    out: list = []
-    t = threading.Thread(target=lambda: out.append(_run([str(tmp_path)])), daemon=True)
-    t.start()
-    t.join(60)
-    assert not t.is_alive(), "vllm-lint blocked on a named pipe"
-    code, got = out[0]
+    code, got = _swapped_for_a_pipe(monkeypatch, swapped, lambda: _run([str(tmp_path)]))
     assert code == 1
     [d] = got[str(swapped)]
     assert d["code"] == "VL003" and "not a regular file" in d["message"]
@@ -96,21 +104,6 @@ def test_changes_does_not_block_on_a_file_replaced_by_a_pipe(tmp_path: Path, mon
     swapped = tmp_path / "swapped.sh"
     swapped.write_text("vllm serve m --max-num-seqs 8\n")
     (tmp_path / "good.sh").write_text(GOOD)
-
-    def swap() -> None:
-        swapped.unlink()
-        os.mkfifo(swapped)
-
-    _after_discovery(monkeypatch, swap)
-    out: list = []
-    args = ["--changes", "0.29", "0.32", str(tmp_path)]
-    t = threading.Thread(target=lambda: out.append(CliRunner().invoke(main, args)), daemon=True)
-    t.start()
-    t.join(60)
-    if t.is_alive():  # unblock the reader so the thread can end, then fail
-        with open(swapped, "wb"):
-            pass
-        pytest.fail("--changes blocked on a named pipe")
-    result = out[0]
+    result = _swapped_for_a_pipe(monkeypatch, swapped, lambda: CliRunner().invoke(main, ["--changes", "0.29", "0.32", str(tmp_path)]))
     assert result.exit_code == 0, result.output
     assert "used by 1 launches" in result.output  # good.sh read, the pipe skipped
