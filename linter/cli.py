@@ -44,7 +44,9 @@ def _changes(versions, fmt, paths, cfg, *, respect_gitignore, force_exclude) -> 
     old, new = (_target(v) for v in versions)
     if not old < new:
         raise click.UsageError(f"--changes {versions[0]} {versions[1]}: the first release must be older than the second")
-    candidates = list(_candidates(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude, cfg=cfg))
+    from linter import project
+
+    candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
     click.echo(changes.run(candidates, old, new, fmt), nl=False)
     return EXIT_CLEAN
 
@@ -127,7 +129,9 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             if len(paths) > 1:
                 raise click.UsageError("`-` (standard input) cannot be combined with other paths")
             sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
-        candidates = _candidates(paths, respect_gitignore=respect_gitignore, force_exclude=force_exclude, cfg=cfg)
+        from linter import project
+
+        candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
         if show_launches:
             sys.exit(_show_launches(candidates, settings, output_format))
         if fix or show_diff:
@@ -143,12 +147,6 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
         click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
         click.echo(traceback.format_exc(), err=True)
         sys.exit(EXIT_ERROR)
-
-
-def _candidates(paths, *, respect_gitignore: bool, force_exclude: bool, cfg=None):
-    from linter import project
-
-    return project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
 
 
 def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics, show_fixes=False, exit_non_zero_on_fix=False) -> int:
