@@ -9,7 +9,7 @@ is curated, each fact citing the code.  Files are read lazily, once.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -100,7 +100,40 @@ class Release:
 
     @cached_property
     def options(self) -> list[OptionSpec]:
-        return [OptionSpec.from_json(o) for o in self.data["options"]]
+        specs = [OptionSpec.from_json(o) for o in self.data["options"]]
+        platform = self.platform_choices
+        if not platform:
+            return specs
+        # choices that depend on the platform (rules/data/value_sets.json): the inventory was
+        # built on vLLM's CPU platform; a GPU host also accepts its device type (`cuda`)
+        out = []
+        for spec in specs:
+            extra = platform.get(spec.primary)
+            if extra and spec.choices is not None:
+                spec = replace(spec, choices=spec.choices + tuple(c for c in extra if c not in spec.choices))
+            out.append(spec)
+        return out
+
+    @cached_property
+    def value_sets(self) -> dict[str, dict]:
+        """Value sets vLLM checks when it builds its config (``--kv-cache-dtype``,
+        ``--quantization``) and platform-dependent choices, by option string."""
+        return value_sets_for(self.version)
+
+    @cached_property
+    def env_deprecations(self) -> dict[str, dict]:
+        """``VLLM_*`` variables deprecated outside envs.py (the MoRIIO connector's ...)."""
+        return env_deprecations_for(self.version)
+
+    @cached_property
+    def platform_choices(self) -> dict[str, tuple[str, ...]]:
+        """option -> the choices each platform adds (its ``device_type``)."""
+        out = {}
+        for option, facts in self.value_sets.items():
+            types = facts.get("platform-device-types")
+            if types:
+                out[option] = tuple(types)
+        return out
 
     @cached_property
     def by_name(self) -> dict[str, OptionSpec]:
@@ -269,6 +302,34 @@ def history() -> dict:
         return {"releases": [], "options": {}}
     with path.open(encoding="utf-8") as f:
         return json.load(f)
+
+
+@cache
+def _per_release(filename: str) -> dict:
+    path = DATA / filename
+    if not path.exists():
+        return {}
+    with path.open(encoding="utf-8") as f:
+        return json.load(f).get("releases", {})
+
+
+def _for_release(filename: str, version: Version) -> dict:
+    """The entry of a generated per-release file for ``version``'s minor release, else {}."""
+    data = _per_release(filename)
+    for v in sorted(data, key=Version, reverse=True):
+        if Version(v).release[:2] == version.release[:2]:
+            return data[v]
+    return {}
+
+
+def value_sets_for(version: Version) -> dict[str, dict]:
+    """``rules/data/value_sets.json`` (tools/extract_value_sets.py) for ``version``."""
+    return _for_release("value_sets.json", version)
+
+
+def env_deprecations_for(version: Version) -> dict[str, dict]:
+    """``rules/data/env_deprecations.json`` (tools/extract_env_deprecations.py) for ``version``."""
+    return _for_release("env_deprecations.json", version)
 
 
 def _yaml(name: str) -> dict:
@@ -469,23 +530,6 @@ def migrations() -> Migrations:
 
 
 @dataclass(frozen=True)
-class BlockRow:
-    """One row of a model's LMCache block size N (``block-size:`` in models.yaml)."""
-
-    n: int
-    source: str
-    since: Version | None = None
-    until: Version | None = None  # exclusive
-    tp: int = 1
-    kv_cache_dtype: str = "auto"
-    gdn_prefill: str = "any"  # any | triton | flashinfer
-    gpu: str = ""
-
-    def covers(self, version: Version) -> bool:
-        return (self.since is None or version >= self.since) and (self.until is None or version < self.until)
-
-
-@dataclass(frozen=True)
 class RopeScaling:
     """``rope-scaling:`` of a model (its config.json ``rope_scaling``)."""
 
@@ -523,8 +567,6 @@ class ModelEntry:
     max_position_embeddings: int | None = None
     rope_scaling: RopeScaling | None = None
     derived_max_model_len: dict = field(default_factory=dict, hash=False, compare=False)  # Version -> int
-    state: dict = field(default_factory=dict, hash=False, compare=False)
-    block_size: tuple[BlockRow, ...] = ()
     # size fields of the pre-flight KV cache rules (VL802/VL803)
     num_hidden_layers: int | None = None
     num_attention_heads: int | None = None
@@ -554,12 +596,7 @@ class ModelEntry:
     @classmethod
     def from_yaml(cls, entry: dict) -> ModelEntry:
         fields = _fields(cls, entry)
-        fields["block_size"] = tuple(
-            BlockRow(**{**_fields(BlockRow, r), "since": _version(r.get("since")), "until": _version(r.get("until"))})
-            for r in entry.get("block-size") or ()
-        )
         fields["derived_max_model_len"] = {Version(str(k)): int(v) for k, v in (entry.get("derived-max-model-len") or {}).items()}
-        fields["state"] = dict(fields.get("state") or {})  # config.json names, recomputed by tests/rules/test_models_data.py
         for name, part in (("rope_scaling", RopeScaling), ("layer_types", LayerTypes), ("mla", Mla)):
             if fields.get(name) is not None:
                 fields[name] = part(**_fields(part, fields[name]))

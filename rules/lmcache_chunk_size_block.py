@@ -3,9 +3,14 @@
 What it does: where an `lmcache server` runs beside a vLLM launch that uses
 `LMCacheMPConnector` with a Mamba/GDN hybrid model (the same Kubernetes pod, the
 same compose file, the same script), checks that the server's `--chunk-size`
-(default 256) is a multiple of LMCache's unified block size N for that model
-(`rules/data/models.yaml`, keyed by vLLM release, tensor-parallel size, KV cache
-dtype and GPU).
+(its default from the lmcache release's parser, `rules/data/lmcache.json`: 256 in
+0.4.7 to 0.5.6) is a multiple of LMCache's unified block size N for that model.
+N is computed as vLLM computes it (`linter/hybrid_block.py`, a port of
+`Platform._align_hybrid_block_size`) from the model's config.json (a model folder
+in the tree, `--model-config`, the Hugging Face cache, or the shipped table
+`rules/data/hybrid_configs.yaml`) and the launch's tensor-parallel size, KV cache
+and Mamba state dtypes, speculative tokens and block size; on vLLM 0.33 the GPU
+(FlashInfer GDN prefill on Hopper) can change it, and each GPU condition is named.
 
 Where N is not known for the launch, the rule says how to read it from vLLM's
 startup log (`Setting attention block size to N tokens`) instead of guessing.
@@ -45,7 +50,6 @@ rule = register(
     )
 )
 
-DEFAULT_CHUNK = 256  # lmcache v1/multiprocess/config.py L381-384 (0.5.6)
 
 
 @rule.check
@@ -53,13 +57,16 @@ def check(fctx):
     reported: set[tuple[int, int]] = set()
     for lctx, facts in hf.mp_hybrid_launches(fctx, rule):
         v = lctx.version
-        sizes = hf.block_sizes(lctx.parsed, facts, v)
+        sizes = hf.block_sizes(lctx, facts)
+        lm_version, _ = hf.lmcache_version(fctx, lctx)
+        lm = hf.lmcache_release(lm_version)
+        default_chunk = lm.default("--chunk-size") if lm is not None else None
         for server in hf.lmcache_servers(fctx, lctx):
             found = server.last("--chunk-size")
             if found is None:
-                if server.uncertain:
+                if server.uncertain or not isinstance(default_chunk, int):
                     continue
-                chunk, span, written = DEFAULT_CHUNK, hf.entry_span(server.launch), "the default `--chunk-size` 256"
+                chunk, span, written = default_chunk, hf.entry_span(server.launch), f"the default `--chunk-size` {default_chunk}"
             else:
                 text, span = hf.token_value(*found)
                 if text is None or span is None:
@@ -94,6 +101,6 @@ def check(fctx):
             yield Finding(
                 span,
                 f"{written} is not a multiple of LMCache's block size N = {bad[0].n} for {facts.model} on vLLM {v}{where}; "
-                f"the connector fails at startup: {advice}",
+                f"the connector fails at startup: {advice} ({sizes.how(bad[0])})",
                 version=str(v), severity=severity,
             )

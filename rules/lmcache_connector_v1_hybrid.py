@@ -2,7 +2,8 @@
 
 What it does: finds `--kv-transfer-config` naming `LMCacheConnectorV1` (the
 in-process LMCache connector) on a launch whose model is a Mamba/GDN hybrid in
-the models table (`rules/data/models.yaml`).
+its vLLM release's model registry (`IsHybrid`, `rules/data/hybrid.json`; the
+architecture from the model's config.json or the models table).
 
 Why is this bad? `LMCacheConnectorV1` does not implement vLLM's `SupportsHMA`, so
 vLLM turns the hybrid KV cache manager off for it ("hybrid SSM models ... require
@@ -37,8 +38,8 @@ def check(ctx):
     found = hf.connector(ctx.parsed)
     if found is None or found[0] != "LMCacheConnectorV1":
         return
-    facts = hf.model_facts(ctx.parsed)
-    if facts is None or not facts.is_hybrid:
+    facts = hf.hybrid_model(ctx)
+    if facts is None:
         return
     name, opt, where = found
     yield Finding(

@@ -2,17 +2,20 @@
 
 What it does: on a launch that uses `LMCacheMPConnector` with a Mamba/GDN hybrid
 model, checks `--max-num-batched-tokens` against LMCache's unified block size N
-(the attention block size vLLM picks for the model; `rules/data/models.yaml`
-keys it by vLLM release, tensor-parallel size, KV cache dtype and GPU):
+(the attention block size vLLM picks for the model, computed from its config.json
+as vLLM does: see lmcache-chunk-size-block, VL404):
 
 - below N: LMCache's connector raises at engine startup ("Mamba-hybrid models with
   LMCache require max_num_batched_tokens >= block_size");
 - with lmcache up to 0.5.3 (read from an `lmcache/...:0.5.3` image tag in the
-  same pod, compose file or script), 2N or more is rejected as well, and so is
-  vLLM's GPU default (2048 or more) when the option is left out.
+  same pod, compose file or script), 2N or more is rejected as well;
+- left out, the option takes vLLM's default (`linter/batch_defaults.py`, a port of
+  `get_batch_defaults` with its per-release tiers from the wheels: 2048, 8192 or
+  16384 for `vllm serve` by GPU, 256 for batched data-parallel MoE, capped at
+  `max_num_seqs * max_model_len`), which is checked against the same bounds.
 
-Where N is not known (a model without a row, tensor parallelism, fp8 KV cache,
-speculative decoding, an opaque value) the rule says how to read N from the
+Where N is not known (no config.json at hand, a packed KV cache dtype, an option
+the port does not follow, an opaque value) the rule says how to read N from the
 startup log instead of guessing.
 
 Why is this bad? The server does not start.
@@ -25,7 +28,9 @@ Use instead:
 
 Fix safety: none offered (the right budget depends on the workload).
 
-Versions: vLLM 0.28 and later; the upper bound for lmcache 0.4.7 to 0.5.3.
+Versions: vLLM 0.28 and later; the upper bound where the lmcache release's
+connector has it (0.4.7 to 0.5.3, read from the wheels: `rules/data/lmcache.json`,
+`python -m tools.extract_lmcache --all`).
 Source: lmcache integration/vllm/lmcache_mp_connector.py
 `validate_mamba_step_alignment`, which runs in `align` mode (0.5.0 L130 and 0.5.3
 L145-178: [N, 2N); 0.5.4 L157-177 and 0.5.6 L371-427, L402: >= N);
@@ -33,8 +38,6 @@ N from vllm/platforms/interface.py `_align_hybrid_block_size` (0.32 L1086-1093,
 0.33 L1086-1105); GPU defaults from vllm/engine/arg_utils.py
 `get_batch_defaults` (0.33 L2940-3038: 2048, 8192 or 16384 for `vllm serve`).
 """
-
-from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
 from rules._lib import hybrid_facts as hf
@@ -47,7 +50,6 @@ rule = register(
     )
 )
 
-UPPER_BOUND_UNTIL = Version("0.5.4")  # lmcache 0.5.4 dropped the < 2N check
 
 
 @rule.check
@@ -63,8 +65,10 @@ def check(fctx):
         if opt is not None and budget is None:
             continue
         lm_version, _ = hf.lmcache_version(fctx, lctx)
-        upper = lm_version is not None and lm_version < UPPER_BOUND_UNTIL
-        sizes = hf.block_sizes(parsed, facts, v)
+        # the < 2N check of the connector (rules/data/lmcache.json), only for a release the file names
+        lm = hf.lmcache_release(lm_version) if lm_version is not None else None
+        upper = lm is not None and lm.step_upper_bound
+        sizes = hf.block_sizes(lctx, facts)
         if not sizes.known:
             if opt is not None:
                 bound = "at least N" + (f" and below 2N (lmcache {lm_version})" if upper else "")
@@ -80,11 +84,29 @@ def check(fctx):
                 yield _diag(fctx, lctx, opt, sizes, sev,
                             f"`{hf.with_value(name, budget)}` is below LMCache's block size N = {low[0].n} for {facts.model} "
                             f"on vLLM {v}{where}; LMCache's connector raises at startup: set "
-                            f"`{hf.with_value(name, max(r.n for r in low))}` or more")
+                            f"`{hf.with_value(name, max(r.n for r in low))}` or more ({sizes.how(low[0])})")
+                continue
+        defaults = None
+        if opt is None:
+            defaults = hf.batch_defaults(lctx)
+            if defaults is None:
+                continue  # a setting the default depends on is not known statically
+            low_n = min(r.n for r in sizes.rows)
+            below = [d for d in defaults if d.value < low_n]
+            if below:
+                sev = Severity.ERROR if len(below) == len(defaults) else Severity.WARNING
+                where = "" if sev is Severity.ERROR else f" on {below[0].condition}"
+                yield Finding(
+                    hf.model_span(lctx),
+                    f"without `{name}`, vLLM {v} batches {below[0].value} tokens{where} ({below[0].derivation}), below "
+                    f"LMCache's block size N = {low_n} for {facts.model}; LMCache's connector raises at startup: add "
+                    f"`{hf.with_value(name, max(r.n for r in sizes.rows))}` or more ({sizes.how(sizes.rows[0])})",
+                    version=str(v), severity=sev,
+                )
                 continue
         if not upper:
             continue
-        effective = budget if budget is not None else hf.DEFAULT_BATCHED_TOKENS_MIN
+        effective = budget if budget is not None else min(d.value for d in defaults or [])
         high = [r for r in sizes.rows if effective >= 2 * r.n]
         if not high:
             continue
@@ -93,12 +115,14 @@ def check(fctx):
         if opt is not None:
             msg = (f"lmcache {lm_version} rejects `{hf.with_value(name, budget)}` for {facts.model}: it must be below "
                    f"2N = {2 * high[0].n} (N = {high[0].n} on vLLM {v}, {high[0].gpu}); set it to at most {top} "
-                   "or use lmcache 0.5.4 or later")
+                   f"or use lmcache 0.5.4 or later ({sizes.how(high[0])})")
             yield _diag(fctx, lctx, opt, sizes, sev, msg)
         else:
-            msg = (f"without `{name}`, vLLM {v} batches at least {hf.DEFAULT_BATCHED_TOKENS_MIN} tokens on GPUs, "
+            least = min(defaults or [], key=lambda d: d.value)
+            on = "on GPUs" if len(defaults or []) > 1 else f"on {least.condition}"
+            msg = (f"without `{name}`, vLLM {v} batches at least {effective} tokens {on} ({least.derivation}), "
                    f"which lmcache {lm_version} rejects for {facts.model} (it needs below 2N = {2 * high[0].n}); "
-                   f"add `{hf.with_value(name, top)}` or use lmcache 0.5.4 or later")
+                   f"add `{hf.with_value(name, top)}` or use lmcache 0.5.4 or later ({sizes.how(high[0])})")
             yield Finding(hf.model_span(lctx), msg, version=str(v), severity=sev)
 
 

@@ -1,7 +1,7 @@
 """## lmcache-hybrid-mamba-align (VL402)
 
 What it does: on a launch that uses `LMCacheMPConnector` with a Mamba/GDN hybrid
-model from the models table, finds settings that keep the Mamba cache mode from
+model (its release's registry: `IsHybrid`), finds settings that keep the Mamba cache mode from
 ending up `align`, the only mode LMCache's hybrid support works with:
 
 - prefix caching turned off (`--no-enable-prefix-caching`,
@@ -9,7 +9,8 @@ ending up `align`, the only mode LMCache's hybrid support works with:
 - chunked prefill turned off while prefix caching is on: `align` asserts
   "Chunked prefill is required";
 - `--mamba-cache-mode all` on 0.28 to 0.31 for a model that supports `all`
-  (Nemotron-H, Granite-4.0-H, Jamba, Zamba2, Falcon-H1): vLLM keeps `all`.
+  (`SupportsMambaPrefixCaching` in that release's registry: Nemotron-H,
+  Granite-4.0-H, Jamba, Zamba2, Falcon-H1): vLLM keeps `all`.
 
 It stays silent where vLLM itself ends up at `align`: `none` with prefix caching
 on (turned into `align`), `all` on GDN models in 0.28 to 0.31 (falls back to
@@ -55,8 +56,8 @@ def check(ctx):
     found = hf.connector(ctx.parsed)
     if found is None or found[0] != CONNECTOR:
         return
-    facts = hf.model_facts(ctx.parsed)
-    if facts is None or not facts.is_hybrid:
+    facts = hf.hybrid_model(ctx)
+    if facts is None:
         return
     v = ctx.version
     pc_set, pc_on, pc_opt = ctx.parsed.flag("enable_prefix_caching")

@@ -19,12 +19,11 @@ Use instead:
 Fix safety: none offered (the size depends on the host).
 
 Versions: every vLLM release (the check is on LMCache's side); lmcache 0.4.7 to
-0.5.6.  Source: lmcache v1/distributed/config.py (0.5.0 L364-366 and L444-447,
+0.5.6.  Which options a release has and which it declares `required` are read from
+the lmcache wheels (`rules/data/lmcache.json`, `python -m tools.extract_lmcache --all`).  Source: lmcache v1/distributed/config.py (0.5.0 L364-366 and L444-447,
 0.5.4 L377-379 and L467-470: `required=True`; 0.5.6 L791 `--l1-manager`, L805-807
 and L905-908 default None, L1073 the ValueError).
 """
-
-from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
 from rules._lib import hybrid_facts as hf
@@ -32,8 +31,8 @@ from rules._lib.base import Rule, register
 
 rule = register(Rule("VL406", "lmcache-l1-size", "`lmcache server` without an L1 size and eviction policy", Severity.ERROR, scope="file"))
 
-MANAGER_FROM = Version("0.5.6")
-KNOWN_FROM = Version("0.4.7")
+MANAGER = "--l1-manager"
+NEEDED = ("--l1-size-gb", "--eviction-policy")
 
 
 @rule.check
@@ -44,25 +43,31 @@ def check(fctx):
             continue
         server = hf.read_lmcache(launch)
         lm_version, _ = hf.lmcache_version(fctx, lctx)
-        if lm_version is not None and lm_version < KNOWN_FROM:
-            continue
-        manager = server.last("--l1-manager")
-        if manager is not None and lm_version is not None and lm_version < MANAGER_FROM:
+        lm = hf.lmcache_release(lm_version)
+        if lm is None:
+            continue  # older than every recorded release
+        manager = server.last(MANAGER)
+        if manager is not None and lm_version is not None and lm.option(MANAGER) is None:
             yield Finding(
                 manager[0].span,
-                f"lmcache {lm_version} has no `--l1-manager` (new in lmcache 0.5.6): use `--l1-size-gb` and `--eviction-policy`",
+                f"lmcache {lm_version} has no `{MANAGER}` (new in lmcache {hf.lmcache_first_with(MANAGER)}): use `--l1-size-gb` and `--eviction-policy`",
             )
             manager = None
         if manager is not None or server.uncertain:
             continue
-        missing = [name for name in ("--l1-size-gb", "--eviction-policy") if not server.has(name)]
+        missing = [name for name in NEEDED if not server.has(name)]
         if not missing:
             continue
         names = " and ".join(f"`{m}`" for m in missing)
+        required = all(lm.required(n) for n in missing)
         if lm_version is None:
-            why = "lmcache 0.4.7 to 0.5.5 reject the start and 0.5.6 fails at startup unless `--l1-manager` is given"
-        elif lm_version < MANAGER_FROM:
+            strict = [r.version for r in hf.lmcache_releases() if all(r.required(n) for n in NEEDED)]
+            span = f"{strict[0]} to {strict[-1]}" if len(strict) > 1 else f"{strict[0]}" if strict else ""
+            why = (f"lmcache {span} reject the start and " if strict else "") + (
+                f"{lm.version} fails at startup unless `{MANAGER}` is given" if not required else f"{lm.version} rejects it"
+            )
+        elif required:
             why = f"lmcache {lm_version} declares both required and rejects the start"
         else:
-            why = f"lmcache {lm_version} fails at startup (\"Legacy L1 configuration requires --l1-size-gb and --eviction-policy\") unless `--l1-manager` is given"
+            why = f"lmcache {lm_version} fails at startup (\"Legacy L1 configuration requires --l1-size-gb and --eviction-policy\") unless `{MANAGER}` is given"
         yield Finding(hf.entry_span(launch), f"`lmcache server` without {names}: {why}; add {names}")

@@ -28,13 +28,13 @@ Use instead:
 Fix safety: none offered.
 
 Versions: vLLM 0.28 and later; the option exists from lmcache 0.5.1 (on by
-default in 0.5.1 and 0.5.2, off from 0.5.3).  Source: lmcache
+default in 0.5.1 and 0.5.2, off from 0.5.3).  Whether a release has it and its
+default are read from the lmcache wheels (`rules/data/lmcache.json`, regenerated
+with `python -m tools.extract_lmcache --all`).  Source: lmcache
 v1/multiprocess/config.py (absent in 0.5.0; 0.5.2 L48 default True, L348; 0.5.3
 L53 default False, L358; 0.5.6 L61, L503); docs/source/recipes/qwen3_5.rst (latest
 revision).
 """
-
-from packaging.version import Version
 
 from linter.diagnostic import Finding, Severity
 from rules._lib import hybrid_facts as hf
@@ -47,8 +47,15 @@ rule = register(
     )
 )
 
-FIRST = Version("0.5.1")
-DEFAULT_OFF_FROM = Version("0.5.3")
+OPTION = "--separate-object-groups"
+
+
+def _off_since() -> str:
+    """"lmcache 0.5.3 and later": the recorded releases since which the option defaults to off."""
+    since = None
+    for r in hf.lmcache_releases():
+        since = (since or r.version) if r.option(OPTION) is not None and r.default(OPTION) is False else None
+    return f"lmcache {since} and later"
 
 
 @rule.check
@@ -56,18 +63,20 @@ def check(fctx):
     seen: set[int] = set()
     for lctx, facts in hf.mp_hybrid_launches(fctx, rule):
         lm_version, _ = hf.lmcache_version(fctx, lctx)
+        lm = hf.lmcache_release(lm_version)
+        first = hf.lmcache_first_with(OPTION)
         for server in hf.lmcache_servers(fctx, lctx):
             if id(server.launch) in seen:
                 continue
             seen.add(id(server.launch))
             on = server.last("--separate-object-groups")
             off = server.last("--no-separate-object-groups")
-            if lm_version is not None and lm_version < FIRST:
+            if lm_version is not None and (lm is None or lm.option(OPTION) is None):
                 for found in (on, off):
                     if found is not None:
                         yield Finding(
                             found[0].span,
-                            f"lmcache {lm_version} has no `{found[0].value.split('=')[0]}` (it exists from lmcache 0.5.1): "
+                            f"lmcache {lm_version} has no `{found[0].value.split('=')[0]}` (it exists from lmcache {first}): "
                             "the server rejects it; upgrade lmcache to use it for hybrid models",
                             version=str(lctx.version), severity=Severity.ERROR,
                         )
@@ -82,9 +91,9 @@ def check(fctx):
                 continue
             if on is not None or server.uncertain:
                 continue
-            if lm_version is not None and lm_version < DEFAULT_OFF_FROM:
-                continue  # on by default in 0.5.1 and 0.5.2
-            release = f"lmcache {lm_version}" if lm_version is not None else "lmcache 0.5.3 and later"
+            if lm is None or lm.default(OPTION) is True:
+                continue  # on by default (0.5.1 and 0.5.2)
+            release = f"lmcache {lm_version}" if lm_version is not None else _off_since()
             yield Finding(
                 hf.entry_span(server.launch),
                 f"this `lmcache server` serves {facts.model} (a hybrid model) without `--separate-object-groups`, "

@@ -1,22 +1,30 @@
 """Facts and launch readings shared by the hybrid (LMCache) and long-context rules.
 
-Not a rule module: it answers, from the models table (``rules/data/models.yaml``,
-loaded by :func:`linter.knowledge.models`), the questions
-those rules ask of a parsed launch (which model, which KV connector, which
-LMCache server runs beside it, which LMCache release, the block size N).  Every
+Not a rule module: it answers the questions those rules ask of a parsed launch
+(which model and whether its release treats it as hybrid, which KV connector, which
+LMCache server runs beside it, which LMCache release and what that release
+accepts, the block size N computed from the model's config.json by
+:mod:`linter.hybrid_block`).  The models table (``rules/data/models.yaml``, loaded by
+:func:`linter.knowledge.models`) names architectures where no config.json is at hand.  Every
 answer is ``None`` when the launch does not say it statically: an opaque token
 never becomes a guess.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+import yaml
 from packaging.version import InvalidVersion, Version
 
+from linter import batch_defaults as bd
+from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import Item, ParsedLaunch, ParsedOption
-from linter.knowledge import BlockRow, ModelEntry
+from linter.knowledge import ModelEntry
 from linter.launch import Launch, Span, Token
 from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
 
@@ -24,10 +32,6 @@ LOG_LINE = "Setting attention block size to N tokens"
 N_UNKNOWN_HINT = (
     f"read N from vLLM's startup log line `{LOG_LINE} to ensure that attention page size is >= mamba page size`"
 )
-
-# vLLM's defaults for --max-num-batched-tokens on GPUs (engine/arg_utils.py get_batch_defaults,
-# L2940-3038 in 0.33): never below 2048 for `vllm serve` on GPUs (TPUs go lower).
-DEFAULT_BATCHED_TOKENS_MIN = 2048
 
 
 # ---------------------------------------------------------------------------
@@ -73,16 +77,119 @@ def connector_span(ctx, opt: ParsedOption, where: Item | None) -> Span:
 
 
 # ---------------------------------------------------------------------------
-# The block size N
+# The hybrid model of a launch and its block size N (linter/hybrid_block.py)
 
 
-# Options that change N in ways the table does not cover.
+CONFIGS = Path(__file__).resolve().parent.parent / "data" / "hybrid_configs.yaml"
+
+
+@cache
+def shipped_configs() -> dict[str, tuple[dict, str]]:
+    """model id -> (config.json fields, source) from ``rules/data/hybrid_configs.yaml``."""
+    with CONFIGS.open(encoding="utf-8") as f:
+        raw = yaml.safe_load(f) or {}
+    return {m["model"]: (m["config"], str(m["source"])) for m in raw.get("models", []) or []}
+
+
+def find_config(name: str, ctx) -> tuple[dict, str] | None:
+    """(config.json, where it was found) for the model a launch names, never the network.
+
+    In order: a model folder in the tree (``vllm serve ./models/x`` with
+    ``./models/x/config.json`` beside the linted file or in the working folder), the
+    ``--model-config [MODEL=]PATH`` of the run, the Hugging Face cache, the shipped table.
+    """
+    import os
+
+    from rules._lib import preflight  # preflight imports this module
+
+    base = os.path.dirname(os.path.abspath(ctx.src.path)) if getattr(ctx, "src", None) is not None else None
+    if not name.startswith(("http:", "https:")):
+        expanded = os.path.expanduser(name)
+        for folder in ([base] if base else []) + [os.getcwd()]:
+            candidate = os.path.join(folder, expanded, "config.json")
+            if os.path.isfile(candidate):
+                loaded = hb.load_config(candidate)
+                if loaded is not None:
+                    return loaded, os.path.relpath(candidate) if not os.path.isabs(expanded) else candidate
+    settings = getattr(ctx, "settings", None)
+    configs = dict(getattr(settings, "model_configs", None) or {})
+    path = configs.get(name) or configs.get("")
+    if path:
+        loaded = hb.load_config(path)
+        if loaded is not None:
+            return loaded, f"--model-config {path}"
+    cached = preflight.hf_cache_config(name)
+    if cached:
+        loaded = hb.load_config(cached)
+        if loaded is not None:
+            return loaded, cached
+    shipped = shipped_configs().get(name.strip().rstrip("/"))
+    if shipped is not None:
+        return shipped[0], "the shipped config table (rules/data/hybrid_configs.yaml)"
+    return None
+
+
+_FAMILIES = {
+    "gated_delta_net_state_shape": "GDN",
+    "kda_state_shape": "KDA",
+    "mamba2_state_shape": "Mamba2",
+    "mamba1_state_shape": "Mamba",
+    "short_conv_state_shape": "short-convolution",
+    "linear_attention_state_shape": "linear-attention",
+}
+
+
+@dataclass(frozen=True)
+class HybridModel:
+    """A launch's model that the launch's vLLM release treats as hybrid (its model registry)."""
+
+    model: str
+    architecture: str | None
+    entry: dict
+    config: dict | None
+    config_source: str | None
+
+    is_hybrid = True
+
+    @property
+    def hybrid(self) -> str:
+        calc = (self.entry.get("state-shape") or {}).get("calculator")
+        return _FAMILIES.get(calc, "Mamba")
+
+    @property
+    def mamba_all_mode(self) -> bool:
+        return bool(self.entry.get("mamba-prefix-caching"))
+
+
+def hybrid_model(ctx) -> HybridModel | None:
+    """The launch's model when vLLM ``ctx.version`` treats it as hybrid, else None.
+
+    The architecture comes from the model's config.json (:func:`find_config`), else from
+    the models table; hybrid-ness from that release's registry (``rules/data/hybrid.json``).
+    """
+    name = ctx.parsed.model
+    if name is None:
+        return None
+    version = ctx.version
+    found = find_config(name, ctx)
+    if found is not None:
+        config, source = found
+        entry = hb.classify(config, version)
+        if entry is None:
+            return None
+        return HybridModel(name, hb.architecture(config), entry, config, source)
+    facts = facts_for(name)
+    if facts is None or not facts.architecture or facts.hybrid == "none":
+        return None
+    rel = hb.release_facts(version)
+    entry = (rel or {}).get("architectures", {}).get(facts.architecture)
+    if entry is None or not entry.get("hybrid"):
+        return None
+    return HybridModel(name, facts.architecture, entry, None, None)
+
+
+# Options that change N in ways the port does not follow.
 _N_CHANGERS = (
-    "block_size",
-    "speculative_config",
-    "num_speculative_tokens",
-    "mamba_ssm_cache_dtype",
-    "mamba_cache_dtype",
     "hf_overrides",
     "attention_backend",
     "decode_context_parallel_size",
@@ -91,11 +198,22 @@ _N_CHANGERS = (
 
 
 @dataclass(frozen=True)
-class BlockSizes:
-    """The N values a launch can get: one per GPU condition the table knows."""
+class Candidate:
+    """N on one kind of GPU."""
 
-    rows: tuple[BlockRow, ...]
+    n: int
+    gpu: str
+    gdn_prefill: str  # any | triton | flashinfer
+    derivation: str
+
+
+@dataclass(frozen=True)
+class BlockSizes:
+    """The N values a launch can get: one per GPU condition that changes it."""
+
+    rows: tuple[Candidate, ...]
     reason: str  # why N is unknown, when rows is empty
+    source: str = ""  # the config.json N was computed from
 
     @property
     def known(self) -> bool:
@@ -105,41 +223,236 @@ class BlockSizes:
     def values(self) -> list[int]:
         return sorted({r.n for r in self.rows})
 
+    def how(self, row: Candidate) -> str:
+        """How N was derived, for messages."""
+        return f"N computed as vLLM's _align_hybrid_block_size does from {self.source}: {row.derivation}"
 
-def block_sizes(parsed: ParsedLaunch, facts: ModelEntry, version: Version) -> BlockSizes:
-    if not facts.block_size:
-        return BlockSizes((), f"the models table has no block size N for {facts.model}")
+
+_SM90 = ("h100", "h200", "h800", "gh200")
+_NOT_SM90 = ("a100", "a10", "l4", "l40", "t4", "a6000", "v100", "rtx")
+
+
+def _deployment(parsed: ParsedLaunch, version: Version) -> tuple[dict, str | None]:
+    """The launch settings N depends on, or (.., why they are not known)."""
     for dest in _N_CHANGERS:
         opt = parsed.last(dest)
         if opt is not None:
-            return BlockSizes((), f"`{opt.written}` changes N")
-    tp_opt = parsed.last("tensor_parallel_size")
-    tp = 1 if tp_opt is None else tp_opt.int_value
-    if tp is None:
-        return BlockSizes((), "the tensor-parallel size is not known statically")
-    kv_opt = parsed.last("kv_cache_dtype")
-    kv = "auto" if kv_opt is None else kv_opt.known_value
-    if kv is None:
-        return BlockSizes((), "the KV cache dtype is not known statically")
-    dtype_opt = parsed.last("dtype")
-    if dtype_opt is not None and dtype_opt.known_value not in ("auto", "bfloat16", "half", "float16"):
-        return BlockSizes((), f"`{dtype_opt.written}` changes N")
-    gdn_opt = parsed.last("gdn_prefill_backend")
-    gdn = None if gdn_opt is None else gdn_opt.known_value
-    if gdn_opt is not None and gdn is None:
-        return BlockSizes((), "the GDN prefill backend is not known statically")
+            return {}, f"`{opt.written}` changes N in ways not computed here"
+    out: dict = {}
+    for dest, key in (("tensor_parallel_size", "tp"), ("block_size", "block_size"), ("mamba_block_size", "mamba_block_size")):
+        opt = parsed.last(dest)
+        if opt is None:
+            continue
+        value = opt.int_value
+        if value is None or value <= 0:
+            return {}, f"`{opt.written}` is not known statically"
+        out[key] = value
+    for dest in ("kv_cache_dtype", "dtype", "mamba_cache_dtype", "mamba_ssm_cache_dtype", "gdn_prefill_backend", "mamba_cache_mode"):
+        opt = parsed.last(dest)
+        if opt is None:
+            continue
+        value = opt.known_value
+        if value is None:
+            return {}, f"`{opt.written}` is not known statically"
+        out[dest] = value.strip()
     extra_opt = parsed.last("additional_config")
     extra = extra_opt.json_object if extra_opt is not None else None
     if extra and isinstance(extra.get("gdn_prefill_backend"), str):
-        gdn = extra["gdn_prefill_backend"]
-    rows = [r for r in facts.block_size if r.covers(version) and r.tp == tp and r.kv_cache_dtype == kv]
-    if gdn == "triton":
-        rows = [r for r in rows if r.gdn_prefill in ("any", "triton")]
-    elif gdn is not None and gdn != "flashinfer":
-        rows = [r for r in rows if r.gdn_prefill == "any"]
-    if not rows:
-        return BlockSizes((), f"the models table has no N for {facts.model} with tensor-parallel size {tp}, KV cache dtype {kv} on vLLM {version}")
-    return BlockSizes(tuple(rows), "")
+        out["gdn_prefill_backend"] = extra["gdn_prefill_backend"]
+    spec_opt = parsed.last("speculative_config")
+    if spec_opt is not None:
+        spec = spec_opt.json_object
+        n = spec.get("num_speculative_tokens") if spec else None
+        if not isinstance(n, int) or isinstance(n, bool):
+            return {}, f"the speculative tokens of `{spec_opt.written}` are not known statically"
+        out["num_spec"] = n
+    spec_n = parsed.last("num_speculative_tokens")
+    if spec_n is not None:
+        value = spec_n.int_value
+        if value is None:
+            return {}, f"`{spec_n.written}` is not known statically"
+        out["num_spec"] = value
+    pc_set, pc_on, _ = parsed.flag("enable_prefix_caching")
+    if pc_set and pc_on is False:
+        out["prefix_caching_off"] = True
+    return out, None
+
+
+def block_sizes(ctx, model: HybridModel) -> BlockSizes:
+    """LMCache's N for the launch: computed from the model's config.json per GPU condition."""
+    version = ctx.version
+    if model.config is None:
+        return BlockSizes((), f"no config.json of {model.model} is at hand (name one with `--model-config {model.model}=PATH`)")
+    settings, why = _deployment(ctx.parsed, version)
+    if why:
+        return BlockSizes((), why)
+    base = hb.Deployment(
+        tp=settings.get("tp", 1),
+        kv_cache_dtype=settings.get("kv_cache_dtype", "auto"),
+        dtype=settings.get("dtype", "auto"),
+        mamba_cache_dtype=settings.get("mamba_cache_dtype", "auto"),
+        mamba_ssm_cache_dtype=settings.get("mamba_ssm_cache_dtype", "auto"),
+        num_spec=settings.get("num_spec", 0),
+        block_size=settings.get("block_size"),
+        mamba_block_size=settings.get("mamba_block_size"),
+        mamba_cache_mode=_mode(settings, version),
+    )
+    conditions: list[tuple[str, str]] = [("any", "GPUs whose attention kernels use blocks of 16 (FlashAttention, FlashInfer, Triton)")]
+    if hb.gdn_prefill_matters(model.config, version):
+        forced = settings.get("gdn_prefill_backend")
+        gpu = _gpu_name(ctx)
+        if forced is not None and forced != "auto":
+            conditions = [("flashinfer" if forced == "flashinfer" else "triton", f"`--gdn-prefill-backend {forced}`")]
+        elif gpu is not None and any(k in gpu.lower() for k in _SM90):
+            conditions = [("flashinfer", f"{gpu} (SM90: FlashInfer GDN prefill chosen by default)")]
+        elif gpu is not None and any(k in gpu.lower() for k in _NOT_SM90):
+            conditions = [("triton", f"{gpu} (Triton GDN prefill)")]
+        else:
+            conditions = [
+                ("triton", "Ampere, or Hopper with `--gdn-prefill-backend triton`"),
+                ("flashinfer", "H100/H200 (SM90), or SM100/SM120 with CUDA 13: FlashInfer GDN prefill chosen by default"),
+            ]
+    rows = []
+    for prefill, gpu in conditions:
+        dep = hb.Deployment(**{**base.__dict__, "gdn_prefill": "flashinfer" if prefill == "flashinfer" else "triton"})
+        try:
+            result = hb.block_size(model.config, version, dep)
+        except hb.NotComputed as e:
+            return BlockSizes((), str(e))
+        rows.append(Candidate(result.n, gpu, prefill, result.summary()))
+    return BlockSizes(tuple(rows), "", model.config_source or "")
+
+
+def batch_defaults(ctx) -> list[bd.Default] | None:
+    """vLLM's ``--max-num-batched-tokens`` for a launch that leaves it out, per GPU condition
+    (one when the GPU is known); None when a setting it depends on is not known statically."""
+    parsed = ctx.parsed
+    launch = ctx.launch
+    usage = "serve"
+    if launch.style == "settings" and launch.entrypoint != "config":
+        usage = "llm" if launch.entrypoint == "LLM" else None
+    values: dict = {}
+    for dest in ("max_model_len", "max_num_seqs", "data_parallel_size"):
+        opt = parsed.last(dest)
+        if opt is not None:
+            value = opt.int_value
+            if value is None:
+                return None
+            values[dest] = value
+    texts: dict = {}
+    for dest in ("all2all_backend", "performance_mode"):
+        opt = parsed.last(dest)
+        if opt is not None:
+            text = opt.known_value
+            if text is None:
+                return None
+            texts[dest] = text
+    ep_set, ep_on, _ = parsed.flag("enable_expert_parallel")
+    cp_set, cp_on, _ = parsed.flag("enable_chunked_prefill")
+    if (ep_set and ep_on is None) or (cp_set and cp_on is None):
+        return None
+    from rules._lib import preflight
+
+    settings = getattr(ctx, "settings", None)
+    found = preflight.gpu_for(dict(getattr(launch, "resources", None) or {}), getattr(settings, "gpu_memory_gib", None))
+    gpu = bd.Gpu(found.name, found.total_bytes / 2**30) if found is not None else None
+    return bd.batched_tokens(
+        ctx.version,
+        usage=usage,
+        gpu=gpu,
+        batched_dp_moe=bd.uses_batched_dp_moe(
+            ctx.version, all2all_backend=texts.get("all2all_backend"), expert_parallel=bool(ep_on),
+            data_parallel_size=values.get("data_parallel_size", 1),
+        ),
+        throughput=texts.get("performance_mode") == "throughput",
+        chunked_prefill=cp_on is not False,
+        max_model_len=values.get("max_model_len"),
+        max_num_seqs=values.get("max_num_seqs"),
+    )
+
+
+def _mode(settings: dict, version: Version) -> str:
+    """The Mamba cache mode vLLM ends up with (models/config.py MambaModelConfig
+    ``verify_and_update_config``: prefix caching off forces ``none``, on turns ``none`` into
+    ``align``; 0.33 ignores ``--mamba-cache-mode``, engine/arg_utils.py L2304-2305)."""
+    if settings.get("prefix_caching_off"):
+        return "none"
+    value = settings.get("mamba_cache_mode", "align")
+    if version >= Version("0.33") or value == "none":
+        return "align"
+    return value
+
+
+def _gpu_name(ctx) -> str | None:
+    from rules._lib import preflight
+
+    settings = getattr(ctx, "settings", None)
+    gpu = preflight.gpu_for(dict(getattr(ctx.launch, "resources", None) or {}), getattr(settings, "gpu_memory_gib", None))
+    return gpu.name if gpu is not None and gpu.source != "gpu-memory-gib" else None
+
+
+# ---------------------------------------------------------------------------
+# LMCache releases (rules/data/lmcache.json, generated by tools/extract_lmcache.py)
+
+
+LMCACHE_DATA = Path(__file__).resolve().parent.parent / "data" / "lmcache.json"
+
+
+@dataclass(frozen=True)
+class LMCacheRelease:
+    """What one lmcache release's `lmcache server` accepts, and its connector's checks."""
+
+    version: Version
+    options: dict[str, dict]  # every option string (negative `--no-` names too) -> its entry
+    connector: dict
+
+    def option(self, name: str) -> dict | None:
+        return self.options.get(name)
+
+    def default(self, name: str):
+        entry = self.options.get(name)
+        return None if entry is None else entry.get("default")
+
+    def required(self, name: str) -> bool:
+        entry = self.options.get(name)
+        return bool(entry and entry.get("required"))
+
+    @property
+    def step_upper_bound(self) -> bool:
+        """The connector rejects ``max_num_batched_tokens >= 2 * block_size`` (align mode)."""
+        return bool((self.connector.get("mamba-step-check") or {}).get("upper-bound"))
+
+
+@cache
+def lmcache_releases() -> tuple[LMCacheRelease, ...]:
+    with LMCACHE_DATA.open(encoding="utf-8") as f:
+        raw = json.load(f)
+    out = []
+    for v, rel in raw["releases"].items():
+        options: dict[str, dict] = {}
+        for entry in rel["server-options"]:
+            for n in [*entry["names"], *entry.get("negative_names", [])]:
+                options.setdefault(n, entry)
+        out.append(LMCacheRelease(Version(v), options, rel.get("connector") or {}))
+    return tuple(sorted(out, key=lambda r: r.version))
+
+
+def lmcache_release(version: Version | None) -> LMCacheRelease | None:
+    """The facts for ``version``: the newest recorded release at or before it; with no version
+    (nothing in the file says it), the newest recorded release.  None before the first."""
+    releases = lmcache_releases()
+    if version is None:
+        return releases[-1]
+    found = [r for r in releases if r.version <= version]
+    return found[-1] if found else None
+
+
+def lmcache_first_with(name: str) -> Version | None:
+    """The first recorded lmcache release whose server accepts ``name``."""
+    for r in lmcache_releases():
+        if name in r.options:
+            return r.version
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -265,18 +578,18 @@ def lmcache_version(fctx, lctx) -> tuple[Version | None, Token | None]:
 
 
 def mp_hybrid_launches(fctx, rule):
-    """(launch context, model facts) of vLLM launches in ``fctx`` that use
-    ``LMCacheMPConnector`` with a hybrid model from the table, in the rule's release range."""
+    """(launch context, hybrid model) of vLLM launches in ``fctx`` that use
+    ``LMCacheMPConnector`` with a model their release treats as hybrid, in the rule's range."""
     for lctx in fctx.launches:
         if lctx.launch.program != "vllm" or not rule.applies_to(lctx.version):
             continue
         found = connector(lctx.parsed)
         if found is None or found[0] != "LMCacheMPConnector":
             continue
-        facts = model_facts(lctx.parsed)
-        if facts is None or not facts.is_hybrid:
+        model = hybrid_model(lctx)
+        if model is None:
             continue
-        yield lctx, facts
+        yield lctx, model
 
 
 def entry_span(launch: Launch) -> Span:

@@ -26,7 +26,9 @@ The arithmetic follows vLLM 0.33 (file and line references are inside the wheel)
   one block (``SlidingWindowSpec.max_admission_blocks_per_request`` L918-942);
 * MLA layers hold ``kv_lora_rank + qk_rope_head_dim`` values per token, one copy on
   every rank (``get_num_kv_heads`` returns 1 for MLA, L1673-1675);
-* hybrid models add one Mamba/GDN state per sequence and layer;
+* hybrid models page attention in blocks of LMCache's N tokens and hold, per sequence
+  and Mamba/GDN layer, 2 state pages in `align` mode (+1 prefill checkpoint where the
+  layer exports one), each padded to one attention page (linter/hybrid_block.py);
 * vLLM refuses to start when one request of ``max_model_len`` tokens needs more than
   the pool (``v1/core/kv_cache_planning.py`` ``_check_enough_kv_cache_memory``).
 
@@ -47,9 +49,11 @@ from pathlib import Path
 
 import yaml
 
+from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import ParsedLaunch
 from linter.source_file import read_file
+from rules._lib import hybrid_facts as hf
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GiB = 1024**3
@@ -178,8 +182,8 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
 
     Weights come from ``model.safetensors.index.json`` (``metadata.total_size``) or
     ``model.safetensors`` beside it; without either the weights stay unknown.  Hybrid
-    models (Mamba/GDN layers) are not sized from a config: their state shapes differ per
-    architecture, so they get no estimate.
+    models (Mamba/GDN layers) count their layer kinds here; their state pages are sized by
+    :func:`hybrid_pages` (linter/hybrid_block.py) from the same config.json.
     """
     try:
         raw = json.loads(read_file(path))  # a --model-config FILE: never blocks on a pipe
@@ -216,8 +220,13 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
         full = layers // pattern
         sliding = layers - full
         kinds_known = True
-    if mamba or cfg.get("full_attention_interval") or cfg.get("mamba_d_state") or cfg.get("linear_num_value_heads"):
-        return None  # hybrid: no state size from a config
+    interval = _int(cfg.get("full_attention_interval"))
+    if not kinds_known and interval and cfg.get("linear_num_value_heads"):
+        full = layers // interval  # Qwen3-Next / Qwen3.5: every interval-th layer is full attention
+        mamba = layers - full
+        kinds_known = True
+    if (cfg.get("mamba_d_state") or cfg.get("linear_num_value_heads")) and not mamba:
+        return None  # hybrid whose layer kinds the config does not list
     mla = None
     if _int(cfg.get("kv_lora_rank")) and cfg.get("qk_rope_head_dim") is not None:
         mla = (int(cfg["kv_lora_rank"]), int(cfg["qk_rope_head_dim"]))
@@ -235,6 +244,7 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
         sliding_window=window,
         full_layers=full if kinds_known else None,
         sliding_layers=sliding,
+        mamba_layers=mamba,
         mla=mla,
         weight_bytes=weights,
         weight_note=note,
@@ -331,6 +341,17 @@ def gpu_for(resources: dict[str, str], gpu_memory_gib: float | None) -> Gpu | No
 # The estimate
 
 
+@dataclass(frozen=True)
+class HybridPages:
+    """How vLLM pages a hybrid model (linter/hybrid_block.py): attention blocks of N tokens,
+    and every Mamba layer's state padded to one attention page (N x attention bytes per token)."""
+
+    block: int  # N
+    attn_page_1_token: int  # bytes per token of one attention layer on one rank
+    state_pages: int  # pages per Mamba layer per sequence (align: 2 + speculative + checkpoint)
+    how: str
+
+
 @dataclass
 class Estimate:
     facts: SizeFacts
@@ -345,11 +366,19 @@ class Estimate:
     pool_bytes: int  # predicted KV cache pool per GPU
     in_flight: int  # tokens scheduled but not settled (sliding-window layers)
     notes: list[str] = field(default_factory=list)
+    hybrid: HybridPages | None = None
 
     def need(self, length: int | None = None) -> int:
         """Bytes per GPU of KV cache one request of ``length`` tokens needs."""
         n = self.length if length is None else length
         f = self.facts
+        h = self.hybrid
+        if h is not None:
+            # MambaSpec.max_memory_usage_bytes (v1/kv_cache_interface.py L1133-1140 in 0.33):
+            # align mode holds 2 + speculative + prefill-checkpoint pages per Mamba layer; the
+            # page is padded to the attention page (platforms/interface.py L1115-1137)
+            page = h.block * h.attn_page_1_token
+            return int(f.attention_layers * math.ceil(n / h.block) * page + f.mamba_layers * h.state_pages * page)
         blocks = math.ceil(n / BLOCK)
         if f.mla is not None:
             per_token = sum(f.mla) * self.kv_bytes
@@ -426,15 +455,17 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
     facts = size_facts(parsed.model, model_configs)
     if facts is None or facts.weight_bytes is None or not facts.head_dim:
         return None
-    if facts.mamba_layers and facts.mamba_state_bytes is None:
-        return None
+    hybrid_config = None
+    if facts.mamba_layers:
+        found = hf.find_config(parsed.model or "", ctx)
+        if found is None or hb.classify(found[0], ctx.version) is None:
+            return None  # no config.json to size the state pages from
+        hybrid_config = found[0]
 
     tp_set, _ = _known(parsed, "tensor_parallel_size")
     tp = parsed.int_value("tensor_parallel_size") if tp_set else 1
     if tp is None or tp < 1:
         return None
-    if facts.mamba_layers and tp != 1:
-        return None  # the state size is recorded for one GPU only
 
     len_set, _ = _known(parsed, "max_model_len")
     if len_set:
@@ -493,10 +524,10 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
         if batched is None:
             return None
     else:
-        # get_batch_defaults (engine/arg_utils.py L2973-3006 in 0.33), `vllm serve`: 16384 from
-        # 160 GiB, 8192 from 70 GiB except A100s, else 2048.
-        mem = gpu.total_bytes
-        batched = 16384 if mem >= 160 * GiB else (8192 if mem >= 70 * GiB and "a100" not in gpu.name.lower() else 2048)
+        defaults = hf.batch_defaults(ctx)  # get_batch_defaults for this GPU (linter/batch_defaults.py)
+        if not defaults or len(defaults) != 1:
+            return None
+        batched = defaults[0].value
     in_flight = 2 * batched  # async scheduling keeps two batches in flight (config/vllm.py max_concurrent_batches)
 
     notes: list[str] = []
@@ -508,7 +539,15 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
     if count is not None and dp is not None and count > tp * dp:
         notes.append(f"the container asks for {count} GPUs but uses {tp * dp} (tensor-parallel size {tp})")
 
+    hybrid = None
+    if hybrid_config is not None:
+        hybrid = hybrid_pages(ctx, hybrid_config, gpu, tp, kv_dtype)
+        if hybrid is None:
+            return None
+        notes.append(f"hybrid paging as vLLM {ctx.version} does it: {hybrid.how}")
+
     return Estimate(
+        hybrid=hybrid,
         notes=notes,
         facts=facts,
         gpu=gpu,
@@ -522,6 +561,29 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
         pool_bytes=pool,
         in_flight=in_flight,
     )
+
+
+def hybrid_pages(ctx, config: dict, gpu: Gpu, tp: int, kv_dtype: str) -> HybridPages | None:
+    """N and the state pages per Mamba layer for a hybrid launch (vLLM's defaults: prefix
+    caching on, so mode ``align``; no speculative decoding, which the estimate does not model)."""
+    prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
+    pc_set, pc_on, _ = ctx.parsed.flag("enable_prefix_caching")
+    mode = "none" if pc_set and pc_on is False else "align"
+    dep = hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
+                        mamba_cache_mode=mode, gdn_prefill=prefill)
+    try:
+        result = hb.block_size(config, ctx.version, dep)
+    except hb.NotComputed:
+        return None
+    entry = hb.classify(config, ctx.version) or {}
+    pages = 1
+    checkpoint = 0
+    if mode == "align":
+        pages = 2
+        checkpoint = hb.prefill_checkpoint_blocks(entry, ctx.version, dep)
+        pages += checkpoint
+    how = f"N = {result.n}, {pages} state page{'s' if pages > 1 else ''} per Mamba layer ({mode} mode" + (", one prefill checkpoint" if checkpoint else "") + ")"
+    return HybridPages(result.n, result.attn_page_1_token, pages, how)
 
 
 def gib(n: float) -> str:

@@ -43,12 +43,13 @@ def test_models_load_typed_once_and_whole():
     assert sorted(table) == sorted(m["model"] for m in raw["models"])
     assert knowledge.models() is table
     qwen = table["Qwen/Qwen3.6-27B"]
-    assert qwen.is_hybrid and qwen.block_size and all(isinstance(r, knowledge.BlockRow) for r in qwen.block_size)
-    assert qwen.block_size[0].covers(knowledge.Version("0.32.0"))
+    assert qwen.is_hybrid and qwen.architecture == "Qwen3_5ForConditionalGeneration"
+    assert qwen.layer_types == knowledge.LayerTypes(full_attention=16, mamba=48)
 
 
-def test_model_and_block_row_refuse_unknown_fields():
+def test_model_entry_refuses_unknown_fields():
     with pytest.raises(ValueError, match="unknown field `hybird`"):
         knowledge.ModelEntry.from_yaml({"model": "org/m", "hybird": "gdn"})
-    with pytest.raises(ValueError, match="unknown field `tp-size`"):
-        knowledge.ModelEntry.from_yaml({"model": "org/m", "block-size": [{"n": 784, "source": "s", "tp-size": 2}]})
+    # N is computed (linter/hybrid_block.py), no longer a row of the table
+    with pytest.raises(ValueError, match="unknown field `block-size`"):
+        knowledge.ModelEntry.from_yaml({"model": "org/m", "block-size": [{"n": 784, "source": "s"}]})

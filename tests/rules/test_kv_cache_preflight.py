@@ -310,3 +310,43 @@ def test_gpu_count_of_the_pod(tmp_path):
     # one GPU for tensor-parallel size 2: vLLM fails before sizing the cache; no estimate
     one = run(tmp_path, "b.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2"]', selector, gpus=1))
     assert not diags(one, "VL802") and not diags(one, "VL803")
+
+
+def test_hybrid_pages_follow_vllm():
+    # Qwen3.6-27B on one GPU, vLLM 0.32 (align mode): N = 784, every page 784 x 4096 B;
+    # 16 attention layers hold cdiv(32768, 784) = 42 blocks, 48 GDN layers hold 2 state pages each
+    facts = preflight.from_table("Qwen/Qwen3.6-27B")
+    gpu = preflight.Gpu("test", 80 * GiB, "gpu-memory-gib")
+    pages = preflight.HybridPages(block=784, attn_page_1_token=4096, state_pages=2, how="")
+    est = preflight.Estimate(facts, gpu, tp=1, utilization=0.92, length=32768, length_from_config=False, kv_bytes=2,
+                             kv_dtype="bfloat16", weight_bytes_per_rank=0, pool_bytes=10 * GiB, in_flight=4096, hybrid=pages)
+    page = 784 * 4096
+    assert est.need() == 16 * 42 * page + 48 * 2 * page
+
+
+def test_hybrid_launch_with_its_config_json(tmp_path):
+    import json as _json
+
+    folder = tmp_path / "qwen"
+    folder.mkdir()
+    text_config = {
+        "model_type": "qwen3_5_text", "dtype": "bfloat16", "num_hidden_layers": 64, "num_attention_heads": 24,
+        "num_key_value_heads": 4, "head_dim": 256, "hidden_size": 5120, "linear_num_key_heads": 16,
+        "linear_num_value_heads": 48, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+        "linear_conv_kernel_dim": 4, "mamba_ssm_dtype": "float32", "full_attention_interval": 4,
+        "max_position_embeddings": 262144,
+    }
+    config = {"architectures": ["Qwen3_5ForConditionalGeneration"], "model_type": "qwen3_5", "text_config": text_config}
+    (folder / "config.json").write_text(_json.dumps(config), encoding="utf-8")
+    (folder / "model.safetensors.index.json").write_text(_json.dumps({"metadata": {"total_size": 54 * GiB}}), encoding="utf-8")
+    facts = preflight.from_config(str(folder / "config.json"), "Qwen/Qwen3.6-27B")
+    assert (facts.attention_layers, facts.mamba_layers) == (16, 48)
+    # an H100 pod at the full 262,144-token length: 16 x cdiv(262144, 784) x 784 x 4096 B of
+    # attention (16.0 GiB) plus 48 x 2 pages of 784 x 4096 B; 54 GiB of weights leave ~18 GiB
+    text = deployment('["Qwen/Qwen3.6-27B"]', "nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3", tag="v0.32.0")
+    r = run(tmp_path, "d.yaml", text, model_configs={"Qwen/Qwen3.6-27B": str(folder / "config.json")})
+    found = diags(r, "VL802") + diags(r, "VL803")
+    assert found, "a hybrid launch with its config.json gets an estimate"
+    page = 784 * 4096
+    need = 16 * -(-262144 // 784) * page + 48 * 2 * page
+    assert any(f"{need / GiB:.1f} GiB" in d.message for d in found), [d.message for d in found]

@@ -9,14 +9,13 @@ def test_shell_script(tmp_path):
         "lmcache server --chunk-size 256 --l1-size-gb 20 --eviction-policy LRU &\n"
         f"vllm serve Qwen/Qwen3.6-27B --kv-transfer-config '{MP}'\n"
     )
-    assert hits(lint(tmp_path, "serve.sh", script, "shell"), CODE) == [
-        (
-            "error",
-            "256",
-            "`--chunk-size 256` is not a multiple of LMCache's block size N = 784 for Qwen/Qwen3.6-27B on vLLM 0.32.0; "
-            "the connector fails at startup: set `--chunk-size 784` (or a multiple)",
-        )
-    ]
+    [(sev, at, msg)] = hits(lint(tmp_path, "serve.sh", script, "shell"), CODE)
+    assert (sev, at) == ("error", "256")
+    assert msg.startswith(
+        "`--chunk-size 256` is not a multiple of LMCache's block size N = 784 for Qwen/Qwen3.6-27B on vLLM 0.32.0; "
+        "the connector fails at startup: set `--chunk-size 784` (or a multiple) (N computed as vLLM's "
+        "_align_hybrid_block_size does from the shipped config table"
+    )
 
 
 def test_shell_multiples_pass(tmp_path):
@@ -50,14 +49,25 @@ def test_compose(tmp_path):
     assert "N = 544 for Qwen/Qwen3.5-0.8B on vLLM 0.32.0" in msg
 
 
-def test_unknown_n_gives_the_log_line(tmp_path):
+def test_fp8_kv_cache_doubles_n(tmp_path):
+    # fp8 halves the attention page per token: N = 16 x ceil(3207168 / (16 x 2048)) = 1568
     script = (
         "lmcache server --chunk-size 784 --l1-size-gb 20 --eviction-policy LRU &\n"
         f"vllm serve Qwen/Qwen3.6-27B --kv-cache-dtype fp8 --kv-transfer-config '{MP}'\n"
     )
     [(sev, at, msg)] = hits(lint(tmp_path, "serve.sh", script, "shell"), CODE)
+    assert (sev, at) == ("error", "784")
+    assert "N = 1568" in msg and "2048 B of attention page per token" in msg
+
+
+def test_unknown_n_gives_the_log_line(tmp_path):
+    script = (
+        "lmcache server --chunk-size 784 --l1-size-gb 20 --eviction-policy LRU &\n"
+        f"vllm serve Qwen/Qwen3.6-27B --kv-cache-dtype turboquant_k8v4 --kv-transfer-config '{MP}'\n"
+    )
+    [(sev, at, msg)] = hits(lint(tmp_path, "serve.sh", script, "shell"), CODE)
     assert (sev, at) == ("info", "784")
-    assert "KV cache dtype fp8" in msg and "`Setting attention block size to N tokens" in msg
+    assert "packed layout" in msg and "`Setting attention block size to N tokens" in msg
 
 
 def test_release_edges(tmp_path):

@@ -3,7 +3,7 @@ from tests.rules.hybrid_helpers import BEFORE_FIRST, MP, V1, hits, lint, pod
 CODE = "VL401"
 MESSAGE = (
     "`--kv-transfer-config` selects `LMCacheConnectorV1`, which does not support hybrid models: vLLM 0.32.0 turns the hybrid "
-    "KV cache manager off and Qwen/Qwen3.6-27B (gdn hybrid) fails at startup; use `LMCacheMPConnector` with an `lmcache server`"
+    "KV cache manager off and Qwen/Qwen3.6-27B (GDN hybrid) fails at startup; use `LMCacheMPConnector` with an `lmcache server`"
 )
 
 
@@ -30,7 +30,7 @@ def test_compose(tmp_path):
     r = lint(tmp_path, "compose.yaml", text, "yaml")
     [(sev, text_at, msg)] = hits(r, CODE)
     assert (sev, text_at) == ("error", V1)
-    assert "ibm-granite/granite-4.0-h-small (mamba2 hybrid)" in msg
+    assert "ibm-granite/granite-4.0-h-small (Mamba2 hybrid)" in msg
 
 
 def test_python_llm(tmp_path):
