@@ -24,6 +24,12 @@ value), and a replacement of several argv strings (`model worker` for
 `--collect-detailed-traces model,worker`: one edit would make one string of it)
 get no fix.
 
+Also finds deprecated quantization methods (`DEPRECATED_QUANTIZATION_METHODS`,
+read from each release's wheel into `rules/data/value_sets.json`: `fbgemm_fp8`,
+`fp_quant` in 0.28-0.33): without `--allow-deprecated-quantization` vLLM raises
+"The quantization method ... is deprecated ... To bypass, set
+`--allow-deprecated-quantization`" (error); with it, a warning.
+
 Versions: per fact, from `deprecated-in` (warning) and `removed-in` (error).
 """
 
@@ -57,6 +63,7 @@ def check(ctx):
                 if editable and len(str(fact.replacement).split()) == 1:  # several words are several argv strings: no text edit makes them
                     fix = ctx.replace_item_fix(item, str(fact.replacement), f"Change the value to `{fact.replacement}`", fact.applicability)
             yield Finding(ctx.item_span(item), msg, fix=fix, severity=Severity.ERROR if state == "removed" else Severity.WARNING)
+    yield from deprecated_quantization(ctx)
 
 
 def _values(opt, option):
@@ -82,3 +89,31 @@ def _values(opt, option):
         for key in sorted(keys):
             if isinstance(data.get(key), str):
                 yield key, data[key], opt.values[0], False
+
+
+def deprecated_quantization(ctx):
+    quant = ctx.release.value_sets.get("--quantization") or {}
+    deprecated = quant.get("deprecated") or []
+    opt = ctx.parsed.last("quantization")
+    if not deprecated or opt is None or not opt.values or opt.value_opaque:
+        return
+    value = opt.values[-1].text
+    if value not in deprecated:
+        return
+    bypass = quant.get("deprecated-bypass")
+    _, allowed, _ = ctx.parsed.flag("allow_deprecated_quantization")
+    on = allowed is True
+    where = quant.get("deprecated-error") or quant.get("deprecated-source")
+    if on or not bypass:
+        yield Finding(
+            ctx.item_span(opt.values[-1]),
+            f"`{opt.written} {value}` is a deprecated quantization method in vLLM {ctx.version} and will be removed ({where})",
+            severity=Severity.WARNING,
+        )
+        return
+    yield Finding(
+        ctx.item_span(opt.values[-1]),
+        f"`{opt.written} {value}` is a deprecated quantization method: vLLM {ctx.version} refuses to start unless "
+        f"`{bypass}` is given ({where})",
+        severity=Severity.ERROR,
+    )

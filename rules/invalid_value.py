@@ -16,7 +16,16 @@ Use instead (0.32): one of the choices the message lists:
 Fix safety: no generic fix; value migrations with a known replacement are
 reported, with their fix, by deprecated-value (VL107).
 
-Versions: every release; choices come from each release's parser.
+Also finds values outside the sets vLLM checks when it builds its config rather
+than in argparse (`rules/data/value_sets.json`, read from the wheels by
+`python -m tools.extract_value_sets --all`): `--kv-cache-dtype` (the `CacheDType`
+Literal; 0.33 dropped the argparse choices, so `fp9` parses and the server fails at
+start-up with "Invalid kv_cache_dtype") and `--quantization` (`QuantizationMethods`:
+"Unknown quantization method").  `--mm-processor-device` accepts the platform's
+device type (`cuda` on CUDA and ROCm, `xpu` on XPU) besides `auto` and `cpu`.
+
+Versions: every release; choices come from each release's parser, config-time
+value sets from its source (vllm/config/cache.py, model_executor/layers/quantization).
 """
 
 from linter.diagnostic import Finding, Severity
@@ -41,3 +50,28 @@ def check(ctx):
         else:
             msg = f"{err.message} (vLLM {ctx.version})"
         yield Finding(ctx.item_span(err.item), msg)
+    yield from config_time_values(ctx)
+
+
+def config_time_values(ctx):
+    """Values vLLM rejects while building its config (not argparse choices)."""
+    sets = ctx.release.value_sets
+    for opt in ctx.parsed.options:
+        spec = opt.spec
+        if spec is None or spec.choices is not None or not opt.values or opt.value_opaque:
+            continue
+        facts_ = sets.get(spec.primary)
+        if not facts_ or not facts_.get("values"):
+            continue
+        value = opt.values[-1].text
+        if value is None or value in facts_["values"] or (spec.raw.get("accepts_none") and value in ("", "None")):
+            continue
+        if spec.primary == "--quantization" and value == "None":
+            continue
+        where = facts_.get("checked-by") or facts_["source"]
+        valid = ", ".join(facts_["values"])
+        yield Finding(
+            ctx.item_span(opt.values[-1]),
+            f"`{value}` is not a valid value for `{opt.written}` in vLLM {ctx.version}: it parses, and the server "
+            f"fails at start-up when it builds its config ({where}); valid: {valid}",
+        )
