@@ -21,7 +21,10 @@ Fix safety: none (a variable's replacement is usually an option of another form)
 Versions: every release; the variable lists come from each release's envs.py,
 plus the variables its other modules read directly (`env_elsewhere` in the
 inventories), and for older releases the envs.py tables of 0.6.0 to 0.27.1
-(`env` in rules/data/history.json).  A variable that no release in the knowledge base reads is
+(`env` in rules/data/history.json).  Variables deprecated outside envs.py (the
+MoRIIO connector's `_DEPRECATED_ENV_VARS`, "The environment variable X is
+deprecated" messages) come from `rules/data/env_deprecations.json`
+(`python -m tools.extract_env_deprecations --all`).  A variable that no release in the knowledge base reads is
 information, not a warning: an image's own entrypoint or a platform plugin may
 read it (`VLLM_ADDITIONAL_ARGS`, `VLLM_SKIP_WARMUP`).
 """
@@ -49,6 +52,13 @@ def check(ctx):
         if var.name.is_opaque or not name.startswith("VLLM_"):
             continue
         fact = facts.env_fact(name)
+        outside = ctx.release.env_deprecations.get(name)
+        if outside is not None:
+            state = "deprecated and ignored" if outside.get("ignored") else "deprecated"
+            where = outside.get("message") or outside["source"]
+            advice = outside.get("advice") or ""
+            yield Finding(var.name.span, f"`{name}` is {state} by vLLM {ctx.version} ({where})" + (f": {advice}" if advice else ""))
+            continue
         if name in table or name in elsewhere:
             dep = fact.deprecated_in if fact is not None else None
             if table.get(name, {}).get("deprecated") or (dep and Version(str(dep)) <= ctx.version):
