@@ -21,14 +21,11 @@ TPU and CPU platforms have their own values and are not modelled (GPU launches o
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
 from packaging.version import Version
 
-DATA = Path(__file__).resolve().parent.parent / "rules" / "data" / "batch_defaults.json"
+from linter import knowledge
 
 
 @dataclass(frozen=True)
@@ -44,18 +41,8 @@ class Default:
     derivation: str
 
 
-@cache
-def _data() -> dict:
-    with DATA.open(encoding="utf-8") as f:
-        return json.load(f)["releases"]
-
-
 def facts_for(version: Version) -> dict | None:
-    data = _data()
-    for v in sorted(data, key=Version, reverse=True):
-        if Version(v).release[:2] == version.release[:2]:
-            return data[v]
-    return None
+    return knowledge.for_release("batch_defaults.json", version) or None
 
 
 def _tier_holds(tier: dict, gpu: Gpu) -> bool:

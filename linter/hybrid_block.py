@@ -54,13 +54,11 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from packaging.version import Version
 
-DATA = Path(__file__).resolve().parent.parent / "rules" / "data" / "hybrid.json"
+from linter import knowledge
 
 # vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE (L40-62 in 0.33) and the byte size of
 # each torch dtype.  Only the dense dtypes: the packed formats are not ported.
@@ -111,23 +109,9 @@ class BlockSize:
         return f"{self.attn_page_1_token} B of attention page per token, {self.mamba_page} B of state per Mamba layer, " + "; ".join(final)
 
 
-@cache
-def _data() -> dict:
-    with DATA.open(encoding="utf-8") as f:
-        return json.load(f)
-
-
-def releases() -> list[Version]:
-    return sorted(Version(v) for v in _data()["releases"])
-
-
 def release_facts(version: Version) -> dict | None:
     """The facts of ``version``'s minor release (0.31.2 reads 0.31.0), else None."""
-    rel = _data()["releases"]
-    for v in sorted(rel, key=Version, reverse=True):
-        if Version(v).release[:2] == version.release[:2]:
-            return rel[v]
-    return None
+    return knowledge.for_release("hybrid.json", version) or None
 
 
 def architecture(config: dict) -> str | None:

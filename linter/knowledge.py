@@ -313,7 +313,7 @@ def _per_release(filename: str) -> dict:
         return json.load(f).get("releases", {})
 
 
-def _for_release(filename: str, version: Version) -> dict:
+def for_release(filename: str, version: Version) -> dict:
     """The entry of a generated per-release file for ``version``'s minor release, else {}."""
     data = _per_release(filename)
     for v in sorted(data, key=Version, reverse=True):
@@ -324,12 +324,12 @@ def _for_release(filename: str, version: Version) -> dict:
 
 def value_sets_for(version: Version) -> dict[str, dict]:
     """``rules/data/value_sets.json`` (tools/extract_value_sets.py) for ``version``."""
-    return _for_release("value_sets.json", version)
+    return for_release("value_sets.json", version)
 
 
 def env_deprecations_for(version: Version) -> dict[str, dict]:
     """``rules/data/env_deprecations.json`` (tools/extract_env_deprecations.py) for ``version``."""
-    return _for_release("env_deprecations.json", version)
+    return for_release("env_deprecations.json", version)
 
 
 def _yaml(name: str) -> dict:

@@ -17,14 +17,13 @@ reading (``ast``) of every ``vllm/**.py``; byte-for-byte reproducible.
 
 from __future__ import annotations
 
-import argparse
 import ast
-import json
 import re
 import sys
 import zipfile
 from pathlib import Path
 
+from tools import generated
 from tools.extract_inventory import RELEASES
 from tools.wheels import wheel_path
 
@@ -98,28 +97,15 @@ def extract(version: str) -> dict[str, dict]:
 
 
 def render(data: dict) -> str:
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return generated.json_text(data)
 
 
 def build(versions: list[str]) -> dict:
-    return {"schema": 1, "generated-by": "python -m tools.extract_env_deprecations --all", "releases": {v: extract(v) for v in versions}}
+    return generated.build("extract_env_deprecations", versions, extract)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--all", action="store_true")
-    ap.add_argument("--check", action="store_true")
-    args = ap.parse_args(argv)
-    if not args.all:
-        ap.error("give --all (the file holds every release)")
-    text = render(build(RELEASES))
-    if args.check:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs from the wheels")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return generated.main(__doc__, OUT, lambda: render(build(RELEASES)), argv)
 
 
 if __name__ == "__main__":

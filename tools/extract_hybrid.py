@@ -32,7 +32,6 @@ Wheels come from ``tools.wheels.wheel_path`` (``tools/.cache/wheels``).
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import re
@@ -40,6 +39,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from tools import generated
 from tools.extract_inventory import RELEASES
 from tools.wheels import wheel_path
 
@@ -644,46 +644,25 @@ def extract(version: str) -> dict:
 
 def render(data: dict) -> str:
     """One line per architecture, so a diff between regenerations reads per model."""
-    lines = ["{", f' "generated-by": {json.dumps(data["generated-by"])},', f' "schema": {data["schema"]},', ' "releases": {']
-    versions = list(data["releases"])
-    for i, v in enumerate(versions):
-        rel = data["releases"][v]
-        lines.append(f"  {json.dumps(v)}: {{")
-        lines.append(f'   "align": {json.dumps(rel["align"], sort_keys=True, ensure_ascii=False)},')
-        lines.append('   "architectures": {')
-        archs = sorted(rel["architectures"])
-        for j, a in enumerate(archs):
-            comma = "," if j < len(archs) - 1 else ""
-            lines.append(f"    {json.dumps(a)}: {json.dumps(rel['architectures'][a], sort_keys=True, ensure_ascii=False)}{comma}")
-        lines.append("   }")
-        lines.append("  }" + ("," if i < len(versions) - 1 else ""))
-    lines += [" }", "}"]
-    return "\n".join(lines) + "\n"
+
+    def release(rel: dict) -> list[str]:
+        archs = rel["architectures"]
+        return [
+            f'   "align": {json.dumps(rel["align"], sort_keys=True, ensure_ascii=False)},',
+            '   "architectures": {',
+            *generated.entries([f"{json.dumps(a)}: {json.dumps(archs[a], sort_keys=True, ensure_ascii=False)}" for a in sorted(archs)]),
+            "   }",
+        ]
+
+    return generated.line_per_entry(data, release)
 
 
 def build(versions: list[str]) -> dict:
-    return {
-        "schema": 1,
-        "generated-by": "python -m tools.extract_hybrid --all",
-        "releases": {v: extract(v) for v in versions},
-    }
+    return generated.build("extract_hybrid", versions, extract)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--all", action="store_true", help="every release of tools.extract_inventory.RELEASES")
-    ap.add_argument("--check", action="store_true", help="compare with the committed file instead of writing")
-    args = ap.parse_args(argv)
-    if not args.all:
-        ap.error("give --all (the file holds every release)")
-    text = render(build(RELEASES))
-    if args.check:
-        same = OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs from the wheels")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return generated.main(__doc__, OUT, lambda: render(build(RELEASES)), argv)
 
 
 if __name__ == "__main__":

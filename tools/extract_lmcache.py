@@ -24,7 +24,6 @@ A new LMCache release is one entry in :data:`RELEASES` and one run.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import os
@@ -32,6 +31,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+from tools import generated
 
 RELEASES = ["0.4.7", "0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.5.6"]
 OUT = Path(__file__).resolve().parent.parent / "rules" / "data" / "lmcache.json"
@@ -266,42 +267,25 @@ def extract(version: str) -> dict:
 
 def render(data: dict) -> str:
     """One line per option, so a diff between releases reads per option."""
-    lines = ["{", f' "generated-by": {json.dumps(data["generated-by"])},', f' "schema": {data["schema"]},', ' "releases": {']
-    versions = list(data["releases"])
-    for i, v in enumerate(versions):
-        rel = data["releases"][v]
-        lines.append(f"  {json.dumps(v)}: {{")
-        lines.append(f'   "connector": {json.dumps(rel["connector"], sort_keys=True)},')
-        lines.append('   "server-options": [')
-        opts = rel["server-options"]
-        for j, o in enumerate(opts):
-            lines.append("    " + json.dumps(o, sort_keys=True, ensure_ascii=False) + ("," if j < len(opts) - 1 else ""))
-        lines.append("   ],")
-        lines.append(f'   "wheel": {json.dumps(rel["wheel"])}')
-        lines.append("  }" + ("," if i < len(versions) - 1 else ""))
-    lines += [" }", "}"]
-    return "\n".join(lines) + "\n"
+
+    def release(rel: dict) -> list[str]:
+        return [
+            f'   "connector": {json.dumps(rel["connector"], sort_keys=True)},',
+            '   "server-options": [',
+            *generated.entries([json.dumps(o, sort_keys=True, ensure_ascii=False) for o in rel["server-options"]]),
+            "   ],",
+            f'   "wheel": {json.dumps(rel["wheel"])}',
+        ]
+
+    return generated.line_per_entry(data, release)
 
 
 def build(versions: list[str]) -> dict:
-    return {"schema": 1, "generated-by": "python -m tools.extract_lmcache --all", "releases": {v: extract(v) for v in versions}}
+    return generated.build("extract_lmcache", versions, extract)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--all", action="store_true", help=f"every release: {' '.join(RELEASES)}")
-    ap.add_argument("--check", action="store_true", help="compare with the committed file instead of writing")
-    args = ap.parse_args(argv)
-    if not args.all:
-        ap.error("give --all (the file holds every release)")
-    text = render(build(RELEASES))
-    if args.check:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs from the wheels")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return generated.main(__doc__, OUT, lambda: render(build(RELEASES)), argv)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,12 @@ is byte-for-byte reproducible (``tests/tools/test_extract_value_sets.py``).
 
 from __future__ import annotations
 
-import argparse
 import ast
-import json
 import sys
 import zipfile
 from pathlib import Path
 
+from tools import generated
 from tools.extract_inventory import RELEASES
 from tools.wheels import wheel_path
 
@@ -127,7 +126,7 @@ def mm_processor_device(src: Sources) -> dict | None:
             base = [e.value for e in choices.left.elts if isinstance(e, ast.Constant)]
         platform = "current_platform.device_type" in text
         types = platform_device_types(src) if platform else {}
-        excluded = [t for t in ("", "cpu") if f"not in ('', 'cpu')" in text]
+        excluded = [t for t in ("", "cpu") if "not in ('', 'cpu')" in text]
         return {
             "base": base,
             "platform-device-types": {t: c for t, c in types.items() if t not in excluded and t not in base},
@@ -165,28 +164,15 @@ def extract(version: str) -> dict:
 
 
 def render(data: dict) -> str:
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return generated.json_text(data)
 
 
 def build(versions: list[str]) -> dict:
-    return {"schema": 1, "generated-by": "python -m tools.extract_value_sets --all", "releases": {v: extract(v) for v in versions}}
+    return generated.build("extract_value_sets", versions, extract)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--all", action="store_true")
-    ap.add_argument("--check", action="store_true", help="compare with the committed file instead of writing")
-    args = ap.parse_args(argv)
-    if not args.all:
-        ap.error("give --all (the file holds every release)")
-    text = render(build(RELEASES))
-    if args.check:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUT} differs from the wheels")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return generated.main(__doc__, OUT, lambda: render(build(RELEASES)), argv)
 
 
 if __name__ == "__main__":
