@@ -96,7 +96,6 @@ class BlockSize:
     n: int
     attn_page_1_token: int
     mamba_page: int
-    alignment: int
     architecture: str
     steps: tuple[str, ...] = field(default=())
 
@@ -402,7 +401,7 @@ def block_size(config: dict, version: Version, dep: Deployment = Deployment()) -
     if cache_block > n:
         steps.append(f"the block size {cache_block} is already larger: N = {cache_block}")
         n = cache_block
-    return BlockSize(n, attn, mamba, kernel, architecture(config) or "", tuple(steps))
+    return BlockSize(n, attn, mamba, architecture(config) or "", tuple(steps))
 
 
 def _checkpoint_alignment(entry: dict, align: dict, dep: Deployment) -> int | None:

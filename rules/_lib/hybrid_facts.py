@@ -27,6 +27,7 @@ from linter.argmodel import Item, ParsedLaunch, ParsedOption
 from linter.knowledge import ModelEntry
 from linter.launch import Launch, Span, Token
 from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
+from rules._lib import local_facts
 
 LOG_LINE = "Setting attention block size to N tokens"
 N_UNKNOWN_HINT = (
@@ -100,8 +101,6 @@ def find_config(name: str, ctx) -> tuple[dict, str] | None:
     """
     import os
 
-    from rules._lib import preflight  # preflight imports this module
-
     base = os.path.dirname(os.path.abspath(ctx.src.path)) if getattr(ctx, "src", None) is not None else None
     if not name.startswith(("http:", "https:")):
         expanded = os.path.expanduser(name)
@@ -118,7 +117,7 @@ def find_config(name: str, ctx) -> tuple[dict, str] | None:
         loaded = hb.load_config(path)
         if loaded is not None:
             return loaded, f"--model-config {path}"
-    cached = preflight.hf_cache_config(name)
+    cached = local_facts.hf_cache_config(name)
     if cached:
         loaded = hb.load_config(cached)
         if loaded is not None:
@@ -351,10 +350,8 @@ def batch_defaults(ctx) -> list[bd.Default] | None:
     cp_set, cp_on, _ = parsed.flag("enable_chunked_prefill")
     if (ep_set and ep_on is None) or (cp_set and cp_on is None):
         return None
-    from rules._lib import preflight
-
     settings = getattr(ctx, "settings", None)
-    found = preflight.gpu_for(dict(getattr(launch, "resources", None) or {}), getattr(settings, "gpu_memory_gib", None))
+    found = local_facts.gpu_for(dict(getattr(launch, "resources", None) or {}), getattr(settings, "gpu_memory_gib", None))
     gpu = bd.Gpu(found.name, found.total_bytes / 2**30) if found is not None else None
     return bd.batched_tokens(
         ctx.version,
@@ -384,10 +381,8 @@ def _mode(settings: dict, version: Version) -> str:
 
 
 def _gpu_name(ctx) -> str | None:
-    from rules._lib import preflight
-
     settings = getattr(ctx, "settings", None)
-    gpu = preflight.gpu_for(dict(getattr(ctx.launch, "resources", None) or {}), getattr(settings, "gpu_memory_gib", None))
+    gpu = local_facts.gpu_for(dict(getattr(ctx.launch, "resources", None) or {}), getattr(settings, "gpu_memory_gib", None))
     return gpu.name if gpu is not None and gpu.source != "gpu-memory-gib" else None
 
 

@@ -39,25 +39,20 @@ changes the sizes: quantization, pipeline parallelism, speculative decoding ...)
 
 from __future__ import annotations
 
-import glob
 import json
 import math
 import os
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-
-import yaml
 
 from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import ParsedLaunch
 from linter.source_file import read_file
 from rules._lib import hybrid_facts as hf
+from rules._lib.local_facts import GiB, Gpu, gpu_for, hf_cache_config
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-GiB = 1024**3
-MiB = 1024**2
 
 # Memory vLLM takes besides the weights and the KV cache, per GPU, in GiB: the peak
 # activations of its profile run (max-num-batched-tokens tokens), non-torch allocations
@@ -267,26 +262,6 @@ def _checkpoint_bytes(folder: str) -> tuple[int | None, str]:
     return None, ""
 
 
-def hf_cache_config(model: str) -> str | None:
-    """``config.json`` of ``model`` in the local Hugging Face cache, if it is there (never the network)."""
-    if model.count("/") != 1 or model.startswith(("/", ".", "~")):
-        return None
-    hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
-        os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface"), "hub"
-    )
-    folder = os.path.join(hub, "models--" + model.replace("/", "--"))
-    ref = os.path.join(folder, "refs", "main")
-    try:
-        commit = read_file(ref, 4096).decode("utf-8", "replace").strip()
-        candidate = os.path.join(folder, "snapshots", commit, "config.json")
-        if os.path.isfile(candidate):
-            return candidate
-    except OSError:
-        pass
-    found = sorted(glob.glob(os.path.join(glob.escape(folder), "snapshots", "*", "config.json")), key=os.path.getmtime)
-    return found[-1] if found else None
-
-
 def size_facts(model: str | None, model_configs: dict[str, str] | None = None) -> SizeFacts | None:
     """The size facts of ``model``: a named config.json, the HF cache, then the table."""
     if not model:
@@ -301,40 +276,6 @@ def size_facts(model: str | None, model_configs: dict[str, str] | None = None) -
         if found is not None:
             return found
     return from_table(model)
-
-
-# ---------------------------------------------------------------------------
-# GPUs
-
-
-@dataclass(frozen=True)
-class Gpu:
-    name: str
-    total_bytes: int
-    source: str  # "gpu-memory-gib", or the label as written
-
-
-@cache
-def _gpus() -> dict[str, tuple[str, int]]:
-    with (DATA / "gpus.yaml").open(encoding="utf-8") as f:
-        raw = yaml.safe_load(f) or {}
-    out: dict[str, tuple[str, int]] = {}
-    for g in raw.get("gpus", []) or []:
-        for label in g.get("labels", []) or []:
-            out[str(label).lower()] = (str(g["name"]), int(g["mib"]) * MiB)
-    return out
-
-
-def gpu_for(resources: dict[str, str], gpu_memory_gib: float | None) -> Gpu | None:
-    if gpu_memory_gib:
-        return Gpu(f"{gpu_memory_gib:g} GiB GPU", int(gpu_memory_gib * GiB), "gpu-memory-gib")
-    label = resources.get("gpu-product")
-    if not label:
-        return None
-    found = _gpus().get(label.strip().lower())
-    if found is None:
-        return None
-    return Gpu(found[0], found[1], label)
 
 
 # ---------------------------------------------------------------------------
