@@ -208,3 +208,30 @@ def test_h100_node_selector_picks_the_flashinfer_figure(tmp_path):
         pytest.skip("the extractor records no GPU label for this pod form")
     [(sev, at, msg)] = found
     assert (sev, at) == ("error", "784") and "N = 832" in msg
+
+
+def test_tree_config_gets_the_connector_check(tmp_path):
+    # VL401: the in-process connector with a hybrid whose config.json is in the tree
+    _model_folder(tmp_path, NEMOTRON_H)
+    v1 = '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}'
+    r = lint(tmp_path, "serve.sh", f"vllm serve ./models/nemo --kv-transfer-config '{v1}'\n", "shell")
+    [(sev, at, msg)] = hits(r, "VL401")
+    assert (sev, at) == ("error", v1) and "./models/nemo (Mamba2 hybrid)" in msg
+
+
+def test_model_config_option_is_a_config_source(tmp_path):
+    from linter.engine import Settings, lint_file
+    from rules._lib.base import all_rules
+
+    path = tmp_path / "cfg.json"
+    path.write_text(json.dumps(shipped("Qwen/Qwen3.5-0.8B")), encoding="utf-8")
+    script = tmp_path / "serve.sh"
+    script.write_text(
+        "lmcache server --chunk-size 512 --l1-size-gb 20 --eviction-policy LRU &\n"
+        f"vllm serve my-org/private-hybrid --kv-transfer-config '{MP}'\n",
+        encoding="utf-8",
+    )
+    settings = Settings(target=Version("0.32.0"), model_configs={"my-org/private-hybrid": str(path)})
+    r = lint_file(str(script), "shell", settings, all_rules())
+    [(sev, at, msg)] = hits(r, "VL404")
+    assert (sev, at) == ("error", "512") and "N = 544" in msg and f"--model-config {path}" in msg
