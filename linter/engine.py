@@ -19,6 +19,7 @@ from linter.diagnostic import Diagnostic, Finding, matches
 from linter.launch import Launch, Span, VersionHint
 from linter.source_file import MAX_FILE_BYTES, DecodeError, NotRegularFile, SourceFile, read_file  # noqa: F401 - the reader, here for its callers
 from linter.sources import Extraction
+from linter.sources.words import nearest_pin
 
 @dataclass
 class Settings:
@@ -139,7 +140,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
     contexts: list[LaunchContext] = []
     for launch in extraction.launches:
         if extraction.pins and launch.version_hint is None and launch.program == "vllm":
-            launch.version_hint = _nearest_pin(launch, extraction.pins)
+            launch.version_hint = nearest_pin(launch.span.start, extraction.pins)
         version, pin, reason = choose_release(launch, extraction.pins, settings, inherited)
         release = knowledge.release(version)
         named = config_path(launch, src.path) if launch.style == "argv" else None
@@ -237,11 +238,6 @@ def _config_settings(found: str | None):
     if memo is not None:
         memo[key] = out
     return out
-
-
-def _nearest_pin(launch: Launch, pins: list[VersionHint]) -> VersionHint:
-    before = [p for p in pins if p.span.start <= launch.span.start]
-    return before[-1] if before else pins[0]
 
 
 def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch) -> bool:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from linter.sources.words import SHELLS
+
 # How one argv element is written as two (:mod:`linter.edits`): shell words; items of a YAML
 # sequence (plain or quoted scalars); items of a JSON array or a Python list (always quoted
 # literals; in Python a backslash escapes inside either quote).
@@ -55,7 +57,6 @@ class Kind:
 # ---------------------------------------------------------------------------
 # Names and shebangs
 
-SHELL_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"})
 _YAML = frozenset({".yaml", ".yml"})
 # ``Dockerfile.<x>`` names that are not Dockerfiles
 _NOT_DOCKERFILE_SUFFIXES = frozenset(
@@ -143,7 +144,7 @@ _F = "linter.fix_check:"
 KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name,
          fix_check=_F + "check_dockerfile", edit="json-items"),  # the reader reports its comments
-    Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELL_INTERPRETERS.__contains__,
+    Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELLS.__contains__,
          fix_check=_F + "check_shell", edit="words"),  # the reader reports its comments
     Kind("helm-template", "linter.sources.yaml", _YAML, claims=_helm_template,
          comments=_S + "helm_comments", fix_check=_F + "check_yaml", edit="yaml-items"),

@@ -41,6 +41,33 @@ class OffsetMap:
                 return
         self.segments.append((string_start, file_start, length))
 
+    def compose(self, outer: OffsetMap) -> OffsetMap:
+        """This map followed by ``outer``: from this string to the file ``outer`` maps into.
+
+        A string placed in a script (a shell word: script offsets) is placed in the file
+        the script is embedded in; runs split where ``outer``'s runs break.
+        """
+        out = OffsetMap(fallback=outer.nearest(self.fallback))
+        osegs = outer.segments
+        if len(osegs) == 1:
+            o_s, o_f, o_n = osegs[0]
+            for s, f, n in self.segments:
+                lo, hi = max(f, o_s), min(f + n, o_s + o_n)
+                if lo < hi:
+                    out.add(s + lo - f, o_f + lo - o_s, hi - lo)
+            return out
+        for s, f, n in self.segments:
+            k = max(0, bisect.bisect_right(osegs, (f, float("inf"), 0)) - 1)
+            while k < len(osegs):
+                o_s, o_f, o_n = osegs[k]
+                if o_s >= f + n:
+                    break
+                lo, hi = max(f, o_s), min(f + n, o_s + o_n)
+                if lo < hi:
+                    out.add(s + lo - f, o_f + lo - o_s, hi - lo)
+                k += 1
+        return out
+
     def _segment(self, i: int) -> tuple[int, int, int] | None:
         k = bisect.bisect_right(self.segments, (i, float("inf"), 0)) - 1
         if k < 0:

@@ -15,6 +15,7 @@ import re
 from linter.launch import EnvVar, Launch, Token
 from linter.source_file import SourceFile
 from linter.sources import Extraction, embedded_shell
+from linter.sources.words import kept_env
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token
 
@@ -79,7 +80,7 @@ def script_launches(src: SourceFile, node: ScalarNode, *, kind: str, group: str)
 def _env_map(src: SourceFile, node: Node | None) -> list[EnvVar]:
     out = []
     for k, v in (node.value if isinstance(node, MappingNode) else []):
-        if isinstance(k, ScalarNode) and k.value.startswith("VLLM_"):
+        if isinstance(k, ScalarNode) and kept_env(k.value):
             out.append(EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) else None))
     return out
 

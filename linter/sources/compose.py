@@ -2,7 +2,7 @@
 
 Compose interpolates ``${VAR}`` / ``$VAR`` in the file, then splits a string
 ``command``/``entrypoint`` into words with shell-like rules (quotes and
-backslashes, no shell).  :func:`split_words` does that split on the scalar's
+backslashes, no shell).  :func:`linter.sources.words.split_words` does that split on the scalar's
 value and places every word in the file through the scalar's offset map.
 The service's argv is ``entrypoint + command``; without an entrypoint on a vLLM
 image, ``command`` is the image entrypoint's argv.
@@ -10,99 +10,14 @@ image, ``command`` is the image entrypoint's argv.
 
 from __future__ import annotations
 
-import re
-
 from linter.launch import EnvVar, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
+from linter.sources.words import interp_ranges, kept_env, shell_script_index, split_words
 from linter.sources.kubernetes import argv_launches, image_hint, likely_vllm_image
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token, sub_token
-
-_INTERP = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _interp_ranges(value: str) -> list[tuple[int, int]]:
-    out = []
-    i = 0
-    while i < len(value):
-        if value.startswith("$$", i):
-            i += 2
-            continue
-        m = _INTERP.match(value, i)
-        if m:
-            out.append((m.start(), m.end()))
-            i = m.end()
-        else:
-            i += 1
-    return out
-
-
-def split_words(text: str, value: str, omap: OffsetMap) -> list[Token]:
-    """Split ``value`` like ``shlex.split`` (POSIX mode, no comments) into placed tokens.
-
-    A word whose characters all come from one verbatim stretch of the value is
-    editable; quotes or backslashes inside a word make it not editable.  A word
-    containing interpolation is opaque there, and a bare unquoted variable may
-    become several words (``splat``).
-    """
-    interp = _interp_ranges(value)
-    words: list[Token] = []
-    i, n = 0, len(value)
-    while i < n:
-        while i < n and value[i] in " \t\r\n":
-            i += 1
-        if i >= n:
-            break
-        start = i
-        chars: list[int] = []  # value index of every character of the word
-        quoted = False
-        while i < n and value[i] not in " \t\r\n":
-            c = value[i]
-            if c == "'":
-                quoted = True
-                j = value.find("'", i + 1)
-                j = n if j == -1 else j
-                chars.extend(range(i + 1, j))
-                i = j + 1
-            elif c == '"':
-                quoted = True
-                i += 1
-                while i < n and value[i] != '"':
-                    if value[i] == "\\" and i + 1 < n and value[i + 1] in '"\\$`\n':
-                        i += 1
-                    chars.append(i)
-                    i += 1
-                i += 1
-            elif c == "\\" and i + 1 < n:
-                chars.append(i + 1)
-                i += 2
-            else:
-                chars.append(i)
-                i += 1
-        end = min(i, n)
-        word = "".join(value[k] for k in chars)
-        # opaque ranges in word coordinates
-        opaque = []
-        for s, e in interp:
-            idx = [w for w, k in enumerate(chars) if s <= k < e]
-            if idx:
-                opaque.append((idx[0], idx[-1] + 1))
-        contiguous = bool(chars) and chars == list(range(chars[0], chars[0] + len(chars)))
-        splat = not quoted and any(s == start and e == end for s, e in interp)
-        if contiguous:
-            tok = sub_token(text, omap, value, chars[0], chars[-1] + 1, opaque, splat)
-            s_file = omap.nearest(start)
-            e_file = max(s_file, omap.span_end(end))
-            tok = Token(tok.value, Span(s_file, e_file), tok.value_start, tok.opaque, tok.splat)
-        else:
-            s_file = omap.nearest(start)
-            e_file = max(s_file, omap.span_end(end))
-            tok = Token(word, Span(s_file, e_file), None, tuple(opaque), splat)
-        words.append(tok)
-    return words
-
 
 def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list[Node], bool]:
     """Words of a compose ``command``/``entrypoint``; the bool says whether it was a string."""
@@ -119,7 +34,7 @@ def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list
         for item in node.value:
             if isinstance(item, ScalarNode):
                 tok = scalar_token(src, item)
-                opaque = tuple(_interp_ranges(tok.value))
+                opaque = tuple(interp_ranges(tok.value))
                 toks.append(Token(tok.value, tok.span, tok.value_start, opaque) if opaque else tok)
                 nodes.append(item)
         return toks, nodes, False
@@ -130,11 +45,11 @@ def service_env(src: SourceFile, node: Node | None) -> list[EnvVar]:
     out: list[EnvVar] = []
     if isinstance(node, MappingNode):
         for k, v in node.value:
-            if isinstance(k, ScalarNode) and k.value.startswith("VLLM_"):
+            if isinstance(k, ScalarNode) and kept_env(k.value):
                 out.append(EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) and v.value else None))
     elif isinstance(node, SequenceNode):
         for item in node.value:
-            if isinstance(item, ScalarNode) and item.value.startswith("VLLM_"):
+            if isinstance(item, ScalarNode) and kept_env(item.value):
                 tok = scalar_token(src, item)
                 eq = tok.value.find("=")
                 if eq == -1:
@@ -153,7 +68,7 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
     words = entry_words + cmd_words
     nodes = entry_nodes + cmd_nodes
     out = Extraction()
-    k = embedded_shell.shell_script_index(words)
+    k = shell_script_index(words)
     if k is not None and k < len(nodes) and nodes[k] is not nodes[k - 1]:
         # the script is a list item of its own: its scalar's map places it exactly
         out = argv_launches(src, words, nodes, kind="compose", span=span, group=group, image=image_tok)

@@ -23,6 +23,8 @@ from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, commands, shell
+from linter.sources.placed import PlacedText
+from linter.sources.words import SHELLS, kept_env, shell_script_index
 
 __all__ = ["extract"]
 
@@ -33,53 +35,10 @@ INSTRUCTIONS = frozenset(
     "FROM RUN CMD LABEL MAINTAINER EXPOSE ENV ADD COPY ENTRYPOINT VOLUME USER WORKDIR ARG ONBUILD "
     "STOPSIGNAL HEALTHCHECK SHELL".split()
 )
-_ENV_PREFIXES = ("VLLM_", "LMCACHE_")
 
 
-@dataclass
-class _Val:
-    """A decoded string with the file offset of each character (None: produced by an escape)."""
-
-    chars: list[str] = field(default_factory=list)
-    pos: list[int | None] = field(default_factory=list)
-    opaque: list[tuple[int, int]] = field(default_factory=list)
-    start: int = 0  # file span of the raw text
-    end: int = 0
-    anchor: int | None = None
-
-    @property
-    def value(self) -> str:
-        return "".join(self.chars)
-
-    def put(self, ch: str, p: int | None) -> None:
-        self.chars.append(ch)
-        self.pos.append(p)
-
-    def token(self, src: SourceFile) -> Token:
-        value = self.value
-        vs: int | None = None
-        if value:
-            f0 = self.pos[0]
-            if f0 is not None and all(p == f0 + k for k, p in enumerate(self.pos)) and src.text[f0 : f0 + len(value)] == value:
-                vs = f0
-        elif self.anchor is not None:
-            vs = self.anchor
-        return Token(value, Span(self.start, max(self.start, self.end)), vs, tuple(self.opaque))
-
-    def offset_map(self) -> OffsetMap:
-        m = OffsetMap(fallback=self.start)
-        for i, p in enumerate(self.pos):
-            if p is not None:
-                m.add(i, p, 1)
-        return m
-
-    def sub_span(self, a: int, b: int, src: SourceFile) -> tuple[Span, bool]:
-        seg = self.pos[a:b]
-        if seg and seg[0] is not None and all(p == seg[0] + k for k, p in enumerate(seg)):
-            f0 = seg[0]
-            if src.text[f0 : f0 + (b - a)] == self.value[a:b]:
-                return Span(f0, f0 + (b - a)), True
-        return Span(self.start, max(self.start, self.end)), False
+# A decoded string with the file offset of each verbatim run (escapes have none).
+_Val = PlacedText
 
 
 @dataclass
@@ -236,38 +195,38 @@ class _Dockerfile:
         text = self.src.text
         esc = self.escape
         k = start
-        at_line_start = False
         while k < end:
-            ch = text[k]
-            if at_line_start and drop_comments:
+            nl = text.find("\n", k, end)
+            line_end = end if nl == -1 else nl + 1
+            body_end = line_end
+            continued = False
+            # ``ESC [blanks] [\r] \n`` continues the line: the escape and the break are dropped
+            j = (nl if nl != -1 else end) - 1
+            if nl != -1:
+                if j >= k and text[j] == "\r":
+                    j -= 1
+                while j >= k and text[j] in " \t":
+                    j -= 1
+                if j >= k and text[j] == esc:
+                    body_end, continued = j, True
+            if not continued and nl != -1 and nl > k and text[nl - 1] == "\r":
+                v.lit(text[k : nl - 1], k)  # CRLF: the \r is dropped, the \n kept
+                v.lit("\n", nl)
+            else:
+                v.lit(text[k:body_end], k)
+            k = line_end
+            if not continued:
+                continue
+            # lines inside a continuation: comment lines and empty lines are skipped
+            while drop_comments and k < end:
                 j = k
                 while j < end and text[j] in " \t":
                     j += 1
-                if j < end and text[j] == "#":
-                    nl = text.find("\n", j)
-                    k = end if nl == -1 or nl >= end else nl + 1
+                if j < end and text[j] in "#\r\n":
+                    nl2 = text.find("\n", j, end)
+                    k = end if nl2 == -1 else nl2 + 1
                     continue
-                if j < end and text[j] in "\r\n":
-                    # an empty line inside a continuation is skipped too
-                    nl = text.find("\n", j)
-                    k = end if nl == -1 or nl >= end else nl + 1
-                    continue
-                at_line_start = False
-            if ch == esc:
-                j = k + 1
-                while j < end and text[j] in " \t":
-                    j += 1
-                if j < end and text[j] == "\r":
-                    j += 1
-                if j < end and text[j] == "\n":
-                    k = j + 1
-                    at_line_start = True
-                    continue
-            if ch == "\r" and k + 1 < end and text[k + 1] == "\n":
-                k += 1
-                continue
-            v.put(ch, k)
-            k += 1
+                break
         return v
 
     def json_string(self, node: _ts.Node) -> _Val:
@@ -278,8 +237,10 @@ class _Dockerfile:
         while k < end:
             ch = text[k]
             if ch != "\\" or k + 1 >= end:
-                v.put(ch, k)
-                k += 1
+                j = text.find("\\", k + 1, end)
+                j = end if j == -1 else j
+                v.lit(text[k:j], k)
+                k = j
                 continue
             nxt = text[k + 1]
             simple = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -324,7 +285,7 @@ class _Dockerfile:
             ch = text[k]
             if unquote and quote is None and ch in "\"'":
                 quote = ch
-                if v.anchor is None and not v.chars:
+                if v.anchor is None and not len(v):
                     v.anchor = k + 1
                 k += 1
                 continue
@@ -350,10 +311,7 @@ class _Dockerfile:
                 else:
                     while j < end and (text[j].isalnum() or text[j] == "_"):
                         j += 1
-                a = len(v.chars)
-                for q in range(k, j):
-                    v.put(text[q], q)
-                v.opaque.append((a, len(v.chars)))
+                v.unknown(text[k:j], k)
                 k = j
                 continue
             v.put(ch, k)
@@ -381,8 +339,7 @@ class _Dockerfile:
                         if h.type == "heredoc_end":
                             body_end = self.span(h).start
                     v = _Val(start=body_start, end=body_end)
-                    for k in range(body_start, body_end):
-                        v.put(self.src.text[k], k)
+                    v.lit(self.src.text[body_start:body_end], body_start)
                     return _Form(None, v, self.span(node), keyword)
                 if blocks:
                     end = self.span(blocks[-1]).end
@@ -446,12 +403,11 @@ class _Dockerfile:
             sp = vals.find(" ")
             if sp <= 0:
                 return stage
-            p_first, p_last = body.pos[0], body.pos[sp - 1]
-            name = _Val(body.chars[:sp], body.pos[:sp], [], rest if p_first is None else p_first, rest if p_last is None else p_last + 1)
+            name = body.slice(0, sp)
             j = sp
             while j < len(vals) and vals[j] in " \t":
                 j += 1
-            p0 = body.pos[j] if j < len(vals) else end
+            p0 = body.omap.to_file(j) if j < len(vals) else end
             value = self.plain_range(p0 if p0 is not None else end, end, unquote=False)
             self._add_env(stage, name, value)
             return stage
@@ -523,12 +479,9 @@ class _Dockerfile:
             return raw
         out = _Val(start=sp.start, end=sp.end)
         k = 0
-        opaque = sorted(raw.opaque)
-        for a, b in opaque:
-            while k < a:
-                out.put(raw.chars[k], raw.pos[k])
-                k += 1
-            ref = "".join(raw.chars[a:b])
+        for a, b in sorted(raw.opaque):
+            out.extend(raw.slice(k, a))
+            ref = raw.value[a:b]
             name = ref[2:-1] if ref.startswith("${") else ref[1:]
             default = None
             for op in (":-", "-"):
@@ -537,22 +490,16 @@ class _Dockerfile:
                     break
             val = self.global_args.get(name)
             if val is not None and not val.opaque:
-                out.chars.extend(val.chars)
-                out.pos.extend(val.pos)
+                out.extend(val)
             elif default is not None and "$" not in default:
-                off = ref.index(default) if default else 0
-                for q, ch in enumerate(default):
-                    p = raw.pos[a + off + q]
-                    out.put(ch, p)
+                off = a + ref.index(default) if default else a
+                out.extend(raw.slice(off, off + len(default)))
             else:
-                s = len(out.chars)
-                for q in range(a, b):
-                    out.put(raw.chars[q], raw.pos[q])
-                out.opaque.append((s, len(out.chars)))
+                piece = raw.slice(a, b)
+                out.unknown(piece.value, piece.omap.to_file(0))
             k = b
-        while k < len(raw.chars):
-            out.put(raw.chars[k], raw.pos[k])
-            k += 1
+        out.extend(raw.slice(k, len(raw)))
+        out.opaque = [o for o in out.opaque if o[1] > o[0]]
         return out
 
     def env_pair(self, stage: _Stage, pair: _ts.Node) -> None:
@@ -569,7 +516,7 @@ class _Dockerfile:
         self._add_env(stage, nv, vv)
 
     def _add_env(self, stage: _Stage, name: _Val, value: _Val) -> None:
-        if not name.value.startswith(_ENV_PREFIXES):
+        if not kept_env(name.value):
             return
         stage.env = [e for e in stage.env if e.name.value != name.value]
         stage.env.append(EnvVar(name.token(self.src), value.token(self.src)))
@@ -585,7 +532,7 @@ class _Dockerfile:
         return s.image, s.pin
 
     def shell_ok(self, stage: _Stage) -> bool:
-        return stage.shell is None or not stage.shell or posixpath.basename(stage.shell[0]) in shell.SHELLS
+        return stage.shell is None or not stage.shell or posixpath.basename(stage.shell[0]) in SHELLS
 
     def run_form(self, stage: _Stage, f: _Form) -> None:
         if f.script is not None:
@@ -635,21 +582,14 @@ class _Dockerfile:
         m = commands.match_words(tokens, image_entrypoint=image_entrypoint)
         if m is None:
             # ``["sh", "-c", "script"]``
-            for k, tok in enumerate(tokens):
-                if posixpath.basename(tok.value) in shell.SHELLS:
-                    j = k + 1
-                    has_c = False
-                    while j < len(tokens) and tokens[j].value.startswith("-") and len(tokens[j].value) > 1:
-                        has_c = has_c or ("c" in tokens[j].value[1:] and not tokens[j].value.startswith("--"))
-                        j += 1
-                    if has_c and j < len(tokens):
-                        launches = self.script(stage, words[j], span)
-                        return launches[0] if launches else None
-                    break
+            j = shell_script_index(tokens)
+            if j is not None:
+                launches = self.script(stage, words[j], span)
+                return launches[0] if launches else None
             return None
         image, pin = self.root_image(stage)
         env = list(stage.env) if m.image is None else []
-        env = _merge_env(env, [EnvVar(n, v) for n, v in m.env if n.value.startswith(_ENV_PREFIXES)])
+        env = _merge_env(env, [EnvVar(n, v) for n, v in m.env if kept_env(n.value)])
         launch = Launch(
             path=self.src.path,
             kind="dockerfile",
@@ -717,8 +657,7 @@ class _Dockerfile:
 
 def _synthetic(value: str, span: Span) -> _Val:
     v = _Val(start=span.start, end=span.end)
-    for ch in value:
-        v.put(ch, None)
+    v.lit(value, None)
     return v
 
 

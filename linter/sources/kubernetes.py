@@ -19,6 +19,7 @@ import re
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
+from linter.sources.words import kept_env, shell_script_index, split_words
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token
 
@@ -65,8 +66,6 @@ _ARGS_ENV = re.compile(r"^(VLLM_)?(ADDITIONAL|EXTRA|SERVE|SERVER|ENGINE|VLLM)_?A
 
 def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, group: str) -> Extraction:
     """``VLLM_ADDITIONAL_ARGS``-style variables whose value is a string of vLLM flags (llm-d images)."""
-    from linter.sources.compose import split_words  # shell-like word splitting with positions
-
     out = Extraction()
     if not isinstance(env_node, SequenceNode):
         return out
@@ -108,18 +107,18 @@ def env_vars(src: SourceFile, env_node: Node | None) -> list[EnvVar]:
     if isinstance(env_node, SequenceNode):
         for item in env_node.value:
             name = get(item, "name")
-            if isinstance(name, ScalarNode) and name.value.startswith("VLLM_"):
+            if isinstance(name, ScalarNode) and kept_env(name.value):
                 value = get(item, "value")
                 out.append(EnvVar(scalar_token(src, name), scalar_token(src, value) if isinstance(value, ScalarNode) else None))
     elif isinstance(env_node, MappingNode):  # compose-style maps in operator resources
         for k, v in env_node.value:
-            if isinstance(k, ScalarNode) and k.value.startswith("VLLM_"):
+            if isinstance(k, ScalarNode) and kept_env(k.value):
                 out.append(EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) else None))
     return out
 
 
 def _launch_from_match(src: SourceFile, m: commands.Match, *, kind: str, span: Span, group: str) -> Launch:
-    env = [EnvVar(n, v) for n, v in m.env if n.value.startswith("VLLM_")]
+    env = [EnvVar(n, v) for n, v in m.env if kept_env(n.value)]
     launch = Launch(
         path=src.path, kind=kind, span=span, program=m.program, entrypoint=m.entrypoint,
         entry=list(m.entry), args=list(m.args), env=env, image=m.image, group=group,
@@ -146,7 +145,7 @@ def argv_launches(
         if image_runs_args:
             out.launches.append(Launch(src.path, kind, span, entrypoint="image", image=image, group=group))
         return out
-    k = embedded_shell.shell_script_index(words)
+    k = shell_script_index(words)
     if k is not None:
         script_node = nodes[k]
         omap = scalar_offsets(src, script_node)

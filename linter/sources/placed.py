@@ -73,6 +73,39 @@ class PlacedText:
         self._joined = None
         self.splat = self.splat or other.splat
 
+    def copy(self) -> PlacedText:
+        """An independent copy (a variable's value used at several places)."""
+        out = PlacedText(self.start, self.end, self.anchor, self.splat)
+        out.extend(self)
+        out.anchor, out.splat = self.anchor, self.splat
+        return out
+
+    def slice(self, a: int, b: int) -> PlacedText:
+        """``value[a:b]`` with its runs and unknown parts (its raw span: where ``a`` and ``b`` stand)."""
+        out = PlacedText()
+        if b <= a:
+            return out
+        out._parts = [self.value[a:b]]
+        out._len = b - a
+        for s, f, n in self.omap.segments:
+            lo, hi = max(s, a), min(s + n, b)
+            if lo < hi:
+                out.omap.add(lo - a, f + lo - s, hi - lo)
+        out.opaque = [(max(x, a) - a, min(y, b) - a) for x, y in self.opaque if x < b and a < y]
+        first, last = self.omap.to_file(a), self.omap.to_file(b - 1)
+        out.start = first if first is not None else self.start
+        out.end = last + 1 if last is not None else self.end
+        return out
+
+    def placed_in(self, outer: OffsetMap, start: int, end: int) -> PlacedText:
+        """This text with its runs mapped through ``outer`` (script offsets to file offsets)."""
+        out = PlacedText(start, end, None, self.splat, list(self.opaque), self.omap.compose(outer))
+        out._parts = [self.value] if self._len else []
+        out._len = self._len
+        if self.anchor is not None:
+            out.anchor = outer.contiguous(self.anchor, self.anchor)
+        return out
+
     # -- reading ----------------------------------------------------------
     @property
     def value(self) -> str:

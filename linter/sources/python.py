@@ -40,6 +40,7 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
 from linter.sources.commands import match_words
+from linter.sources.words import kept_env, shell_script_index
 
 SETTINGS_CLASSES = ("LLM", "EngineArgs", "AsyncEngineArgs")
 ARGV_CALLS = frozenset(
@@ -53,7 +54,6 @@ EXEC_ARGS_CALLS = frozenset({"asyncio.create_subprocess_exec"})
 SHELL_CALLS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell", "shlex.split"}
 )
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 _LINE_RE = re.compile(r"\r\n|\r|\n")
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
@@ -580,20 +580,13 @@ class _Extractor:
         m = match_words(tokens)
         if m is None:
             # ["bash", "-c", "vllm serve ..."]
-            if tokens and not tokens[0].is_opaque and tokens[0].value.rsplit("/", 1)[-1] in _SHELLS:
-                for i in range(1, len(tokens) - 1):
-                    v = tokens[i].value
-                    if v.startswith("-") and not v.startswith("--") and "c" in v[1:]:
-                        node = nodes[i + 1]
-                        if node is not None:
-                            self.shell_script(node, env)
-                        break
-                    if not v.startswith("-"):
-                        break
+            k = shell_script_index(tokens)
+            if k is not None and nodes[k] is not None:
+                self.shell_script(nodes[k], env)
             return
         envs = list(env)
         for name, value in m.env:
-            if name.value.startswith("VLLM_") or name.value.startswith("LMCACHE_"):
+            if kept_env(name.value):
                 envs.append(EnvVar(name, value))
         self.result.launches.append(Launch(
             path=self.src.path, kind="python", span=self.span(call), program=m.program, entrypoint=m.entrypoint,
@@ -606,7 +599,7 @@ class _Extractor:
                 items = self.dict_items(arg.value)
                 if items is None:
                     return []
-                return [EnvVar(k, v) for k, v, _ in items[0] if k.value.startswith(("VLLM_", "LMCACHE_"))]
+                return [EnvVar(k, v) for k, v, _ in items[0] if kept_env(k.value)]
         return []
 
     # -- shell ---------------------------------------------------------------------

@@ -256,8 +256,6 @@ class _Generic:
     def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None) -> None:
         if node.tag != "tag:yaml.org,2002:str" or not _COMMAND_HINT.search(node.value):
             return
-        if not embedded_shell.available():
-            return
         key = path[-1] if path else ""
         if key.lower().endswith(_NOT_SHELL_FILES):
             return  # a ConfigMap entry holding a Python program, a JSON file, ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from linter.source_file import SourceFile
+from linter.sources.words import split_words
 from linter.sources import compose
 from linter.sources import yaml as yaml_source
 
@@ -98,7 +99,7 @@ def test_split_words_rules():
     from linter.offset_map import OffsetMap
 
     value = "a 'b c' \"d\\\"e\" f\\ g $$h"
-    words = compose.split_words(value, value, OffsetMap.identity(0, len(value)))
+    words = split_words(value, value, OffsetMap.identity(0, len(value)))
     assert [w.value for w in words] == ["a", "b c", 'd"e', "f g", "$$h"]
     assert words[0].editable and not words[2].editable
     del text

@@ -1,0 +1,478 @@
+"""Shell words: what each word of a script evaluates to, and where its characters stand.
+
+The lower layer of the shell reader (:mod:`linter.sources.shell` walks the commands).
+A :class:`WordEvaluator` holds one script's parse text and turns a tree-sitter-bash
+word node into :class:`~linter.sources.placed.PlacedText` after shell quote removal:
+literal characters keep their script offsets (as runs, never one entry per
+character), expansions that cannot be resolved statically stay as written and
+are marked unknown, and an unquoted expansion may split into several words.
+
+Positions: tree-sitter reads the script as UTF-8 bytes with the ``\\r`` of each
+``\\r\\n`` removed (bash would keep it, but a CRLF script is meant as a script).
+Three offset spaces meet here: bytes (tree-sitter), parse text (the script
+without those ``\\r``) and script offsets (what a word's runs hold).  Both
+conversions are sparse (the multibyte characters, the dropped ``\\r``), so a
+4 MB script costs no per-character table.
+
+Variables: :meth:`WordEvaluator.collect_assignments` reads every assignment
+before the commands are walked; a ``$VAR`` use resolves to the value that can
+reach it (see :meth:`WordEvaluator._resolve`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+import tree_sitter as _ts
+
+from linter.sources.placed import PlacedText
+
+__all__ = ["Word", "Assignment", "TooComplex", "WordEvaluator", "split_fields", "plain_static"]
+
+Word = PlacedText
+
+_GLOB_CHARS = frozenset("*?[")
+_GLOB_OR_ESCAPE = re.compile(r"[\\*?\[]")
+_ESCAPE = re.compile(r"\\")
+_DQ_ESCAPE = re.compile(r'\\[$`"\\\n]')
+_FIELD = re.compile(r"[^ \t\n]+")
+# Work budget: characters of word values placed in the file, per character of
+# the script.  Each nested ``$( )`` re-reads the text inside it, so a hostile
+# script (thousands of nested substitutions) would cost quadratic time and
+# memory; past the budget the script is reported as too complex instead.
+WORK_PER_CHAR = 8
+WORK_PER_TOKEN = 16  # a token costs far more than one character (objects, runs)
+WORK_MIN = 200_000
+
+
+class TooComplex(Exception):
+    """The script needs more work than its budget (deeply nested substitutions, huge commands)."""
+
+
+@dataclass
+class Assignment:
+    name: str
+    start: int  # script offset of the assignment
+    scalar: Word | None = None
+    array: list[Word] | None = None
+
+
+class WordEvaluator:
+    """One script's parse text, its offset conversions, its variables and its words."""
+
+    def __init__(self, script: str, budget: list[int] | None) -> None:
+        self.script = script
+        # shared with nested scripts (``sh -c``, heredocs): one budget per extraction
+        self.budget = budget if budget is not None else [max(WORK_MIN, WORK_PER_CHAR * len(script))]
+        # parse offsets of the ``\n`` whose ``\r`` was dropped (sorted)
+        self.drops: list[int] = []
+        if "\r\n" in script:
+            pieces = script.split("\r\n")
+            k = 0
+            for piece in pieces[:-1]:
+                k += len(piece)
+                self.drops.append(k)
+                k += 1
+            self.text = "\n".join(pieces)
+        else:
+            self.text = script
+        self.data = self.text.encode("utf-8", "surrogatepass")
+        # byte offsets where a multibyte character starts, and the extra bytes before each
+        self.mb_at: list[int] = []
+        self.mb_extra: list[int] = [0]
+        if len(self.data) != len(self.text):
+            b = 0
+            extra = 0
+            for k, ch in enumerate(self.text):
+                if ord(ch) < 0x80:
+                    b += 1
+                    continue
+                n = len(ch.encode("utf-8", "surrogatepass"))
+                self.mb_at.append(b)
+                extra += n - 1
+                self.mb_extra.append(extra)
+                b += n
+        self.assignments: dict[str, list[Assignment]] = {}
+
+    # -- positions ---------------------------------------------------------
+
+    def p(self, byte: int) -> int:
+        """Parse-text offset of a byte offset (a character boundary)."""
+        if not self.mb_at:
+            return byte
+        return byte - self.mb_extra[bisect.bisect_left(self.mb_at, byte)]
+
+    def s(self, pidx: int) -> int:
+        """Script offset of a parse-text offset."""
+        if not self.drops:
+            return pidx
+        return pidx + bisect.bisect_right(self.drops, pidx)
+
+    def sbyte(self, byte: int) -> int:
+        return self.s(self.p(byte))
+
+    def send(self, byte: int) -> int:
+        """Script offset just after the character that ends at ``byte`` (skips a dropped \\r)."""
+        k = self.p(byte)
+        return self.s(k - 1) + 1 if k > 0 else 0
+
+    def ntext(self, node: _ts.Node) -> str:
+        return self.text[self.p(node.start_byte) : self.p(node.end_byte)]
+
+    def lit_range(self, w: Word, pstart: int, pend: int) -> None:
+        """Append parse text ``[pstart, pend)`` verbatim (one run per stretch between dropped \\r)."""
+        if pend <= pstart:
+            return
+        cur = pstart
+        if self.drops:
+            i = bisect.bisect_right(self.drops, pstart)
+            while i < len(self.drops) and self.drops[i] < pend:
+                d = self.drops[i]
+                w.lit(self.text[cur:d], self.s(cur))
+                cur = d
+                i += 1
+        w.lit(self.text[cur:pend], self.s(cur))
+
+    def spend(self, work: int) -> None:
+        self.budget[0] -= work
+        if self.budget[0] < 0:
+            raise TooComplex
+
+    # -- word evaluation ---------------------------------------------------
+
+    def eval_word(self, node: _ts.Node, *, quoted: bool = False, assignment: bool = False) -> list[Word]:
+        """The word(s) a node expands to (more than one only for a resolved array or split variable)."""
+        w = Word(start=self.sbyte(node.start_byte), end=self.send(node.end_byte))
+        multi = self._eval_into(w, node, quoted=quoted, whole=True, assignment=assignment)
+        self.spend(len(w) + WORK_PER_TOKEN)
+        if multi is not None:
+            return multi
+        return [w]
+
+    def _eval_into(self, w: Word, node: _ts.Node, *, quoted: bool, whole: bool, assignment: bool = False) -> list[Word] | None:
+        t = node.type
+        ps, pe = self.p(node.start_byte), self.p(node.end_byte)
+        if t in ("word", "number", "variable_name", "special_variable_name", "extglob_pattern", "file_descriptor", "test_operator", "regex"):
+            self._unquoted_text(w, ps, pe, glob=not quoted and not assignment)
+            return None
+        if t == "raw_string":
+            w.anchor = self.s(ps + 1)
+            self.lit_range(w, ps + 1, max(ps + 1, pe - 1))
+            return None
+        if t == "ansi_c_string":
+            w.anchor = self.s(ps + 2)
+            self._ansi_c(w, ps + 2, max(ps + 2, pe - 1))
+            return None
+        if t in ("string", "translated_string"):
+            return self._double_quoted(w, node, whole=whole)
+        if t == "concatenation":
+            prev_end = ps
+            for child in node.children:
+                cs, ce = self.p(child.start_byte), self.p(child.end_byte)
+                if cs > prev_end:
+                    self._unquoted_text(w, prev_end, cs, glob=not quoted and not assignment)
+                self._eval_into(w, child, quoted=quoted, whole=False, assignment=assignment)
+                prev_end = ce
+            if pe > prev_end:
+                self._unquoted_text(w, prev_end, pe, glob=not quoted and not assignment)
+            return None
+        if t in ("simple_expansion", "expansion"):
+            return self._expansion(w, node, quoted=quoted, whole=whole, assignment=assignment)
+        if t in ("command_substitution", "process_substitution", "arithmetic_expansion", "brace_expression"):
+            w.unknown(self.text[ps:pe], self.s(ps), splat=not quoted and not assignment and t == "command_substitution")
+            return None
+        if t == "$":
+            # ``$"..."`` split by the grammar: the ``$`` itself is dropped by bash.
+            nxt = node.next_sibling
+            if nxt is not None and nxt.start_byte == node.end_byte and nxt.type in ("string", "raw_string"):
+                return None
+            w.lit("$", self.s(ps))
+            return None
+        # Anything else (ERROR, unexpected nodes): keep the text, unknown.
+        w.unknown(self.text[ps:pe], self.s(ps))
+        return None
+
+    def _unquoted_text(self, w: Word, ps: int, pe: int, *, glob: bool) -> None:
+        text = self.text
+        first = len(w)
+        special = _GLOB_OR_ESCAPE if glob else _ESCAPE
+        run = ps
+        while True:
+            m = special.search(text, run, pe)
+            if m is None:
+                break
+            j = m.start()
+            self.lit_range(w, run, j)
+            if text[j] != "\\":
+                w.unknown(text[j], self.s(j))  # a glob character: the match is not known
+                run = j + 1
+            elif j + 1 < pe:
+                if text[j + 1] != "\n":  # a backslash-newline is removed
+                    w.lit(text[j + 1], self.s(j + 1))
+                run = j + 2
+            else:
+                self.lit_range(w, j, j + 1)
+                run = j + 1
+        self.lit_range(w, run, pe)
+        if glob and first == 0 and pe > ps and text[ps] == "~":
+            value = w.value
+            slash = value.find("/", 1)
+            w.opaque.append((0, len(value) if slash == -1 else slash))
+
+    def _ansi_c(self, w: Word, ps: int, pe: int) -> None:
+        simple = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+                  "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+        text = self.text
+        k = ps
+        while k < pe:
+            ch = text[k]
+            if ch != "\\" or k + 1 >= pe:
+                j = text.find("\\", k + 1, pe)
+                j = pe if j == -1 else j
+                self.lit_range(w, k, j)
+                k = j
+                continue
+            nxt = text[k + 1]
+            if nxt in simple:
+                w.put(simple[nxt], None)
+                k += 2
+                continue
+            if nxt in "xuU":
+                limit = {"x": 2, "u": 4, "U": 8}[nxt]
+                j = k + 2
+                while j < pe and j < k + 2 + limit and text[j] in "0123456789abcdefABCDEF":
+                    j += 1
+                if j > k + 2:
+                    try:
+                        w.put(chr(int(text[k + 2 : j], 16)), None)
+                    except (ValueError, OverflowError):
+                        w.unknown(text[k:j], None)
+                    k = j
+                    continue
+            if nxt in "01234567":
+                j = k + 1
+                while j < pe and j < k + 4 and text[j] in "01234567":
+                    j += 1
+                w.put(chr(int(text[k + 1 : j], 8) & 0xFF), None)
+                k = j
+                continue
+            if nxt == "c" and k + 2 < pe:
+                w.put(chr(ord(text[k + 2]) & 0x1F), None)
+                k += 3
+                continue
+            self.lit_range(w, k, k + 2)
+            k += 2
+
+    def _double_quoted(self, w: Word, node: _ts.Node, *, whole: bool = False) -> list[Word] | None:
+        ps, pe = self.p(node.start_byte), self.p(node.end_byte)
+        inner_start = ps + 1
+        if node.type == "translated_string" or self.text[ps] == "$":
+            inner_start = ps + 2
+        closing = node.children[-1] if node.children else None
+        inner_end = pe - 1 if closing is not None and closing.type == '"' and not closing.is_missing and pe - 1 >= inner_start else pe
+        w.anchor = self.s(inner_start)
+        inner = [c for c in node.children if c.type not in ('"',)]
+        if whole and len(inner) == 1 and inner[0].type in ("simple_expansion", "expansion"):
+            c = inner[0]
+            if self.p(c.start_byte) == inner_start and self.p(c.end_byte) == inner_end:
+                return self._expansion(w, c, quoted=True, whole=True, assignment=False)
+        prev = inner_start
+        for child in node.children:
+            cs, ce = self.p(child.start_byte), self.p(child.end_byte)
+            if child.type in ('"', "string_content") or ce <= inner_start or cs >= inner_end:
+                continue
+            if cs > prev:
+                self._dq_text(w, prev, cs)
+            self._eval_into(w, child, quoted=True, whole=False)
+            prev = ce
+        if inner_end > prev:
+            self._dq_text(w, prev, inner_end)
+        return None
+
+    def _dq_text(self, w: Word, ps: int, pe: int) -> None:
+        text = self.text
+        run = ps
+        while True:
+            m = _DQ_ESCAPE.search(text, run, pe)
+            if m is None or m.end() > pe:
+                break
+            j = m.start()
+            self.lit_range(w, run, j)
+            if text[j + 1] != "\n":
+                w.lit(text[j + 1], self.s(j + 1))
+            run = j + 2
+        self.lit_range(w, run, pe)
+
+    def _expansion(self, w: Word, node: _ts.Node, *, quoted: bool, whole: bool, assignment: bool) -> list[Word] | None:
+        ps, pe = self.p(node.start_byte), self.p(node.end_byte)
+        raw = self.text[ps:pe]
+        name, subscript, plain, is_length = expansion_shape(node, self)
+        splat = False
+        if name in ("@", "*"):
+            splat = name == "@" or not quoted
+        elif subscript in ("@", "*") and not is_length:
+            splat = subscript == "@" or not quoted
+        elif not quoted and not assignment:
+            splat = True  # word splitting of an unquoted expansion
+        # Simple local resolution.
+        if plain and name and self.depth >= 0:
+            a = self._resolve(name, self.s(ps))
+            if a is not None:
+                if subscript in ("@", "*") and a.array is not None and whole and (quoted or all(plain_static(x) for x in a.array)):
+                    if subscript == "@" or not quoted:
+                        return [copy_word(x) for x in a.array]
+                if subscript is None and a.scalar is not None:
+                    val = a.scalar
+                    if quoted or assignment:
+                        if whole:
+                            return [copy_word(val)]
+                        w.extend(val)
+                        return None
+                    fields = split_fields(val)
+                    if fields is not None:
+                        if whole:
+                            return fields
+                        if len(fields) == 1:
+                            w.extend(fields[0])
+                            return None
+        w.unknown(raw, self.s(ps), splat=splat)
+        return None
+
+    def _resolve(self, name: str, use_at: int) -> Assignment | None:
+        lst = self.assignments.get(name)
+        if not lst or len(lst) != 1:
+            return None
+        a = lst[0]
+        if a.start >= use_at:
+            return None
+        return a
+
+    # -- pass 1: assignments ----------------------------------------------
+
+    def collect_assignments(self, root: _ts.Node) -> None:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            t = node.type
+            if t == "variable_assignment":
+                parent = node.parent
+                if parent is not None and parent.type == "command":
+                    pass  # ``A=1 cmd``: only for that command
+                else:
+                    self._record_assignment(node)
+            elif t == "for_statement":
+                var = node.child_by_field_name("variable")
+                if var is not None:
+                    self._count(self.ntext(var), node)
+            elif t == "command":
+                name = node.child_by_field_name("name")
+                if name is not None and self.ntext(name) in ("read", "mapfile", "readarray", "getopts", "unset", "printf"):
+                    for arg in node.children_by_field_name("argument"):
+                        txt = self.ntext(arg)
+                        if txt.isidentifier():
+                            self._count(txt, node)
+            elif t == "declaration_command":
+                for c in node.named_children:
+                    if c.type == "variable_name":
+                        pass  # ``export X``/``local X`` does not change X's value
+            stack.extend(reversed(node.children))
+
+    def _count(self, name: str, node: _ts.Node) -> None:
+        self.assignments.setdefault(name, []).append(Assignment(name, self.sbyte(node.start_byte)))
+
+    def _record_assignment(self, node: _ts.Node) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        if name_node.type == "subscript":
+            base = name_node.child_by_field_name("name")
+            self._count(self.ntext(base) if base is not None else self.ntext(name_node), node)
+            return
+        name = self.ntext(name_node)
+        a = Assignment(name, self.sbyte(node.start_byte))
+        appending = any(c.type == "+=" for c in node.children)
+        value = node.child_by_field_name("value")
+        if appending:
+            self.assignments.setdefault(name, []).append(a)
+            self.assignments[name].append(Assignment(name, a.start))
+            return
+        if value is None:
+            w = Word(start=self.send(node.end_byte), end=self.send(node.end_byte))
+            w.anchor = w.start
+            a.scalar = w
+        elif value.type == "array":
+            elems: list[Word] = []
+            ok = True
+            for c in value.named_children:
+                if c.type == "comment":
+                    continue
+                ws = self.eval_word(c)
+                for x in ws:
+                    if x.opaque or x.splat:
+                        ok = False
+                elems.extend(ws)
+            if ok:
+                a.array = elems
+        else:
+            ws = self.eval_word(value, assignment=True)
+            if len(ws) == 1 and not ws[0].opaque and not ws[0].splat:
+                a.scalar = ws[0]
+        self.assignments.setdefault(name, []).append(a)
+
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+
+def expansion_shape(node: _ts.Node, ctx: WordEvaluator) -> tuple[str | None, str | None, bool, bool]:
+    """``(name, subscript, plain, is_length)`` of ``$X``/``${X}``/``${X[@]}``; plain means no operator."""
+    if node.type == "simple_expansion":
+        for c in node.named_children:
+            if c.type in ("variable_name", "special_variable_name"):
+                return ctx.ntext(c), None, True, False
+        return None, None, False, False
+    name: str | None = None
+    subscript: str | None = None
+    plain = True
+    is_length = False
+    for c in node.children:
+        if c.type in ("${", "}"):
+            continue
+        if c.type in ("variable_name", "special_variable_name") and name is None:
+            name = ctx.ntext(c)
+        elif c.type == "subscript":
+            base = c.child_by_field_name("name")
+            idx = c.child_by_field_name("index")
+            name = ctx.ntext(base) if base is not None else None
+            subscript = ctx.ntext(idx) if idx is not None else None
+            if subscript not in ("@", "*"):
+                plain = False
+        elif c.type == "#" and name is None:
+            is_length = True
+            plain = False
+        else:
+            plain = False
+    return name, subscript, plain, is_length
+
+
+def copy_word(w: Word) -> Word:
+    return w.copy()
+
+
+def plain_static(w: Word) -> bool:
+    """A known value that stays one word unquoted (no blank, no glob character)."""
+    return not w.opaque and not w.splat and not any(c in " \t\n" or c in _GLOB_CHARS for c in w.value)
+
+
+def split_fields(w: Word) -> list[Word] | None:
+    """Default-IFS word splitting of a static value; None when globbing could apply."""
+    value = w.value
+    if any(c in _GLOB_CHARS for c in value):
+        return None
+    fields = [w.slice(m.start(), m.end()) for m in _FIELD.finditer(value)]
+    if len(fields) == 1 and len(fields[0]) == len(w):
+        fields[0].start, fields[0].end = w.start, w.end
+    return fields
