@@ -334,6 +334,8 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
             pin = f", pinned {row['vllm_version']}" if row["vllm_version"] else ""
             click.echo(f"{row['file']}:{row['line']}:{row['column']}: {row['kind']} {row['entrypoint']} (checked against {row['checked_against']}{pin})")
             click.echo(f"    model: {row['model']}" + (f"\n    options: {opts}" if opts else ""))
+            if row["evidence"]:
+                click.echo(f"    evidence: {row['evidence']}" + ("" if row["strong"] else " (weak: reported, never edited)"))
         click.echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}.")
     return EXIT_CLEAN
 

@@ -53,6 +53,51 @@ def is_vllm_image(ref: str) -> bool:
     return image.name in VLLM_IMAGE_NAMES or image.repository.endswith("vllm/vllm-openai")
 
 
+# A tag that names a vLLM release as vLLM's own images are tagged (v0.30.1, 0.31.0, v0.9.0rc2).
+_RELEASE_TAG_RE = re.compile(r"^v?\d+\.\d+(\.\d+)?(rc\d+|\.post\d+)?$")
+# Namespaces whose images carry their own project's release in the tag (LMCache's
+# lmcache/vllm-openai:v0.3.9 is LMCache 0.3.9 on some vLLM).
+_OTHER_RELEASE_NAMESPACES = frozenset({"lmcache"})
+
+
+def release_tag(ref: str) -> tuple[str, int] | None:
+    """``(tag, offset in ref)`` when the image's tag says which vLLM release it holds.
+
+    vLLM's own images (namespace ``vllm``: ``vllm/vllm-openai``, on any registry) pin
+    with any tag (``latest`` and ``nightly`` included, the engine reads them).  Other images
+    pin only with a tag that is exactly a vLLM release number; a vendor build
+    (``openeuler/vllm-cpu:0.10.1-oe2403lts``) or another project's release
+    (``lmcache/vllm-openai:v0.3.9post2``) pins nothing.
+    """
+    image = parse_image(ref)
+    if image.tag is None or image.tag_offset is None:
+        return None
+    parts = image.repository.lower().split("/")
+    namespace = parts[-2] if len(parts) >= 2 else ""
+    if namespace in _OTHER_RELEASE_NAMESPACES:
+        return None
+    if namespace != "vllm" and not _RELEASE_TAG_RE.match(image.tag):
+        return None
+    return image.tag, image.tag_offset
+
+
+def is_official_vllm_image(ref: str) -> bool:
+    """One of vLLM's own images (``vllm/vllm-openai``, ``vllm/vllm-tpu``, on any registry or mirror)."""
+    image = parse_image(ref)
+    parts = image.repository.lower().split("/")
+    return len(parts) >= 2 and parts[-2] == "vllm" and image.name in VLLM_IMAGE_NAMES
+
+
+def likely_vllm_image(ref: str | None) -> bool:
+    """An image whose name says vLLM (not a router or an LMCache server image)."""
+    if not ref:
+        return False
+    if is_vllm_image(ref):
+        return True
+    name = parse_image(ref).name.lower()
+    return "vllm" in name and "router" not in name and "lmcache" not in name
+
+
 def version_of_tag(tag: str) -> str | None:
     """``v0.30.1`` -> ``0.30.1``; ``0.31`` -> ``0.31``; ``latest``/``nightly`` -> None."""
     m = _VERSION_RE.match(tag)
@@ -132,6 +177,28 @@ class Match:
     args: list[Token]
     image: Token | None = None
     env: list[tuple[Token, Token | None]] = field(default_factory=list)  # VAR=x words of env/docker -e
+
+    @property
+    def strong(self) -> bool:
+        """A vLLM command word or entrypoint module, or a vLLM image whose entrypoint takes the args."""
+        if self.entrypoint != "image":
+            return True
+        return self.image is not None and not self.image.is_opaque and is_official_vllm_image(self.image.value)
+
+    @property
+    def evidence(self) -> str:
+        """Why these words start vLLM (or LMCache), for ``--show-launches``."""
+        if self.entrypoint == "image":
+            if self.image is None:
+                return "arguments of a vLLM image's entrypoint"
+            kind = "vLLM image" if self.strong else "image named like vLLM's"
+            return f"{kind} {self.image.value}"
+        head = [t.value for t in self.entry]
+        if head and head[0].rsplit("/", 1)[-1] in ("docker", "podman", "nerdctl"):
+            head = head[-1:]
+        words = " ".join(head[-3:] if len(head) > 3 else head)
+        where = f" in image {self.image.value}" if self.image is not None else ""
+        return f"`{words}` command{where}"
 
 
 def _split_assignment(tok: Token) -> tuple[Token, Token | None] | None:
@@ -297,13 +364,19 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                 sub.image = image
                 sub.env = env + sub.env
             return sub
-        if is_vllm_image(image.value):
-            # The image's entrypoint receives ``after`` as its argv, even when it
-            # repeats ``vllm serve`` (a doubled entrypoint that vLLM rejects).
+        official = is_official_vllm_image(image.value)
+        if official:
+            # vLLM's own images: the entrypoint (``vllm serve``) receives ``after`` as its
+            # argv, even when it repeats ``vllm serve`` (a doubled entrypoint that vLLM rejects).
             return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
         sub = match_words(after) if after else None
         if sub is not None:
             sub.image = image
             sub.env = env + sub.env
-        return sub
+            return sub
+        if is_vllm_image(image.value) or likely_vllm_image(image.value):
+            # another image named like vLLM's (a vendor build, a mirror): its entrypoint is
+            # probably vLLM's, so the words are its arguments (weak evidence: never edited)
+            return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
+        return None
     return None

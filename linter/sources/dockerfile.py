@@ -13,6 +13,7 @@ When the final stage's base image is a vLLM image and no ``ENTRYPOINT`` is set,
 from __future__ import annotations
 
 import posixpath
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -39,6 +40,31 @@ INSTRUCTIONS = frozenset(
 
 # A decoded string with the file offset of each verbatim run (escapes have none).
 _Val = PlacedText
+
+
+# ``VLLM_*`` variables that vLLM's own build reads and its runtime does not (vllm/envs.py
+# lists the others): setup.py, CMakeLists.txt and cmake/*.cmake of the 0.11.0 and 0.33.0
+# sdists (``$ENV{...}``, ``os.getenv``/``os.environ``; e.g. 0.33.0 setup.py L65
+# VLLM_USE_PRECOMPILED_RUST, cmake/cpu_extension.cmake L17 VLLM_CPU_X86, 0.11.0
+# cmake/cpu_extension.cmake VLLM_CPU_DISABLE_AVX512).  In a Dockerfile that builds vLLM
+# they are build settings, not the server's environment.
+VLLM_BUILD_ENV = frozenset(
+    """VLLM_CPU_ARM_BF16 VLLM_CPU_ARM_I8MM VLLM_CPU_AVX512BF16 VLLM_CPU_AVX512VNNI VLLM_CPU_DISABLE_AVX512
+    VLLM_CPU_RVV_BF16 VLLM_CPU_X86 VLLM_CUTLASS_SRC_DIR VLLM_DISABLE_SCCACHE VLLM_DOCKER_BUILD_CONTEXT
+    VLLM_FLASH_ATTN_SRC_DIR VLLM_KERNEL_SYMBOL_MAP VLLM_MAIN_CUDA_VERSION VLLM_PRECOMPILED_WHEEL_COMMIT
+    VLLM_PRECOMPILED_WHEEL_LOCATION VLLM_PRECOMPILED_WHEEL_VARIANT VLLM_REQUIRE_RUST_FRONTEND
+    VLLM_SKIP_PRECOMPILED_VERSION_SUFFIX VLLM_SKIP_VERSION_SUFFIX VLLM_TARGET_DEVICE
+    VLLM_TEST_USE_PRECOMPILED_NIGHTLY_WHEEL VLLM_USE_PRECOMPILED VLLM_USE_PRECOMPILED_RUST
+    VLLM_VERSION_OVERRIDE""".split()
+)
+# A RUN that builds vLLM from source: its setup.py, a pip/uv install of a source tree,
+# or a clone of vLLM's repository.
+_BUILDS_VLLM = re.compile(
+    r"setup\.py\s+(bdist_wheel|develop|install|build_ext)"
+    r"|\b(pip3?|uv\s+pip)\s+install\b[^\n]*?\s(-e\s+)?\.(/)?(\s|$|\[)"
+    r"|\bpython3?\s+-m\s+build\b|github\.com/vllm-project/vllm(\.git)?(\s|$)",
+    re.MULTILINE,
+)
 
 
 @dataclass
@@ -75,10 +101,12 @@ class _Dockerfile:
         # Parse text: same length as the file; \r and a backtick escape made digestible.
         chars = list(text)
         _normalise_continuations(chars, text, self.escape)
+        _mask_for_grammar(chars)
         self.ptext = "".join(chars)
         self.global_args: dict[str, _Val] = {}
         self.stage_args: dict[str, _Val] = {}
         self.stages: list[_Stage] = []
+        self.builds_vllm = bool(_BUILDS_VLLM.search(text))
         self.manual: list[tuple[str, int, int, int]] = []  # (keyword, line start, rest start, end)
 
     # -- positions ---------------------------------------------------------
@@ -102,7 +130,8 @@ class _Dockerfile:
         return byte if self.b2c is None else self.b2c[byte]
 
     def span(self, node: _ts.Node) -> Span:
-        a, b = self.c(node.start_byte), self.c(node.end_byte)
+        n = len(self.src.text)
+        a, b = min(self.c(node.start_byte), n), min(self.c(node.end_byte), n)
         while b > a and self.src.text[b - 1] in "\r\n":
             b -= 1
         return Span(a, b)
@@ -118,7 +147,8 @@ class _Dockerfile:
         tree = None
         for _ in range(50):
             text = "".join(masked)
-            self._set_text(text)
+            # the grammar wants a final newline (Docker does not); one more character at the end
+            self._set_text(text if text.endswith("\n") else text + "\n")
             tree = parser.parse(self.data)
             root = tree.root_node
             if not root.has_error:
@@ -180,7 +210,9 @@ class _Dockerfile:
             rest += 1
         if upper in ("ENV", "CMD", "ENTRYPOINT", "RUN"):
             self.manual.append((upper, line_start, rest, end))
-            if upper != "ENV":
+            if upper != "ENV" and "vllm" in text[rest:end].lower():
+                # not JSON: Docker runs it with /bin/sh -c; a choice, unless it was meant as
+                # a vLLM argv (then the argv is lost)
                 self.out.problems.append(
                     Problem(Span(rest, end), f"{upper} is not a valid JSON array; Docker runs it with /bin/sh -c")
                 )
@@ -428,6 +460,14 @@ class _Dockerfile:
         if name is None:
             return
         key = self.t(name)
+        if default is None and self.t(node).rstrip(" \t\r\n").endswith("="):
+            at = self.span(node).end  # ``ARG NAME=``: an empty default
+            empty = _Val(start=at, end=at, anchor=at)
+            if stage is None:
+                self.global_args[key] = empty
+            else:
+                self.stage_args[key] = empty
+            return
         if default is None:
             if stage is not None and key in self.global_args:
                 self.stage_args[key] = self.global_args[key]
@@ -463,12 +503,12 @@ class _Dockerfile:
             stage.entrypoint_set = parent.entrypoint_set
             stage.shell = parent.shell
         self.stage_args = {}
-        if image is not None and not image.opaque and commands.is_vllm_image(base):
-            ref = commands.parse_image(base)
-            if ref.tag and ref.tag_offset is not None:
-                sp, ok = image.sub_span(ref.tag_offset, ref.tag_offset + len(ref.tag), self.src)
-                stage.pin = VersionHint(ref.tag, sp, "dockerfile-from", ok)
-                self.out.pins.append(stage.pin)
+        found = commands.release_tag(base) if image is not None and not image.opaque and commands.is_vllm_image(base) else None
+        if image is not None and found is not None:
+            tag, off = found
+            sp, ok = image.sub_span(off, off + len(tag), self.src)
+            stage.pin = VersionHint(tag, sp, "dockerfile-from", ok)
+            self.out.pins.append(stage.pin)
         self.stages.append(stage)
         return stage
 
@@ -516,7 +556,7 @@ class _Dockerfile:
         self._add_env(stage, nv, vv)
 
     def _add_env(self, stage: _Stage, name: _Val, value: _Val) -> None:
-        if not kept_env(name.value):
+        if not kept_env(name.value) or (self.builds_vllm and name.value in VLLM_BUILD_ENV):
             return
         stage.env = [e for e in stage.env if e.name.value != name.value]
         stage.env.append(EnvVar(name.token(self.src), value.token(self.src)))
@@ -601,12 +641,18 @@ class _Dockerfile:
             env=env,
             image=m.image if m.image is not None else (image.token(self.src) if image is not None else None),
             group=self.src.path,
+            evidence=m.evidence,
+            strong=m.strong,
         )
+        if image_entrypoint and image is not None:
+            # CMD of a stage built FROM a vLLM image (``final`` checked it)
+            launch.evidence, launch.strong = f"arguments for the entrypoint of vLLM base image {image.value}", True
         if m.image is not None:
-            ref = commands.parse_image(m.image.value)
-            if ref.tag and ref.tag_offset is not None and m.image.value_start is not None:
-                a = m.image.value_start + ref.tag_offset
-                launch.version_hint = VersionHint(ref.tag, Span(a, a + len(ref.tag)), "image-tag")
+            found = commands.release_tag(m.image.value)
+            if found is not None and m.image.value_start is not None and not m.image.is_opaque:
+                tag, off = found
+                a = m.image.value_start + off
+                launch.version_hint = VersionHint(tag, Span(a, a + len(tag)), "image-tag")
         else:
             launch.version_hint = self.hint_for(stage, span.start)
         self.out.launches.append(launch)
@@ -692,6 +738,33 @@ def _escape_char(text: str) -> str:
         if key.strip().lower() == "escape" and val.strip() in ("`", "\\"):
             return val.strip()
     return "\\"
+
+
+_EMPTY_ARG = re.compile(r"^[ \t]*ARG[ \t]+[A-Za-z_][A-Za-z0-9_]*=[ \t]*$", re.IGNORECASE)
+
+
+def _mask_for_grammar(chars: list[str]) -> None:
+    """Valid Dockerfile lines the grammar rejects, rewritten for the parser only (same length).
+
+    A comment line (or a blank line) inside a continued instruction is dropped by Docker;
+    the grammar ends the instruction there, so it becomes a line holding only a
+    continuation.  ``ARG NAME=`` (an empty default) becomes ``ARG NAME `` (the value is
+    read from the file text).
+    """
+    text = "".join(chars)
+    pos = 0
+    continued = False
+    for line in text.split("\n"):
+        end = pos + len(line)
+        if continued and line.strip(" \t").startswith("#") or (continued and line and not line.strip(" \t")):
+            for k in range(pos, end):
+                chars[k] = " "
+            chars[end - 1] = "\\"
+        elif _EMPTY_ARG.match(line):
+            eq = line.index("=")
+            chars[pos + eq] = " "
+        continued = "".join(chars[pos:end]).endswith("\\") and not "".join(chars[pos:end]).lstrip().startswith("#")
+        pos = end + 1
 
 
 def _normalise_continuations(chars: list[str], text: str, escape: str) -> None:

@@ -19,6 +19,7 @@ import re
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
+from linter.sources.commands import likely_vllm_image
 from linter.sources.words import kept_env, shell_script_index, split_words
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token
@@ -49,16 +50,6 @@ def word_tokens(src: SourceFile, node: Node | None) -> tuple[list[Token], list[N
             toks.append(k8s_opaque(scalar_token(src, item)))
             nodes.append(item)
     return toks, nodes
-
-
-def likely_vllm_image(ref: str | None) -> bool:
-    """vLLM's own images, and images whose name says vLLM (``opea/vllm-gaudi``, ``substratusai/vllm``)."""
-    if not ref:
-        return False
-    if commands.is_vllm_image(ref):
-        return True
-    name = commands.parse_image(ref).name.lower()
-    return "vllm" in name and "router" not in name and "lmcache" not in name
 
 
 _ARGS_ENV = re.compile(r"^(VLLM_)?(ADDITIONAL|EXTRA|SERVE|SERVER|ENGINE|VLLM)_?ARGS$")

@@ -25,6 +25,8 @@ Public API:
 from __future__ import annotations
 
 import posixpath
+import re
+from dataclasses import dataclass
 
 import tree_sitter as _ts
 import tree_sitter_bash as _tsb
@@ -105,6 +107,8 @@ class _Script(WordEvaluator):
         self._keep: list[Token] = []  # keeps tokens alive while ``placed`` is keyed by id
         self.exports: list[tuple[int, EnvVar]] = []  # (script offset, var)
         self.launch_nodes: dict[int, Launch] = {}
+        self.recovering = False  # lines read again after a parse error (never re-recovered)
+        self.outer_assignments: dict[str, list] | None = None
 
     def file_span(self, start: int, end: int) -> Span:
         a = self.offsets.nearest(start)
@@ -142,9 +146,12 @@ class _Script(WordEvaluator):
             at = self.sbyte(deep)
             self.out.problems.append(Problem(self.file_span(at, at), f"shell script nested too deeply to analyse (more than {_MAX_TREE_DEPTH} levels); its commands are not checked"))
             return
-        self.report_errors(root)
+        errors = self.parse_errors(root)
         self.collect_assignments(root)
+        first = len(self.out.launches)
         self.walk(root)
+        if errors:
+            self.recover(root, errors, first)
 
     def comments(self, root: _ts.Node) -> list[Comment]:
         out = []
@@ -158,25 +165,114 @@ class _Script(WordEvaluator):
             stack.extend(node.children)
         return out
 
-    def report_errors(self, root: _ts.Node) -> None:
+    def parse_errors(self, root: _ts.Node) -> list[tuple[int, int, str | None]]:
+        """``(parse start, parse end, missing token or None)`` of each place tree-sitter could not read.
+
+        A missing token's range is the construct it would close (a heredoc, a quote), ending
+        where the token is missing.
+        """
+        out: list[tuple[int, int, str | None]] = []
         if not root.has_error:
-            return
+            return out
         stack = [root]
         while stack:
             node = stack.pop()
             if node.is_missing:
-                at = self.sbyte(node.start_byte)
-                span = self.file_span(at, at)
-                what = node.type if node.type.strip() else "token"
-                self.out.problems.append(Problem(span, f"shell parse error: missing {what!r}"))
+                at = self.p(node.start_byte)
+                opener = node.parent if node.parent is not None and node.parent.type != "program" else node
+                out.append((min(at, self.p(opener.start_byte)), at, node.type if node.type.strip() else "token"))
                 continue
             if node.type == "ERROR":
-                s, e = self.sbyte(node.start_byte), self.send(node.end_byte)
-                snippet = self.ntext(node).strip().splitlines()[0][:40] if self.ntext(node).strip() else ""
-                self.out.problems.append(Problem(self.file_span(s, e), f"shell parse error: cannot parse {snippet!r}"))
+                out.append((self.p(node.start_byte), self.p(node.end_byte), None))
                 continue
             if node.has_error:
                 stack.extend(reversed(node.children))
+        return sorted(out)
+
+    def logical_lines(self, ps: int, pe: int) -> tuple[int, int]:
+        """The backslash-continued lines around parse text ``[ps, pe)``."""
+        text = self.text
+        a = text.rfind("\n", 0, ps) + 1
+        while a >= 2 and text[a - 2] == "\\":  # the previous line continues into this one
+            a = text.rfind("\n", 0, a - 1) + 1
+        b = text.find("\n", max(pe, a))
+        while b != -1 and b > 0 and text[b - 1] == "\\":
+            b = text.find("\n", b + 1)
+        return a, (len(text) if b == -1 else b)
+
+    def inside_text(self, root: _ts.Node, a: int, b: int) -> bool:
+        """The line lies inside a heredoc body or a quoted string (data, not commands)."""
+        node = root.descendant_for_byte_range(self.byte(a), self.byte(max(a, b - 1)))
+        while node is not None:
+            if node.type in ("heredoc_body", "string", "raw_string", "ansi_c_string", "heredoc_redirect"):
+                return True
+            node = node.parent
+        return False
+
+    def recover(self, root: _ts.Node, errors: list[tuple[int, int, str | None]], first: int) -> None:
+        """Read the lines tree-sitter could not; report a parse error only where a launch was lost.
+
+        Valid bash that the grammar cannot read (``case`` patterns such as ``*"a"*"b"*)``,
+        ``${a:+${a};}``, ``exec 3<>/dev/tcp/...``) and lines that start nothing of vLLM's
+        are not problems of this linter.  A line that mentions vLLM is read again alone (its
+        unreadable part one unknown word); the problem is reported when no launch covers it,
+        or when the script is really broken there (an unterminated quote or heredoc).
+        """
+        lines: list[tuple[int, int]] = []  # logical lines holding an error
+        for ps, pe, _ in errors:
+            a, b = self.logical_lines(ps, ps)
+            while True:
+                if not lines or lines[-1][0] < a:
+                    lines.append((a, b))
+                if b >= pe or b >= len(self.text):
+                    break
+                a, b = self.logical_lines(b + 1, b + 1)
+        for a, b in sorted(set(lines)):
+            low = self.text[a:b].lower()
+            if "vllm" not in low and "lmcache" not in low:
+                continue
+            sa = self.s(a)
+            sb = self.send(self.byte(b)) if b > a else sa
+            fspan = self.file_span(sa, sb)
+            inside = [(ps, pe, m) for ps, pe, m in errors if ps <= b and a <= pe]
+            covered = self.covered(fspan, first)
+            # a line after an unclosed quote or backtick is text, not a command
+            quoted = [e for e in inside if e[2] is None and e[0] < a and self.text[e[0] : e[0] + 1] in "\"'`"]
+            if not covered and self.depth < _MAX_DEPTH and not self.recovering and not quoted and not self.inside_text(root, a, b):
+                before = len(self.out.launches)
+                w = Word(start=sa, end=sb)
+                self.lit_range(w, a, b)
+                self.sub_script(w.value, self.sub_map(w), None, at=sa, recovering=True)
+                for launch in self.out.launches[before:]:
+                    launch.notes.append("read past a shell parse error: the unreadable part is an unknown word")
+                covered = self.covered(fspan, first)
+            broken = [(ps, pe, m) for ps, pe, m in inside if m is not None or self.text[ps : ps + 1] in "\"'"]
+            if covered and not broken:
+                continue
+            ps, pe, missing = (broken or inside or [(a, a, None)])[0]
+            if missing is not None:
+                ps = pe  # point at the place the token is missing
+            elif self.text[ps : ps + 1] in "\"'":
+                pe = ps + 1  # the quote that is never closed
+                missing = "closing quote"
+            else:
+                ps, pe = max(ps, a), min(max(pe, ps), b)
+            s0 = self.s(ps)
+            span = self.file_span(s0, self.send(self.byte(pe)) if pe > ps else s0)
+            where = self.src.text[span.start : span.end].strip().splitlines()
+            near = f" near {where[0][:40]!r}" if where and len(where[0]) > 1 else ""
+            if missing == "closing quote":
+                what = "a quote here is never closed (bash rejects the script)"
+            elif missing is not None:
+                what = f"missing {missing!r}"
+            else:
+                what = "cannot read this command" if not covered else "the command is read up to here"
+            lost = "" if covered else "; the vLLM command here is not checked"
+            self.out.problems.append(Problem(span, f"shell parse error: {what}{near}{lost}"))
+
+    def covered(self, span: Span, first: int) -> bool:
+        return any(l.span.start < max(span.end, span.start + 1) and span.start < max(l.span.end, l.span.start + 1)
+                   for l in self.out.launches[first:])
 
     def walk(self, root: _ts.Node) -> None:
         stack = [root]
@@ -224,15 +320,32 @@ class _Script(WordEvaluator):
 
     def words_of(self, node: _ts.Node) -> list[Word]:
         """The words of a simple command (name and arguments), adjacent nodes joined."""
-        parts: list[_ts.Node] = []
+        parts: list[_ts.Node | _Piece] = []
         for i, c in enumerate(node.children):
             f = node.field_name_for_child(i)
             if f in ("name", "argument"):
                 parts.append(c)
+            elif c.type == "ERROR":
+                parts.extend(self.error_pieces(c))
+        nxt = node.next_sibling
+        if nxt is not None and nxt.type == "ERROR" and "\n" not in self.text[self.p(node.end_byte) : self.p(nxt.start_byte)]:
+            parts.extend(self.error_pieces(nxt))  # the command runs on into text that does not parse
+        if node.has_error:
+            parts = self.same_line(node, parts)
         words: list[Word] = []
         prev_end = -1
         pending_start = False
         for c in parts:
+            if isinstance(c, _Piece):
+                ws = [self.piece_word(c)]
+                if words and c.start_byte == prev_end:
+                    words[-1].extend(ws[0])
+                    words[-1].end = ws[0].end
+                else:
+                    words.extend(ws)
+                prev_end = c.end_byte
+                pending_start = False
+                continue
             if c.type == "command_name":
                 inner = c.named_children
                 c = inner[0] if len(inner) == 1 else c
@@ -258,12 +371,50 @@ class _Script(WordEvaluator):
             prev_end = c.end_byte
         return words
 
+    def same_line(self, node: _ts.Node, parts: list) -> list:
+        """The parts of a broken command that stand on its own logical line.
+
+        Past a parse error tree-sitter may hand the words of the next lines to this
+        command; bash never continues a command over an unescaped newline outside a word.
+        """
+        out = []
+        prev = self.p(node.start_byte)
+        for c in parts:
+            cs = self.p(c.start_byte)
+            gap = self.text[prev:cs]
+            if "\n" in gap.replace("\\\n", ""):
+                break
+            out.append(c)
+            prev = self.p(c.end_byte)
+        return out
+
+    def error_pieces(self, node: _ts.Node) -> list[_Piece]:
+        """The blank-separated stretches of text tree-sitter could not parse (each one word)."""
+        ps, pe = self.p(node.start_byte), self.p(node.end_byte)
+        k = ps
+        while True:  # up to the end of the command's line (later lines are read on their own)
+            nl = self.text.find("\n", k, pe)
+            if nl == -1 or nl == 0 or self.text[nl - 1] != "\\":
+                pe = pe if nl == -1 else nl
+                break
+            k = nl + 1
+        out = []
+        for m in _PIECE.finditer(self.text, ps, pe):
+            if m.group() == "\\" and self.text[m.end() : m.end() + 1] == "\n":
+                continue  # a line continuation
+            out.append(_Piece(self.byte(m.start()), self.byte(m.end()), m.start(), m.end(), bool(_LITERAL_PIECE.fullmatch(m.group()))))
+        return out
+
+    def piece_word(self, piece: _Piece) -> Word:
+        """A plain literal stays literal (``--max-model-len``); anything else is one unknown word."""
+        w = Word(start=self.s(piece.ps), end=self.s(piece.pe - 1) + 1)
+        if piece.literal:
+            self.lit_range(w, piece.ps, piece.pe)
+        else:
+            w.unknown(self.text[piece.ps : piece.pe], self.s(piece.ps))
+        return w
+
     def command(self, node: _ts.Node) -> None:
-        if node.has_error:
-            return  # reported as a parse error; its words are not known
-        nxt = node.next_sibling
-        if nxt is not None and nxt.type == "ERROR" and "\n" not in self.text[self.p(node.end_byte) : self.p(nxt.start_byte)]:
-            return  # the command runs on into text that does not parse
         words = self.words_of(node)
         if not words:
             return
@@ -271,7 +422,7 @@ class _Script(WordEvaluator):
         self.pip_pins(tokens)
         m = commands.match_words(tokens)
         if m is not None:
-            self.make_launch(node, m)
+            self.make_launch(node, m, end=words[-1].end if node.has_error else None)
             return
         self.nested(node, words, tokens)
 
@@ -297,8 +448,8 @@ class _Script(WordEvaluator):
                     env.append(var)
         return env
 
-    def make_launch(self, node: _ts.Node, m: commands.Match) -> None:
-        s, e = self.sbyte(node.start_byte), self.send(node.end_byte)
+    def make_launch(self, node: _ts.Node, m: commands.Match, *, end: int | None = None) -> None:
+        s, e = self.sbyte(node.start_byte), self.send(node.end_byte) if end is None else end
         env: list[EnvVar] = []
         if m.image is None:
             env.extend(self.inherited_env)
@@ -319,6 +470,8 @@ class _Script(WordEvaluator):
             group=self.group,
             editable=self.editable,
             shell_words=True,
+            evidence=m.evidence,
+            strong=m.strong,
         )
         if m.image is not None:
             launch.version_hint = self.image_hint(m.image)
@@ -326,14 +479,15 @@ class _Script(WordEvaluator):
         self.launch_nodes[node.id] = launch
 
     def image_hint(self, image: Token) -> VersionHint | None:
-        ref = commands.parse_image(image.value)
-        if ref.tag is None or ref.tag_offset is None:
+        found = commands.release_tag(image.value)
+        if found is None:
             return None
-        a, b = ref.tag_offset, ref.tag_offset + len(ref.tag)
+        tag, a = found
+        b = a + len(tag)
         if image.opaque_in(a, b):
             return None
         span, ok = self.sub_span(image, a, b)
-        return VersionHint(ref.tag, span, "image-tag", ok)
+        return VersionHint(tag, span, "image-tag", ok)
 
     def sub_span(self, tok: Token, a: int, b: int) -> tuple[Span, bool]:
         """The file span of ``tok.value[a:b]`` and whether it stands there verbatim."""
@@ -376,13 +530,17 @@ class _Script(WordEvaluator):
                 joined.extend(w)
             self.sub_script(joined.value, self.sub_map(joined), node)
 
-    def sub_script(self, script: str, omap: OffsetMap, node: _ts.Node) -> None:
-        at = self.sbyte(node.start_byte)
+    def sub_script(self, script: str, omap: OffsetMap, node: _ts.Node | None, *, at: int | None = None, recovering: bool = False) -> None:
+        at = self.sbyte(node.start_byte) if node is not None else (at or 0)
         env = list(self.inherited_env) + [v for a, v in self.exports if a < at]
         inner = _Script(
             self.src, script, omap, kind=self.kind, group=self.group, editable=self.editable,
             depth=self.depth + 1, inherited_env=env, out=self.out, placed=self.placed, budget=self.budget,
         )
+        if recovering:
+            # the same script, read again: its variables are this script's
+            inner.recovering = True
+            inner.outer_assignments = self.assignments
         inner.run()
         self._keep.extend(inner._keep)
 
@@ -500,6 +658,22 @@ class _Script(WordEvaluator):
 
 # ---------------------------------------------------------------------------
 # Helpers
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A stretch of unparseable text inside a command (byte and parse offsets)."""
+
+    start_byte: int
+    end_byte: int
+    ps: int
+    pe: int
+    literal: bool
+    type: str = "piece"
+
+
+_PIECE = re.compile(r"[^ \t\n]+")
+_LITERAL_PIECE = re.compile(r"[A-Za-z0-9_./:=,+@%-]+")
 
 
 def _first_command(node: _ts.Node) -> _ts.Node | None:

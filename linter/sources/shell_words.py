@@ -38,6 +38,7 @@ _GLOB_OR_ESCAPE = re.compile(r"[\\*?\[]")
 _ESCAPE = re.compile(r"\\")
 _DQ_ESCAPE = re.compile(r'\\[$`"\\\n]')
 _FIELD = re.compile(r"[^ \t\n]+")
+_TEMPLATE = re.compile(r"\{\{[^\n]*?\}\}|\{%[^\n]*?%\}")
 # Work budget: characters of word values placed in the file, per character of
 # the script.  Each nested ``$( )`` re-reads the text inside it, so a hostile
 # script (thousands of nested substitutions) would cost quadratic time and
@@ -78,7 +79,24 @@ class WordEvaluator:
             self.text = "\n".join(pieces)
         else:
             self.text = script
-        self.data = self.text.encode("utf-8", "surrogatepass")
+        # Template actions (``{{ .Values.port }}``, ``{% if x %}``) left in a script by a
+        # generator: tree-sitter reads each as one plain word (same length, so every
+        # offset holds), and the words holding one are unknown there.
+        self.templates: list[tuple[int, int]] = []  # script offsets
+        parse_text = self.text
+        if "{{" in self.text or "{%" in self.text:
+            pieces: list[str] = []
+            prev = 0
+            for m in _TEMPLATE.finditer(self.text):
+                if not m.group().isascii():
+                    continue
+                pieces.append(self.text[prev : m.start()])
+                pieces.append("x" * (m.end() - m.start()))
+                prev = m.end()
+                self.templates.append((self.s(m.start()), self.s(m.end() - 1) + 1))
+            pieces.append(self.text[prev:])
+            parse_text = "".join(pieces)
+        self.data = parse_text.encode("utf-8", "surrogatepass")
         # byte offsets where a multibyte character starts, and the extra bytes before each
         self.mb_at: list[int] = []
         self.mb_extra: list[int] = [0]
@@ -94,6 +112,8 @@ class WordEvaluator:
                 extra += n - 1
                 self.mb_extra.append(extra)
                 b += n
+        # parse offsets of the multibyte characters
+        self.mb_p = [b - self.mb_extra[i] for i, b in enumerate(self.mb_at)]
         self.assignments: dict[str, list[Assignment]] = {}
 
     # -- positions ---------------------------------------------------------
@@ -109,6 +129,13 @@ class WordEvaluator:
         if not self.drops:
             return pidx
         return pidx + bisect.bisect_right(self.drops, pidx)
+
+    def byte(self, pidx: int) -> int:
+        """Byte offset of a parse-text offset (the inverse of :meth:`p`)."""
+        if not self.mb_at:
+            return pidx
+        k = bisect.bisect_left(self.mb_p, pidx)
+        return pidx + self.mb_extra[k]
 
     def sbyte(self, byte: int) -> int:
         return self.s(self.p(byte))
@@ -147,9 +174,23 @@ class WordEvaluator:
         w = Word(start=self.sbyte(node.start_byte), end=self.send(node.end_byte))
         multi = self._eval_into(w, node, quoted=quoted, whole=True, assignment=assignment)
         self.spend(len(w) + WORK_PER_TOKEN)
-        if multi is not None:
-            return multi
-        return [w]
+        out = multi if multi is not None else [w]
+        if self.templates:
+            for x in out:
+                self.mark_templates(x)
+        return out
+
+    def mark_templates(self, w: Word) -> None:
+        """Mark the characters of ``w`` that stand in a template action as unknown."""
+        lo = w.start
+        k = bisect.bisect_right(self.templates, (lo, 1 << 62)) - 1
+        for a, b in self.templates[max(0, k) :]:
+            if a >= w.end:
+                break
+            for vs, f, n in w.omap.segments:
+                x, y = max(a, f), min(b, f + n)
+                if x < y:
+                    w.opaque.append((vs + x - f, vs + y - f))
 
     def _eval_into(self, w: Word, node: _ts.Node, *, quoted: bool, whole: bool, assignment: bool = False) -> list[Word] | None:
         t = node.type
@@ -342,6 +383,10 @@ class WordEvaluator:
 
     def _resolve(self, name: str, use_at: int) -> Assignment | None:
         lst = self.assignments.get(name)
+        outer = getattr(self, "outer_assignments", None)
+        if outer is not None and name in outer:
+            lst = outer[name]  # a line read again after a parse error: the script's variables
+            use_at = 1 << 62
         if not lst or len(lst) != 1:
             return None
         a = lst[0]

@@ -130,8 +130,13 @@ def test_broken_block_does_not_stop_others() -> None:
     text = "```bash\nvllm serve \"unterminated\n```\n\n```bash\nvllm serve ok\n```\n"
     src = SourceFile.from_text("README.md", text)
     ex = markdown.extract(src)
-    assert [launch.args[0].value for launch in ex.launches] == ["ok"]
-    assert any("shell parse error" in p.message for p in ex.problems)
+    # the broken launch is still read (its unreadable part one unknown word), and the
+    # unclosed quote is reported where it stands
+    assert [launch.args[0].value for launch in ex.launches] == ['"unterminated', "ok"]
+    assert ex.launches[0].args[0].is_opaque
+    (problem,) = ex.problems
+    assert "shell parse error" in problem.message and src.text[problem.span.start : problem.span.end] == '"'
+
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="shared corpus not present")
