@@ -499,6 +499,11 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             after_dashdash = True
             kinds.append(_Resolved("positional", match="exact"))
             continue
+        if it.splat and _literal_option_name(it):
+            # ``--opt=$V`` unquoted: the name before ``=`` is literal, only the value (and how
+            # many words it splits into) is unknown
+            kinds.append(resolve_option(release, it.text))
+            continue
         if it.splat or (it.opaque and it.token is not None and it.token.opaque_in(it.start, it.start + 1)):
             kinds.append(_Resolved("positional", match="exact"))
             continue
@@ -514,9 +519,15 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
         if r.kind == "positional":
             if it.splat or it.opaque:
                 parsed.uncertain = parsed.uncertain or it.splat
+            if it.token is not None and it.token.conditional:
+                parsed.uncertain = True  # present only when a variable is set: never the model
+                i += 1
+                continue
             parsed.positionals.append(it)
             i += 1
             continue
+        if it.splat:
+            parsed.uncertain = True  # ``--opt=$V``: the value may split into more words
         written = it.token.value[it.start : it.end] if it.token is not None else it.text
         name_len = len(written.split("=", 1)[0]) if "=" in written else len(written)
         option = ParsedOption(
@@ -526,7 +537,7 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             matched=r.option_string,
             match=r.match,
             candidates=r.candidates,
-            name=it,
+            name=_literal_name(it, name_len) if "=" in it.text else it,
             name_range=(it.start, it.start + name_len),
             from_config=it.from_config,
             dotted=it.dotted_from,
@@ -581,6 +592,24 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
 
 
 _HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+
+
+def _literal_name(it: Item, name_len: int) -> Item:
+    """The name item of ``--name=value``: known when the name stands literally (the value may not)."""
+    if not _literal_option_name(it):
+        return it
+    return Item(it.text, it.token, it.start, it.end, opaque=False, splat=False, from_config=it.from_config, dotted_from=it.dotted_from)
+
+
+def _literal_option_name(it: Item) -> bool:
+    """``--name=...`` whose name and ``=`` stand literally in the word."""
+    if not it.text.startswith("-") or "=" not in it.text or it.token is None:
+        return False
+    eq = it.text.index("=")
+    lo, hi = it.start, it.start + eq + 1
+    if any(a < hi and lo < b for a, b in it.token.opaque):
+        return False
+    return it.token.value[lo:hi] == it.text[: eq + 1]
 
 
 def human_readable_int(text: str) -> int | None:

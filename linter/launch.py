@@ -58,6 +58,10 @@ class Token:
     value_start: int | None = None
     opaque: tuple[tuple[int, int], ...] = ()
     splat: bool = False
+    # present only under a condition the file does not settle (a word inside
+    # ``${V:+...}``, a value assigned in one branch): its option is checked, it is never
+    # taken for the model, and nothing is concluded from its absence
+    conditional: bool = False
 
     @property
     def editable(self) -> bool:

@@ -31,8 +31,8 @@ def check(ctx):
         spec = opt.spec
         if spec is None or opt.from_config or opt.dotted is not None or spec.action in ("append", "append_const", "count"):
             continue
-        if opt.name.opaque:
-            continue
+        if opt.name.opaque or (opt.name.token is not None and opt.name.token.conditional):
+            continue  # a conditional option (``${V:+--x}``, one branch's value) may not be given at all
         first = seen.get(spec.dest)
         if first is None:
             seen[spec.dest] = opt

@@ -127,7 +127,7 @@ class _Script(WordEvaluator):
         fw = self.in_file(w)
         tok = fw.token(self.src)
         if not self.editable and tok.value_start is not None:
-            tok = Token(tok.value, tok.span, None, tok.opaque, tok.splat)
+            tok = Token(tok.value, tok.span, None, tok.opaque, tok.splat, tok.conditional)
         self.placed[id(tok)] = fw
         self._keep.append(tok)
         return tok

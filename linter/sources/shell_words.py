@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter as _ts
 
@@ -58,6 +58,15 @@ class Assignment:
     start: int  # script offset of the assignment
     scalar: Word | None = None
     array: list[Word] | None = None
+    # script ranges of the branches, loops and ``&&``/``||`` sides the assignment stands in
+    branches: list[tuple[int, int]] = field(default_factory=list)
+    union: list[Word] | None = None  # values from several branches (see ``_resolve``)
+
+
+_BRANCHES = frozenset({
+    "if_statement", "elif_clause", "else_clause", "case_item", "while_statement", "until_statement",
+    "for_statement", "c_style_for_statement", "function_definition", "subshell",
+})
 
 
 class WordEvaluator:
@@ -357,13 +366,32 @@ class WordEvaluator:
             splat = subscript == "@" or not quoted
         elif not quoted and not assignment:
             splat = True  # word splitting of an unquoted expansion
+        alternate = _operand(node, (":+", "+"))
+        if alternate is not None and whole and not quoted and not assignment:
+            # ``${V:+--max-model-len "$V"}``: the words of the alternate, present only when V is set
+            words = self.alternate_words(alternate, self.p(node.end_byte) - 1)
+            for x in words:
+                x.conditional = True
+            return words
         # Simple local resolution.
-        if plain and name and self.depth >= 0:
+        if plain and name:
             a = self._resolve(name, self.s(ps))
             if a is not None:
                 if subscript in ("@", "*") and a.array is not None and whole and (quoted or all(plain_static(x) for x in a.array)):
                     if subscript == "@" or not quoted:
                         return [copy_word(x) for x in a.array]
+                if subscript is None and a.union is not None:
+                    if not quoted and not assignment and whole:
+                        words: list[Word] = []
+                        for member in a.union:
+                            fields = split_fields(member)
+                            if fields is None:
+                                break
+                            words.extend(fields)
+                        else:
+                            for x in words:
+                                x.conditional = True
+                            return words
                 if subscript is None and a.scalar is not None:
                     val = a.scalar
                     if quoted or assignment:
@@ -381,18 +409,99 @@ class WordEvaluator:
         w.unknown(raw, self.s(ps), splat=splat)
         return None
 
+    def alternate_words(self, first: _ts.Node, pend: int) -> list[Word]:
+        """The words of an unquoted ``${V:+WORDS}`` operand (parse text up to ``pend``), split as bash splits them."""
+        ps = self.p(first.start_byte)
+        nodes = [first]
+        sib = first.next_sibling
+        while sib is not None and self.p(sib.start_byte) < pend:
+            nodes.append(sib)
+            sib = sib.next_sibling
+        parts: list[_ts.Node] = []
+        for n in nodes:
+            parts.extend(n.children if n.type == "concatenation" else [n])
+        words: list[Word] = []
+        cur: Word | None = None
+        prev = ps
+
+        def gap(a: int, b: int) -> None:
+            nonlocal cur
+            for m in re.finditer(r"[^ \t\n]+|[ \t\n]+", self.text[a:b]):
+                if m.group()[0] in " \t\n":
+                    if cur is not None:
+                        words.append(cur)
+                    cur = None
+                    continue
+                if cur is None:
+                    cur = Word(start=self.s(a + m.start()), end=self.s(a + m.end() - 1) + 1)
+                self._unquoted_text(cur, a + m.start(), a + m.end(), glob=True)
+                cur.end = self.s(a + m.end() - 1) + 1
+
+        for c in parts:
+            cs, ce = self.p(c.start_byte), self.p(c.end_byte)
+            if cs > prev:
+                gap(prev, cs)
+            if c.type in ("word", "number"):
+                gap(cs, ce)
+            else:
+                if cur is None:
+                    cur = Word(start=self.s(cs), end=self.s(ce - 1) + 1 if ce > cs else self.s(cs))
+                self._eval_into(cur, c, quoted=False, whole=False)
+                cur.end = self.s(ce - 1) + 1 if ce > cs else cur.end
+            prev = max(prev, ce)
+        if pend > prev:
+            gap(prev, pend)
+        if cur is not None:
+            words.append(cur)
+        return words
+
     def _resolve(self, name: str, use_at: int) -> Assignment | None:
+        """The value of ``name`` that reaches ``use_at``.
+
+        The last assignment before the use wins when it runs whenever the use runs; an
+        assignment inside a branch the use is not in (``if``, ``case``, a loop, the right
+        side of ``&&``/``||``) may or may not have run, so the earlier ones reach the use
+        too: their values are a union (``Assignment.union``), each word of it conditional.
+        An unknown member (``read X``, ``for X in``) makes the value unknown.
+        """
         lst = self.assignments.get(name)
         outer = getattr(self, "outer_assignments", None)
         if outer is not None and name in outer:
             lst = outer[name]  # a line read again after a parse error: the script's variables
             use_at = 1 << 62
-        if not lst or len(lst) != 1:
+        if not lst:
             return None
-        a = lst[0]
-        if a.start >= use_at:
+        reaching: list[Assignment] = []
+        settled = False
+        for a in reversed(lst):
+            if a.start >= use_at:
+                continue
+            reaching.append(a)
+            if not any(not (s <= use_at < e) for s, e in a.branches):
+                settled = True
+                break
+        if not reaching or any(a.scalar is None and a.array is None for a in reaching):
             return None
-        return a
+        if len(reaching) == 1 and settled:
+            return reaching[0]
+        if any(a.scalar is None for a in reaching):
+            return None
+        values = {a.scalar.value for a in reaching if a.scalar is not None}
+        if len(values) == 1:
+            return reaching[0]  # every branch sets the same value
+        return Assignment(name, reaching[0].start, union=[a.scalar for a in reversed(reaching) if a.scalar is not None])
+
+    def _branches(self, node: _ts.Node) -> list[tuple[int, int]]:
+        """Script ranges of the constructs that may skip ``node`` (branches, loops, ``&&``/``||``)."""
+        out: list[tuple[int, int]] = []
+        child = node
+        parent = node.parent
+        while parent is not None:
+            t = parent.type
+            if t in _BRANCHES or (t == "list" and parent.named_children and parent.named_children[0].id != child.id):
+                out.append((self.sbyte(parent.start_byte), self.send(parent.end_byte)))
+            child, parent = parent, parent.parent
+        return out
 
     # -- pass 1: assignments ----------------------------------------------
 
@@ -425,7 +534,8 @@ class WordEvaluator:
             stack.extend(reversed(node.children))
 
     def _count(self, name: str, node: _ts.Node) -> None:
-        self.assignments.setdefault(name, []).append(Assignment(name, self.sbyte(node.start_byte)))
+        """``name`` gets a value the script does not show (``read``, ``for``, ``a[i]=``)."""
+        self.assignments.setdefault(name, []).append(Assignment(name, self.sbyte(node.start_byte), branches=self._branches(node)))
 
     def _record_assignment(self, node: _ts.Node) -> None:
         name_node = node.child_by_field_name("name")
@@ -436,36 +546,41 @@ class WordEvaluator:
             self._count(self.ntext(base) if base is not None else self.ntext(name_node), node)
             return
         name = self.ntext(name_node)
-        a = Assignment(name, self.sbyte(node.start_byte))
+        a = Assignment(name, self.sbyte(node.start_byte), branches=self._branches(node))
         appending = any(c.type == "+=" for c in node.children)
         value = node.child_by_field_name("value")
-        if appending:
-            self.assignments.setdefault(name, []).append(a)
-            self.assignments[name].append(Assignment(name, a.start))
-            return
         if value is None:
             w = Word(start=self.send(node.end_byte), end=self.send(node.end_byte))
             w.anchor = w.start
             a.scalar = w
         elif value.type == "array":
-            elems: list[Word] = []
-            ok = True
-            for c in value.named_children:
-                if c.type == "comment":
-                    continue
-                ws = self.eval_word(c)
-                for x in ws:
-                    if x.opaque or x.splat:
-                        ok = False
-                elems.extend(ws)
-            if ok:
+            if appending:
+                a.array = None  # ``A+=(...)``: kept unknown
+            else:
+                elems: list[Word] = []
+                for c in value.named_children:
+                    if c.type != "comment":
+                        elems.extend(self.eval_word(c))  # unknown elements stay unknown words
                 a.array = elems
         else:
             ws = self.eval_word(value, assignment=True)
-            if len(ws) == 1 and not ws[0].opaque and not ws[0].splat:
-                a.scalar = ws[0]
+            val = ws[0] if len(ws) == 1 else None
+            if val is not None and appending:
+                # ``OPTS+=" --x 1"``: the value that reaches here, then the new text
+                prev = self._resolve(name, a.start)
+                if prev is not None and prev.scalar is not None:
+                    joined = prev.scalar.copy()
+                else:
+                    joined = Word(start=val.start, end=val.start)
+                    joined.unknown("${" + name + "}", None, splat=True)
+                joined.extend(val)
+                val = joined
+            if val is not None and _has_literal(val):
+                a.scalar = val
+            else:
+                a.scalar = None
+                a.array = None
         self.assignments.setdefault(name, []).append(a)
-
 
 
 # ---------------------------------------------------------------------------
@@ -503,6 +618,17 @@ def expansion_shape(node: _ts.Node, ctx: WordEvaluator) -> tuple[str | None, str
     return name, subscript, plain, is_length
 
 
+def _operand(node: _ts.Node, operators: tuple[str, ...]) -> _ts.Node | None:
+    """The first node of the operand after one of ``operators`` in ``${V<op>operand}``."""
+    if node.type != "expansion":
+        return None
+    kids = node.children
+    for k, c in enumerate(kids):
+        if c.type in operators and k + 1 < len(kids) and kids[k + 1].type != "}":
+            return kids[k + 1]
+    return None
+
+
 def copy_word(w: Word) -> Word:
     return w.copy()
 
@@ -512,12 +638,55 @@ def plain_static(w: Word) -> bool:
     return not w.opaque and not w.splat and not any(c in " \t\n" or c in _GLOB_CHARS for c in w.value)
 
 
-def split_fields(w: Word) -> list[Word] | None:
-    """Default-IFS word splitting of a static value; None when globbing could apply."""
+def _has_literal(w: Word) -> bool:
+    """Some character of the value outside its unknown parts is not blank."""
     value = w.value
-    if any(c in _GLOB_CHARS for c in value):
+    k = 0
+    for a, b in w.merged_opaque():
+        if value[k:a].strip():
+            return True
+        k = b
+    return bool(value[k:].strip())
+
+
+def split_fields(w: Word) -> list[Word] | None:
+    """Default-IFS word splitting of a value; None when globbing could apply.
+
+    Blanks inside an unknown part (``$(cmd a b)``) do not split here; a field holding an
+    unknown part may split further when the script runs (``splat``).
+    """
+    value = w.value
+    unknown = w.merged_opaque()
+    k = 0
+    for a, b in unknown:
+        if any(c in _GLOB_CHARS for c in value[k:a]):
+            return None
+        k = b
+    if any(c in _GLOB_CHARS for c in value[k:]):
         return None
-    fields = [w.slice(m.start(), m.end()) for m in _FIELD.finditer(value)]
+    fields: list[Word] = []
+    start: int | None = None
+    i, n = 0, len(value)
+    u = 0
+    while i <= n:
+        while u < len(unknown) and unknown[u][1] <= i:
+            u += 1
+        inside = u < len(unknown) and unknown[u][0] <= i < unknown[u][1]
+        if i < n and (inside or value[i] not in " \t\n"):
+            if start is None:
+                start = i
+            if inside:
+                i = unknown[u][1]
+                continue
+            i += 1
+            continue
+        if start is not None:
+            f = w.slice(start, i)
+            f.splat = bool(f.opaque)
+            f.conditional = w.conditional
+            fields.append(f)
+            start = None
+        i += 1
     if len(fields) == 1 and len(fields[0]) == len(w):
         fields[0].start, fields[0].end = w.start, w.end
     return fields

@@ -173,7 +173,12 @@ def test_scalar_variable_split_and_resolution() -> None:
 
 
 def test_reassigned_variable_stays_opaque() -> None:
+    # the last assignment before the use wins when it always runs ...
     src, ex = run('M=a\nM=b\nvllm serve "$M"\n')
+    (launch,) = ex.launches
+    assert launch.args[0].value == "b" and launch.args[0].value_start == src.text.index("b\n")
+    # ... but one inside a branch may not have run: two values reach one word, so it is unknown
+    src, ex = run('M=a\nif [ -n "$X" ]; then M=b; fi\nvllm serve "$M"\n')
     (launch,) = ex.launches
     assert launch.args[0].value == "$M" and launch.args[0].is_opaque
 
