@@ -216,7 +216,7 @@ class WordEvaluator:
             self._ansi_c(w, ps + 2, max(ps + 2, pe - 1))
             return None
         if t in ("string", "translated_string"):
-            return self._double_quoted(w, node, whole=whole)
+            return self._double_quoted(w, node, whole=whole, assignment=assignment)
         if t == "concatenation":
             prev_end = ps
             for child in node.children:
@@ -315,7 +315,7 @@ class WordEvaluator:
             self.lit_range(w, k, k + 2)
             k += 2
 
-    def _double_quoted(self, w: Word, node: _ts.Node, *, whole: bool = False) -> list[Word] | None:
+    def _double_quoted(self, w: Word, node: _ts.Node, *, whole: bool = False, assignment: bool = False) -> list[Word] | None:
         ps, pe = self.p(node.start_byte), self.p(node.end_byte)
         inner_start = ps + 1
         if node.type == "translated_string" or self.text[ps] == "$":
@@ -327,7 +327,7 @@ class WordEvaluator:
         if whole and len(inner) == 1 and inner[0].type in ("simple_expansion", "expansion"):
             c = inner[0]
             if self.p(c.start_byte) == inner_start and self.p(c.end_byte) == inner_end:
-                return self._expansion(w, c, quoted=True, whole=True, assignment=False)
+                return self._expansion(w, c, quoted=True, whole=True, assignment=assignment)
         prev = inner_start
         for child in node.children:
             cs, ce = self.p(child.start_byte), self.p(child.end_byte)
@@ -366,6 +366,15 @@ class WordEvaluator:
             splat = subscript == "@" or not quoted
         elif not quoted and not assignment:
             splat = True  # word splitting of an unquoted expansion
+        default = _operand(node, (":-", "-", ":=", "="))
+        if default is not None and assignment and name and self._resolve(name, self.s(ps)) is None:
+            # ``IMG=${IMG:-vllm/vllm-openai:v0.30.0}``: the script's own value, unless the
+            # environment gives another one
+            d = Word(start=w.start, end=w.end)
+            self._eval_into(d, default, quoted=True, whole=False)
+            if _has_literal(d) and self.p(default.end_byte) == pe - 1:
+                w.extend(d)
+                return None
         alternate = _operand(node, (":+", "+"))
         if alternate is not None and whole and not quoted and not assignment:
             # ``${V:+--max-model-len "$V"}``: the words of the alternate, present only when V is set

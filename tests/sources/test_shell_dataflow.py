@@ -105,3 +105,14 @@ def test_dup_of_a_conditional_option_is_not_reported(tmp_path) -> None:
     result = CliRunner().invoke(main, [str(script), "--no-cache"])
     assert "VL205" not in result.output
     assert "VL101" in result.output  # the real launch is still checked: --swap-space=$S names a removed option
+
+
+def test_a_default_in_an_assignment_is_the_scripts_value() -> None:
+    text = 'IMG=${IMG:-vllm/vllm-openai:v0.30.0}\nPORT="${PORT:-8000}"\ndocker run --gpus all "$IMG" --model m --port $PORT\n'
+    src, ex = run(text)
+    (launch,) = ex.launches
+    assert launch.image is not None and launch.image.value == "vllm/vllm-openai:v0.30.0"
+    assert launch.image.value_start == text.index("vllm/vllm-openai")
+    assert launch.version_hint is not None and launch.version_hint.version == "v0.30.0"
+    assert values(launch.args) == ["--model", "m", "--port", "8000"]
+    assert launch.args[3].value_start == text.index("8000")
