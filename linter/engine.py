@@ -149,6 +149,8 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         parsed = argmodel.parse(launch, release, config=_config_settings(named))
         if launch.kind == "vllm-config" and "candidate" in launch.notes and not _looks_like_vllm_config(parsed):
             continue
+        if not launch.strong and launch.style == "argv" and not _weak_argv_holds(parsed):
+            continue  # weak evidence that the argument model does not confirm: not vLLM's
         pin_known = knowledge.nearest_known(pin) if pin is not None else None
         ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None, settings=settings)
         contexts.append(ctx)
@@ -238,6 +240,24 @@ def _config_settings(found: str | None):
     if memo is not None:
         memo[key] = out
     return out
+
+
+def _weak_argv_holds(parsed: argmodel.ParsedLaunch) -> bool:
+    """A weak argv launch (an image merely named like vLLM's) is vLLM's when its options are.
+
+    Most of its options are real options of the release and none is foreign (a fork's or a
+    wrapper's own flag says the entrypoint is not plain vLLM).
+    """
+    target = parsed.release.version
+    known = foreign = 0
+    for o in parsed.options:
+        if o.spec is not None or o.match != "unknown" or o.name.opaque:
+            known += 1
+        elif knowledge.last_accepted_before(o.normalized, target) is not None:
+            known += 1  # an option of an older release (reported as removed), still vLLM's
+        else:
+            foreign += 1
+    return foreign == 0 and known * 2 >= len(parsed.options)
 
 
 def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch) -> bool:

@@ -177,10 +177,13 @@ class Match:
     args: list[Token]
     image: Token | None = None
     env: list[tuple[Token, Token | None]] = field(default_factory=list)  # VAR=x words of env/docker -e
+    named_like: bool = False  # the words run in an image merely named like vLLM's (weak)
 
     @property
     def strong(self) -> bool:
         """A vLLM command word or entrypoint module, or a vLLM image whose entrypoint takes the args."""
+        if self.named_like:
+            return False
         if self.entrypoint != "image":
             return True
         return self.image is not None and not self.image.is_opaque and is_official_vllm_image(self.image.value)
@@ -188,6 +191,8 @@ class Match:
     @property
     def evidence(self) -> str:
         """Why these words start vLLM (or LMCache), for ``--show-launches``."""
+        if self.named_like and self.image is not None and self.entrypoint == "vllm serve":
+            return f"`serve` arguments of image {self.image.value}, named like vLLM's"
         if self.entrypoint == "image":
             if self.image is None:
                 return "arguments of a vLLM image's entrypoint"
@@ -199,6 +204,34 @@ class Match:
         words = " ".join(head[-3:] if len(head) > 3 else head)
         where = f" in image {self.image.value}" if self.image is not None else ""
         return f"`{words}` command{where}"
+
+
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
+
+
+def _named_like_vllm(entry: list[Token], after: list[Token], image: Token, env: list) -> Match | None:
+    """``docker run IMAGE ARGS`` for an image merely named like vLLM's (weak evidence).
+
+    Its entrypoint is its own; the words are taken for vLLM's only when they read as
+    vLLM's: ``serve MODEL ...`` (an entrypoint of ``vllm``), or options or ``MODEL --opt``
+    (an entrypoint of ``vllm serve``).  A script or a program of its own
+    (``./run-cluster-node.sh --role head``, ``bash -c ...``) is not vLLM's.
+    """
+    first = after[0].value
+    if after[0].is_opaque:
+        return None
+    if first == "serve":
+        return Match("vllm", "vllm serve", [*entry, after[0]], after[1:], image=image, env=env, named_like=True)
+    if first.startswith("-"):
+        return Match("vllm", "image", entry, after, image=image, env=env, named_like=True)
+    head = basename(first)
+    if (
+        len(after) >= 2 and after[1].value.startswith("--") and not first.endswith(_SCRIPT_SUFFIXES)
+        and not first.startswith("./") and head not in _WRAPPERS_NO_ARGS and head not in _WRAPPER_OPTS
+        and not _PYTHON_RE.match(head) and head not in ("sh", "bash", "vllm", "lmcache")
+    ):
+        return Match("vllm", "image", entry, after, image=image, env=env, named_like=True)
+    return None
 
 
 def _split_assignment(tok: Token) -> tuple[Token, Token | None] | None:
@@ -374,9 +407,13 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
             sub.image = image
             sub.env = env + sub.env
             return sub
-        if is_vllm_image(image.value) or likely_vllm_image(image.value):
-            # another image named like vLLM's (a vendor build, a mirror): its entrypoint is
-            # probably vLLM's, so the words are its arguments (weak evidence: never edited)
+        if is_vllm_image(image.value) and not (after and not after[0].value.startswith("-")):
+            # vLLM's image names under another namespace (lmcache/vllm-openai, a mirror): the
+            # entrypoint is probably vLLM's, so option words are its arguments (weak evidence:
+            # reported, never edited).  A custom image merely named like vLLM's (vllm-node)
+            # runs its own entrypoint: nothing is claimed for it.
             return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
+        if likely_vllm_image(image.value) and after:
+            return _named_like_vllm(rest[: j + 1], after, image, env)
         return None
     return None

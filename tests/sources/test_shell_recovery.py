@@ -100,8 +100,10 @@ def test_evidence_of_each_form() -> None:
         "vllm serve m\n"
         "python3 -m vllm.entrypoints.openai.api_server --model m\n"
         "docker run --gpus all vllm/vllm-openai:v0.30.0 --model m\n"
-        "docker run registry.local/team/vllm-gaudi:1.2 --model m\n"
+        "docker run registry.local/team/vllm-openai:v0.31.0 --model m\n"
         "docker run -it openeuler/vllm-cpu:0.10.1-oe2403lts vllm serve m\n"
+        "docker run --gpus all vllm-node ./run-cluster-node.sh --role head --host-ip 10.0.0.1\n"
+        'docker run vllm-node bash -c -i "vllm serve inner --port 8000"\n'
     )
     src, ex = run(text)
     got = [(l.entrypoint, l.strong, l.evidence) for l in ex.launches]
@@ -109,9 +111,13 @@ def test_evidence_of_each_form() -> None:
         ("vllm serve", True, "`vllm serve` command"),
         ("api_server", True, "`python3 -m vllm.entrypoints.openai.api_server` command"),
         ("image", True, "vLLM image vllm/vllm-openai:v0.30.0"),
-        ("image", False, "image named like vLLM's registry.local/team/vllm-gaudi:1.2"),
+        ("image", False, "image named like vLLM's registry.local/team/vllm-openai:v0.31.0"),
         ("vllm serve", True, "`vllm serve` command in image openeuler/vllm-cpu:0.10.1-oe2403lts"),
+        # a custom image merely named like vLLM's runs its own entrypoint: nothing claimed
+        # for the script's flags; the `bash -c` script inside is read as a script
+        ("vllm serve", True, "`vllm serve` command"),
     ]
+    assert values(ex.launches[-1].args) == ["inner", "--port", "8000"]
 
 
 def test_only_vllm_release_tags_pin() -> None:
@@ -124,3 +130,28 @@ def test_only_vllm_release_tags_pin() -> None:
     text = "docker run lmcache/vllm-openai:v0.3.9post2 --model m\ndocker run vllm/vllm-openai:v0.30.0 --model m\n"
     src, ex = run(text)
     assert [l.version_hint.version if l.version_hint else None for l in ex.launches] == [None, "v0.30.0"]
+
+
+def test_images_named_like_vllm_are_weak_and_confirmed_by_their_options(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    script = tmp_path / "serve.sh"
+    script.write_text(
+        "docker run -d vllm-qwen35-v2 serve /models/q --port 8000 --max-num-seqs 8 --swap-space 4\n"
+        "docker run -d vllm-fork-tq serve /models/q --port 8000 --enable-turboquant\n"
+        "docker run -d vllm/vllm-openai:v0.30.0 --model m --swap-space 4\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, [str(script), "--no-cache", "--show-launches"])
+    # the fork's own flag says its entrypoint is not plain vLLM: that launch is not claimed
+    assert result.output.count("\n    evidence:") == 2
+    assert "named like vLLM's (weak: reported, never edited)" in result.output
+    result = CliRunner().invoke(main, [str(script), "--no-cache"])
+    assert "--enable-turboquant" not in result.output
+    assert result.output.count("VL101") == 2  # --swap-space, in the weak launch and the real one
+    before = script.read_bytes()
+    CliRunner().invoke(main, [str(script), "--no-cache", "--fix", "--unsafe-fixes"])
+    after = script.read_text(encoding="utf-8").splitlines()
+    assert after[0] == before.decode().splitlines()[0]  # the weak launch is never edited
