@@ -128,8 +128,10 @@ class _Script(WordEvaluator):
         tok = fw.token(self.src)
         if not self.editable and tok.value_start is not None:
             tok = Token(tok.value, tok.span, None, tok.opaque, tok.splat, tok.conditional)
-        self.placed[id(tok)] = fw
-        self._keep.append(tok)
+        if tok.value_start is None and fw.omap.segments:
+            # a token not verbatim in one piece: keep its runs for a part of it (an image tag)
+            self.placed[id(tok)] = fw
+            self._keep.append(tok)
         return tok
 
     # -- word evaluation ---------------------------------------------------
