@@ -123,7 +123,24 @@ _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     "chrt": frozenset(),
     "tini": frozenset(),
     "dumb-init": frozenset(),
+    # Slurm srun(1): the options that take a separate value (``--opt=value`` needs none)
+    "srun": frozenset(
+        """-A --account -B --extra-node-info -c --cpus-per-task -C --constraint -D --chdir -d --dependency
+        -e --error -G --gpus -i --input -J --job-name -L --licenses -m --distribution -N --nodes
+        -n --ntasks -o --output -p --partition -q --qos -t --time -w --nodelist -x --exclude
+        -W --wait -T --threads --gres --gpus-per-node --gpus-per-task --mem --mem-per-cpu
+        --mem-per-gpu --ntasks-per-node --cpus-per-gpu --mpi --export --container-image
+        --container-mounts --container-name --container-workdir --reservation --comment""".split()
+    ),
+    # Open MPI mpirun(1) / mpiexec (``--mca`` takes two values, handled below)
+    "mpirun": frozenset(
+        """-n -np -c -N --n --np -H --host --hostfile -hostfile --machinefile -machinefile --map-by
+        --rank-by --bind-to -x --prefix -wdir --wdir --report-bindings-file --npernode -npernode
+        --output-filename --timeout""".split()
+    ),
 }
+_WRAPPER_OPTS["mpiexec"] = _WRAPPER_OPTS["mpirun"]
+_TWO_VALUE_OPTS = frozenset({"--mca", "-mca", "--gmca", "-gmca"})
 _WRAPPERS_WITH_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1}
 
 # ``uv run``, ``poetry run``, ``pipenv run``, ``pdm run``, ``hatch run``, ``conda run``
@@ -207,6 +224,71 @@ class Match:
 
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
+# docker exec --help (28.x): options that take a separate value
+_DOCKER_EXEC_VALUE_OPTS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
+
+
+def _docker_exec(rest: list[Token], env: list) -> Match | None:
+    """``docker exec [options] CONTAINER COMMAND...``: the command runs in a running container."""
+    j = 2
+    while j < len(rest):
+        v = rest[j].value
+        if v.startswith("-") and len(v) > 1:
+            name = v.split("=", 1)[0]
+            takes = name in _DOCKER_EXEC_VALUE_OPTS and "=" not in v
+            if name in ("-e", "--env"):
+                val = rest[j + 1] if takes and j + 1 < len(rest) else (_sub_token(rest[j], len(name) + 1, len(v)) if "=" in v else None)
+                a = _split_assignment(val) if val is not None else None
+                if a is not None:
+                    env.append(a)
+            j += 2 if takes else 1
+            continue
+        break
+    sub = match_words(rest[j + 1 :]) if j + 1 < len(rest) else None
+    if sub is not None:
+        sub.env = env + sub.env
+    return sub
+
+
+def _kubectl_run(rest: list[Token], env: list) -> Match | None:
+    """``kubectl run NAME --image=IMAGE [--env=K=V] [--command] -- ARGS``.
+
+    Without ``--command`` the words after ``--`` are the arguments of the image's
+    entrypoint; with it they are the command.
+    """
+    image: Token | None = None
+    command = False
+    j = 3
+    while j < len(rest):
+        v = rest[j].value
+        if v == "--":
+            j += 1
+            break
+        if v.startswith("--image="):
+            image = _sub_token(rest[j], len("--image="), len(v))
+        elif v == "--image" and j + 1 < len(rest):
+            image = rest[j + 1]
+            j += 1
+        elif v.startswith("--env="):
+            a = _split_assignment(_sub_token(rest[j], len("--env="), len(v)))
+            if a is not None:
+                env.append(a)
+        elif v == "--command":
+            command = True
+        j += 1
+    else:
+        return None
+    after = rest[j:]
+    if image is None or image.is_opaque:
+        return None
+    if command:
+        sub = match_words(after)
+        if sub is not None:
+            sub.image, sub.env = image, env + sub.env
+        return sub
+    if is_official_vllm_image(image.value):
+        return Match("vllm", "image", rest[:j], after, image=image, env=env)
+    return None
 
 
 def _named_like_vllm(entry: list[Token], after: list[Token], image: Token, env: list) -> Match | None:
@@ -292,6 +374,13 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                 if v == "--":
                     i += 1
                     break
+                if v in _TWO_VALUE_OPTS:
+                    i += 3
+                    continue
+                if word in ("mpirun", "mpiexec") and v == "-x" and i + 1 < n:
+                    a = _split_assignment(words[i + 1])  # ``-x VLLM_X=1``: exported to the ranks
+                    if a is not None:
+                        env.append(a)
                 if v.startswith("-") and v != "-":
                     i += 2 if v in value_opts else 1
                     continue
@@ -357,6 +446,19 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                 return Match("vllm", "api_server", rest[: j + 1], rest[j + 1 :], env=env)
             return None
         return None
+    if head == "ray" and len(rest) >= 3 and rest[1].value == "job" and rest[2].value == "submit":
+        # ``ray job submit [options] -- COMMAND``: the entrypoint after ``--``
+        for j in range(3, len(rest)):
+            if rest[j].value == "--" and not rest[j].is_opaque:
+                sub = match_words(rest[j + 1 :])
+                if sub is not None:
+                    sub.env = env + sub.env
+                return sub
+        return None
+    if head == "kubectl" and len(rest) >= 3 and rest[1].value == "run":
+        return _kubectl_run(rest, env)
+    if head in ("docker", "podman", "nerdctl") and len(rest) >= 3 and rest[1].value == "exec":
+        return _docker_exec(rest, env)
     if head in ("docker", "podman", "nerdctl") and len(rest) >= 2:
         k = 1
         if rest[1].value == "container" and len(rest) >= 3:

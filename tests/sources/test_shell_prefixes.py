@@ -1,0 +1,43 @@
+"""Shell: commands that run a command (srun, mpirun, ray job submit, kubectl run, docker exec)."""
+
+from __future__ import annotations
+
+from linter.source_file import SourceFile
+from linter.sources import shell
+from tests.sources.token_checks import check_launch, values
+
+SCRIPT = (
+    "srun -N 2 --ntasks-per-node=1 --gres=gpu:8 vllm serve m1 --tensor-parallel-size 8\n"
+    "mpirun -np 2 -x VLLM_LOGGING_LEVEL=DEBUG --mca btl tcp python3 -m vllm.entrypoints.openai.api_server --model m2\n"
+    "ray job submit --address http://head:8265 --working-dir . -- vllm serve m3 --pipeline-parallel-size 2\n"
+    "kubectl run vllm --image=vllm/vllm-openai:v0.30.0 --env=VLLM_USE_V1=1 --port=8000 -- --model m4 --max-model-len 4096\n"
+    "kubectl run vllm --image=vllm/vllm-openai:v0.30.0 --command -- vllm serve m5\n"
+    "docker exec -e VLLM_LOGGING_LEVEL=INFO -it vllm-container vllm serve m6 --port 8001\n"
+    "srun --pty bash\n"
+    "kubectl run web --image=nginx -- --port 80\n"
+    "ray job submit -- python train.py --max-model-len 3\n"
+)
+
+
+def test_prefixes_that_run_vllm() -> None:
+    src = SourceFile.from_text("run.sh", SCRIPT)
+    ex = shell.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    got = [(l.entrypoint, values(l.args)) for l in ex.launches]
+    assert got == [
+        ("vllm serve", ["m1", "--tensor-parallel-size", "8"]),
+        ("api_server", ["--model", "m2"]),
+        ("vllm serve", ["m3", "--pipeline-parallel-size", "2"]),
+        ("image", ["--model", "m4", "--max-model-len", "4096"]),
+        ("vllm serve", ["m5"]),
+        ("vllm serve", ["m6", "--port", "8001"]),
+    ]
+    mpi, kube, kube_cmd, exec_ = ex.launches[1], ex.launches[3], ex.launches[4], ex.launches[5]
+    assert [(e.name.value, e.value.value) for e in mpi.env] == [("VLLM_LOGGING_LEVEL", "DEBUG")]
+    assert kube.image.value == "vllm/vllm-openai:v0.30.0" and kube.strong
+    assert kube.version_hint.version == "v0.30.0" and SCRIPT[kube.version_hint.span.start : kube.version_hint.span.end] == "v0.30.0"
+    assert [(e.name.value, e.value.value) for e in kube.env] == [("VLLM_USE_V1", "1")]
+    assert kube_cmd.image.value == "vllm/vllm-openai:v0.30.0"
+    assert [(e.name.value, e.value.value) for e in exec_.env] == [("VLLM_LOGGING_LEVEL", "INFO")]
+    assert kube.args[3].value_start == SCRIPT.index("4096")
