@@ -46,6 +46,11 @@ _LANGUAGE = _ts.Language(_tsb.language())
 _MAX_DEPTH = 6
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
+# a heredoc body that starts vLLM (its text, before any reading)
+_LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b")
+# programs that read a heredoc as data, and files that are data, not scripts
+_DATA_READERS = frozenset({"kubectl", "oc", "helm", "jq", "yq", "curl", "psql", "mysql", "sqlite3", "node", "ruby", "perl", "envsubst", "git"})
+_DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 
 
@@ -590,6 +595,10 @@ class _Script(WordEvaluator):
                         continue
                     if after and pc.type == "command" and self._is_shell_sink(self.words_of(pc)):
                         feeds = True
+            if not feeds and _LAUNCH_TEXT.search(self.ntext(body)) and not self._data_sink(node, words):
+                # ``cat > "$F" <<EOF`` / ``tee "$(mktemp)"``: a body that starts vLLM is a
+                # script whatever file it is written to (it is run later)
+                feeds = True
             if not feeds or self.depth >= _MAX_DEPTH:
                 continue
             ps, pe = self.p(body.start_byte), self.p(body.end_byte)
@@ -607,6 +616,19 @@ class _Script(WordEvaluator):
                 self.lit_range(w, k, nl)
                 k = nl
             self.sub_script(w.value, self.sub_map(w), node)
+
+    def _data_sink(self, node: _ts.Node, words: list[Word]) -> bool:
+        """The heredoc is data for a program (``python3 - <<EOF``, ``kubectl apply -f -``, a YAML file)."""
+        head = posixpath.basename(words[0].value) if words else ""
+        if head in _DATA_READERS or commands._PYTHON_RE.match(head):
+            return True
+        targets = [w.value for w in words[1:]] if head in ("cat", "tee") else []
+        for r in node.children:
+            if r.type == "file_redirect":
+                dest = r.child_by_field_name("destination")
+                if dest is not None:
+                    targets.append(self.ntext(dest))
+        return any(t.lower().endswith(_DATA_SUFFIXES) for t in targets)
 
     @staticmethod
     def _is_shell_sink(words: list[Word]) -> bool:

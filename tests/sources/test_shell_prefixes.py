@@ -41,3 +41,36 @@ def test_prefixes_that_run_vllm() -> None:
     assert kube_cmd.image.value == "vllm/vllm-openai:v0.30.0"
     assert [(e.name.value, e.value.value) for e in exec_.env] == [("VLLM_LOGGING_LEVEL", "INFO")]
     assert kube.args[3].value_start == SCRIPT.index("4096")
+
+
+HEREDOCS = (
+    'F=$(mktemp)\n'
+    'cat > "$F" <<EOF\n'
+    "#!/bin/bash\n"
+    "vllm serve m1 --max-model-len 4096\n"
+    "EOF\n"
+    "cat > config.yaml <<EOF\n"
+    "command: vllm serve not-a-script\n"
+    "EOF\n"
+    "python3 - <<'PY'\n"
+    'import os; os.system("vllm serve not-shell --port 1")\n'
+    "PY\n"
+    "kubectl apply -f - <<EOF\n"
+    'args: ["vllm serve not-a-command"]\n'
+    "EOF\n"
+    'tee "$(mktemp)" <<-EOF\r\n'
+    "\tvllm serve m2 --port 2\r\n"
+    "\tEOF\r\n"
+)
+
+
+def test_heredoc_bodies_that_start_vllm_are_scripts_whatever_their_target() -> None:
+    src = SourceFile.from_text("gen.sh", HEREDOCS)
+    ex = shell.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert [values(l.args) for l in ex.launches] == [["m1", "--max-model-len", "4096"], ["m2", "--port", "2"]]
+    first, second = ex.launches
+    assert first.args[2].value_start == HEREDOCS.index("4096")
+    assert second.args[2].value_start == HEREDOCS.index("2\r\n\tEOF")
+    assert ex.problems == []
