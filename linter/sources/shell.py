@@ -48,8 +48,7 @@ _MAX_DEPTH = 6
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 # a heredoc body that starts vLLM (its text, before any reading)
 _LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b")
-# programs that read a heredoc as data, and files that are data, not scripts
-_DATA_READERS = frozenset({"kubectl", "oc", "helm", "jq", "yq", "curl", "psql", "mysql", "sqlite3", "node", "ruby", "perl", "envsubst", "git"})
+# files that are data, not scripts
 _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 
@@ -595,7 +594,7 @@ class _Script(WordEvaluator):
                         continue
                     if after and pc.type == "command" and self._is_shell_sink(self.words_of(pc)):
                         feeds = True
-            if not feeds and _LAUNCH_TEXT.search(self.ntext(body)) and not self._data_sink(node, words):
+            if not feeds and _LAUNCH_TEXT.search(self.ntext(body)) and self._writes_script(node, words):
                 # ``cat > "$F" <<EOF`` / ``tee "$(mktemp)"``: a body that starts vLLM is a
                 # script whatever file it is written to (it is run later)
                 feeds = True
@@ -617,18 +616,23 @@ class _Script(WordEvaluator):
                 k = nl
             self.sub_script(w.value, self.sub_map(w), node)
 
-    def _data_sink(self, node: _ts.Node, words: list[Word]) -> bool:
-        """The heredoc is data for a program (``python3 - <<EOF``, ``kubectl apply -f -``, a YAML file)."""
+    def _writes_script(self, node: _ts.Node, words: list[Word]) -> bool:
+        """``cat``/``tee`` write the heredoc to a file that is not data (``"$F"``, ``$(mktemp)``, ``run``).
+
+        Printed to the terminal (``cat <<EOF`` alone) it is a message; read by a program
+        (``python3 -``, ``kubectl apply -f -``) or written to a YAML/JSON/... file it is data.
+        """
         head = posixpath.basename(words[0].value) if words else ""
-        if head in _DATA_READERS or commands._PYTHON_RE.match(head):
-            return True
-        targets = [w.value for w in words[1:]] if head in ("cat", "tee") else []
+        if head not in ("cat", "tee"):
+            return False
+        targets = [w.value for w in words[1:] if not w.value.startswith("-")] if head == "tee" else []
         for r in node.children:
             if r.type == "file_redirect":
+                op = r.children[0].type if r.children else ""
                 dest = r.child_by_field_name("destination")
-                if dest is not None:
+                if dest is not None and op in (">", ">>", ">|", "&>"):
                     targets.append(self.ntext(dest))
-        return any(t.lower().endswith(_DATA_SUFFIXES) for t in targets)
+        return bool(targets) and not any(t.lower().endswith(_DATA_SUFFIXES) for t in targets)
 
     @staticmethod
     def _is_shell_sink(words: list[Word]) -> bool:
