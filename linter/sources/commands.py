@@ -150,9 +150,18 @@ _RUNNER_OPTS = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python"
 _PYTHON_RE = re.compile(r"^(python|python\d(\.\d+)?|pypy3?)$")
 _PYTHON_OPTS_WITH_VALUE = frozenset({"-W", "-X", "-Q"})
 
-# vLLM module entrypoints that take the serve options.
+# vLLM module entrypoints that take the serve options, as the releases ship them:
+# - vllm/entrypoints/openai/api_server.py ``__main__``: ``make_arg_parser`` (0.11.0 L1942-1950);
+#   in 0.33.0 a deprecated shim that runs launchers/api_server/entry.py ``main`` (L50-59);
+# - vllm/entrypoints/launchers/api_server/entry.py ``main`` and launchers/render/entry.py
+#   ``__main__`` (0.33.0 L204-222, L108-124): ``common.cli_args.make_arg_parser``;
+# - vllm/entrypoints/cli/main.py with ``serve``;
+# - vllm/entrypoints/api_server.py (the demo server, up to 0.11.0 L148-174): its own
+#   --host/--port/--ssl-* and the engine arguments, a subset of the serve parser.
 VLLM_MODULES = {
     "vllm.entrypoints.openai.api_server": "api_server",
+    "vllm.entrypoints.launchers.api_server.entry": "api_server",
+    "vllm.entrypoints.launchers.render.entry": "api_server",
     "vllm.entrypoints.api_server": "api_server",
     "vllm.entrypoints.cli.main": "cli",
 }

@@ -74,3 +74,19 @@ def test_heredoc_bodies_that_start_vllm_are_scripts_whatever_their_target() -> N
     assert first.args[2].value_start == HEREDOCS.index("4096")
     assert second.args[2].value_start == HEREDOCS.index("2\r\n\tEOF")
     assert ex.problems == []
+
+
+def test_module_entrypoints_the_releases_ship() -> None:
+    text = (
+        "python3 -m vllm.entrypoints.launchers.api_server.entry --model m1 --port 8000\n"
+        "python -m vllm.entrypoints.launchers.render.entry --model m2\n"
+        "python -m vllm.entrypoints.cli.main serve m3 --port 1\n"
+        "python -m vllm.entrypoints.launchers.grpc_server --model m4\n"  # its own parser: not claimed
+    )
+    src = SourceFile.from_text("run.sh", text)
+    ex = shell.extract(src)
+    assert [(l.entrypoint, values(l.args)[:2]) for l in ex.launches] == [
+        ("api_server", ["--model", "m1"]),
+        ("api_server", ["--model", "m2"]),
+        ("vllm serve", ["m3", "--port"]),
+    ]
