@@ -189,7 +189,11 @@ class _Script(WordEvaluator):
                 out.append((min(at, self.p(opener.start_byte)), at, node.type if node.type.strip() else "token"))
                 continue
             if node.type == "ERROR":
-                out.append((self.p(node.start_byte), self.p(node.end_byte), None))
+                # the statement around it may have taken the next lines' words as its own
+                top = node
+                while top.parent is not None and top.parent.type not in ("program", "compound_statement", "do_group") and top.parent.has_error:
+                    top = top.parent
+                out.append((self.p(node.start_byte), max(self.p(node.end_byte), self.p(top.end_byte)), None))
                 continue
             if node.has_error:
                 stack.extend(reversed(node.children))
@@ -256,7 +260,10 @@ class _Script(WordEvaluator):
             if covered and not broken:
                 continue
             ps, pe, missing = (broken or inside or [(a, a, None)])[0]
-            if missing is not None:
+            if missing in ('"', "'", "`") and self.text[ps : ps + 1] == missing:
+                pe = ps + 1  # the quote that is never closed
+                missing = "closing quote"
+            elif missing is not None:
                 ps = pe  # point at the place the token is missing
             elif self.text[ps : ps + 1] in "\"'":
                 pe = ps + 1  # the quote that is never closed

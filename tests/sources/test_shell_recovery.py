@@ -155,3 +155,21 @@ def test_images_named_like_vllm_are_weak_and_confirmed_by_their_options(tmp_path
     CliRunner().invoke(main, [str(script), "--no-cache", "--fix", "--unsafe-fixes"])
     after = script.read_text(encoding="utf-8").splitlines()
     assert after[0] == before.decode().splitlines()[0]  # the weak launch is never edited
+
+
+def test_markdown_blocks_report_only_lost_launches() -> None:
+    from linter.sources import markdown
+
+    text = (
+        "# Serving\n\n```bash\nexport HF_TOKEN=<your HF token>\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n```\n\n"
+        "```console\n$ curl localhost:8000/v1/models\nINFO: vllm (pid 1) started; <ctrl-c> to stop\n```\n\n"
+        "```sh\nfor x in (a b); do echo $x; done\n```\n\n"
+        "```bash\npython -c \"print('unterminated)\nvllm serve lost --port 1\n```\n"
+    )
+    src = SourceFile.from_text("README.md", text)
+    ex = markdown.extract(src)
+    assert [l.args[0].value for l in ex.launches] == ["Qwen/Qwen3-8B"]
+    assert ex.launches[0].args[2].value_start == text.index("8192")
+    (problem,) = ex.problems  # only the block whose launch was lost, at its unclosed quote
+    assert problem.span.start == text.index("\"print(") and problem.span.end == problem.span.start + 1
+    assert "not checked" in problem.message
