@@ -47,7 +47,7 @@ _MAX_DEPTH = 6
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 # a heredoc body that starts vLLM (its text, before any reading)
-_LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b")
+_LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
 # files that are data, not scripts
 _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
@@ -224,9 +224,10 @@ class _Script(WordEvaluator):
 
         Valid bash that the grammar cannot read (``case`` patterns such as ``*"a"*"b"*)``,
         ``${a:+${a};}``, ``exec 3<>/dev/tcp/...``) and lines that start nothing of vLLM's
-        are not problems of this linter.  A line that mentions vLLM is read again alone (its
-        unreadable part one unknown word); the problem is reported when no launch covers it,
-        or when the script is really broken there (an unterminated quote or heredoc).
+        are not problems of this linter.  A line that starts vLLM (``vllm serve``, an
+        entrypoint module, a vLLM image) is read again alone (its unreadable part one unknown
+        word); the problem is reported when no launch covers it, or when the script is really
+        broken there (an unterminated quote or heredoc).
         """
         lines: list[tuple[int, int]] = []  # logical lines holding an error
         for ps, pe, _ in errors:
@@ -238,9 +239,8 @@ class _Script(WordEvaluator):
                     break
                 a, b = self.logical_lines(b + 1, b + 1)
         for a, b in sorted(set(lines)):
-            low = self.text[a:b].lower()
-            if "vllm" not in low and "lmcache" not in low:
-                continue
+            if not _LAUNCH_TEXT.search(self.text[a:b]):
+                continue  # nothing here starts vLLM: not this linter's problem
             sa = self.s(a)
             sb = self.send(self.byte(b)) if b > a else sa
             fspan = self.file_span(sa, sb)
