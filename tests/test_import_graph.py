@@ -23,11 +23,7 @@ CLI = "linter.cli"
 # a dead helm.extract).  Tolerated while they last, exactly as they are: a circle
 # that grows, or any other circle, fails.
 KNOWN_CIRCLES = {
-    frozenset({"linter.sources.compose", "linter.sources.kubernetes"}),
     frozenset({"linter.sources.helm", "linter.sources.yaml"}),  # gone on main since aab8f85
-    # from the kind table (2796c0a/3d7a70b): comments.py imports dockerfile's tree-sitter language
-    # and markdown's fence helpers, dockerfile.py imports comments' tree comment finder
-    frozenset({"linter.sources.comments", "linter.sources.dockerfile", "linter.sources.markdown"}),
 }
 
 

@@ -41,3 +41,28 @@ class Extraction:
         self.launches.extend(other.launches)
         self.problems.extend(other.problems)
         self.pins.extend(other.pins)
+
+
+def char_offsets(data: bytes, offsets) -> dict[int, int]:
+    """Character offsets of byte offsets (all on character boundaries), decoding the text once."""
+    out: dict[int, int] = {}
+    prev_b = prev_c = 0
+    for b in sorted(set(offsets)):
+        prev_c += len(data[prev_b:b].decode("utf-8", "replace"))
+        prev_b = b
+        out[b] = prev_c
+    return out
+
+
+def masked_stretch(text: str, ranges: list[tuple[int, int]]) -> tuple[int, str]:
+    """The stretch of ``text`` from the first range to the last with everything outside the ranges
+    blanked (line ends kept), and where it starts: offsets in it plus the start are file offsets."""
+    base, end = min(a for a, _ in ranges), max(b for _, b in ranges)
+    out = [c if c in "\r\n" else " " for c in text[base:end]]
+    for a, b in ranges:
+        out[a - base : b - base] = text[a:b]
+    return base, "".join(out)
+
+
+def shifted(found: list[Comment], base: int) -> list[Comment]:
+    return [Comment(c.start + base, c.end + base, c.text) for c in found]

@@ -16,110 +16,20 @@ from __future__ import annotations
 
 import io
 import tokenize
-from collections.abc import Callable
 
-from linter.sources import Comment
-
-
-def _chars(data: bytes, offsets) -> dict[int, int]:
-    """Character offsets of byte offsets (all on character boundaries), decoding the text once."""
-    out: dict[int, int] = {}
-    prev_b = prev_c = 0
-    for b in sorted(set(offsets)):
-        prev_c += len(data[prev_b:b].decode("utf-8", "replace"))
-        prev_b = b
-        out[b] = prev_c
-    return out
-
-
-def _masked(text: str, ranges: list[tuple[int, int]]) -> tuple[int, str]:
-    """The stretch of ``text`` from the first range to the last with everything outside the ranges
-    blanked (line ends kept), and where it starts: offsets in it plus the start are file offsets."""
-    base, end = min(a for a, _ in ranges), max(b for _, b in ranges)
-    out = [c if c in "\r\n" else " " for c in text[base:end]]
-    for a, b in ranges:
-        out[a - base : b - base] = text[a:b]
-    return base, "".join(out)
-
-
-def _shifted(found: list[Comment], base: int) -> list[Comment]:
-    return [Comment(c.start + base, c.end + base, c.text) for c in found]
-
-
-def _ts_comments(text: str, language) -> list[Comment]:
-    import tree_sitter as ts
-
-    data = text.encode("utf-8")
-    tree = ts.Parser(language).parse(data)
-    spans: list[tuple[int, int]] = []
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "comment":
-            spans.append((node.start_byte, node.end_byte))
-            continue
-        stack.extend(node.children)
-    conv = _chars(data, [b for span in spans for b in span])
-    out = []
-    for sb, eb in spans:
-        s, e = conv[sb], conv[eb]
-        out.append(Comment(s, e, text[s:e].rstrip("\r")))
-    return out
-
-
-def _bash_language():
-    from linter.sources.shell import _LANGUAGE  # the grammar the shell extractor loaded
-
-    return _LANGUAGE
+from linter.sources import Comment, masked_stretch as _masked, shifted as _shifted
 
 
 def shell_comments(text: str) -> list[Comment]:
-    return _ts_comments(text, _bash_language())
+    from linter.sources.shell import script_comments  # the grammar the shell extractor loaded
+
+    return script_comments(text)
 
 
 def dockerfile_comments(text: str) -> list[Comment]:
-    import tree_sitter as ts
+    from linter.sources.dockerfile import file_comments  # the Dockerfile reader's own finder
 
-    from linter.sources.dockerfile import _LANGUAGE as language  # loaded once, its wheel's warning handled there
-
-    data = text.encode("utf-8")
-    tree = ts.Parser(language).parse(data)
-    spans = _dockerfile_spans(tree.root_node)
-    conv = _chars(data, [b for group in spans for span in group for b in span])
-    return dockerfile_tree_comments(text, tree.root_node, conv.__getitem__, spans)
-
-
-def _dockerfile_spans(root) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Byte spans of (comments, shell-form instruction bodies) of a tree-sitter-dockerfile tree."""
-    comment_spans: list[tuple[int, int]] = []
-    shell_spans: list[tuple[int, int]] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR":
-            continue  # a broken instruction (reported as VL001): its "comments" may be strings
-        if node.type == "comment":
-            comment_spans.append((node.start_byte, node.end_byte))
-            continue
-        if node.type == "shell_command":  # RUN/CMD/ENTRYPOINT shell form: the shell reads `#` comments
-            shell_spans.append((node.start_byte, node.end_byte))
-            continue
-        stack.extend(node.children)
-    return comment_spans, shell_spans
-
-
-def dockerfile_tree_comments(text: str, root, char: Callable[[int], int], spans=None) -> list[Comment]:
-    """The comments of a Dockerfile that its reader parsed into ``root``: its own comments and the
-    shell's inside shell-form instructions; ``char`` maps the tree's byte offsets to offsets of ``text``."""
-    comment_spans, shell_spans = spans if spans is not None else _dockerfile_spans(root)
-    out: list[Comment] = []
-    for sb, eb in comment_spans:
-        s, e = char(sb), char(eb)
-        out.append(Comment(s, e, text[s:e].rstrip("\r")))
-    if shell_spans:
-        base, masked = _masked(text, [(char(a), char(b)) for a, b in shell_spans])
-        out.extend(_shifted(shell_comments(masked), base))
-    return out
+    return file_comments(text)
 
 
 def python_comments(text: str) -> list[Comment]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 import warnings
 from dataclasses import dataclass, field
 
@@ -23,7 +24,7 @@ import tree_sitter_dockerfile as _tsd
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
-from linter.sources import Extraction, Problem, commands, shell
+from linter.sources import Comment, Extraction, Problem, char_offsets, commands, masked_stretch, shell, shifted
 from linter.sources.placed import PlacedText
 from linter.sources.words import SHELLS, kept_env, shell_script_index
 
@@ -380,9 +381,8 @@ class _Dockerfile:
 
     def run(self) -> Extraction:
         root = self.parse()
-        from linter.sources.comments import dockerfile_tree_comments  # the comments of this parse, for suppressions
 
-        self.out.comments = dockerfile_tree_comments(self.src.text, root, self.c)
+        self.out.comments = tree_comments(self.src.text, root, self.c)
         stage: _Stage | None = None
         items: list[tuple[int, str, object]] = []
         for node in root.named_children:
@@ -790,6 +790,48 @@ def _normalise_continuations(chars: list[str], text: str, escape: str) -> None:
             chars[j - 1] = "\\"
         else:
             chars[i] = "/"
+
+
+def file_comments(text: str) -> list[Comment]:
+    """The comments of a Dockerfile read on their own (a Dockerfile block in Markdown)."""
+    data = text.encode("utf-8")
+    tree = _ts.Parser(_LANGUAGE).parse(data)
+    spans = _dockerfile_spans(tree.root_node)
+    conv = char_offsets(data, [b for group in spans for span in group for b in span])
+    return tree_comments(text, tree.root_node, conv.__getitem__, spans)
+
+
+def _dockerfile_spans(root) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Byte spans of (comments, shell-form instruction bodies) of a tree-sitter-dockerfile tree."""
+    comment_spans: list[tuple[int, int]] = []
+    shell_spans: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            continue  # a broken instruction (reported as VL001): its "comments" may be strings
+        if node.type == "comment":
+            comment_spans.append((node.start_byte, node.end_byte))
+            continue
+        if node.type == "shell_command":  # RUN/CMD/ENTRYPOINT shell form: the shell reads `#` comments
+            shell_spans.append((node.start_byte, node.end_byte))
+            continue
+        stack.extend(node.children)
+    return comment_spans, shell_spans
+
+
+def tree_comments(text: str, root, char: Callable[[int], int], spans=None) -> list[Comment]:
+    """The comments of a Dockerfile that its reader parsed into ``root``: its own comments and the
+    shell's inside shell-form instructions; ``char`` maps the tree's byte offsets to offsets of ``text``."""
+    comment_spans, shell_spans = spans if spans is not None else _dockerfile_spans(root)
+    out: list[Comment] = []
+    for sb, eb in comment_spans:
+        s, e = char(sb), char(eb)
+        out.append(Comment(s, e, text[s:e].rstrip("\r")))
+    if shell_spans:
+        base, masked = masked_stretch(text, [(char(a), char(b)) for a, b in shell_spans])
+        out.extend(shifted(shell.script_comments(masked), base))
+    return out
 
 
 def extract(src: SourceFile) -> Extraction:

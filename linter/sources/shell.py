@@ -34,7 +34,7 @@ import tree_sitter_bash as _tsb
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
-from linter.sources import Comment, Extraction, Problem, commands
+from linter.sources import Comment, Extraction, Problem, char_offsets, commands
 from linter.sources.placed import PlacedText
 from linter.sources.shell_words import TooComplex, Word, WordEvaluator, copy_word
 from linter.sources.words import SHELLS, kept_env, nearest_pin, shell_script_index
@@ -866,6 +866,26 @@ def extract_script(
     if not editable:
         for launch in out.launches:
             launch.editable = False
+    return out
+
+
+def script_comments(text: str) -> list[Comment]:
+    """The bash comments of ``text`` (parsed on its own: a Markdown block, a shell-form instruction)."""
+    data = text.encode("utf-8", "surrogatepass")
+    tree = _parser().parse(data)
+    spans: list[tuple[int, int]] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            spans.append((node.start_byte, node.end_byte))
+            continue
+        stack.extend(node.children)
+    conv = char_offsets(data, [b for span in spans for b in span])
+    out = []
+    for sb, eb in spans:
+        s, e = conv[sb], conv[eb]
+        out.append(Comment(s, e, text[s:e].rstrip("\r")))
     return out
 
 
