@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import tree_sitter as _ts
 import tree_sitter_dockerfile as _tsd
 
-from linter.launch import EnvVar, Launch, Span, Token, VersionHint
+from linter.launch import EnvVar, Launch, Span, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem, char_offsets, commands, masked_stretch, shell, shifted
