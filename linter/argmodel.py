@@ -29,7 +29,9 @@ from linter.launch import Launch, Setting, Token
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
-Match = Literal["exact", "normalized", "abbrev", "ambiguous", "unknown"]
+# ``template``: a chart value key that is no vLLM option; what it does depends on the
+# chart's template (production-stack's ``v1: 1`` sets VLLM_USE_V1), so it is not judged.
+Match = Literal["exact", "normalized", "abbrev", "ambiguous", "unknown", "template"]
 
 
 @dataclass
@@ -250,6 +252,28 @@ def _underscores_key(key: str) -> str:
     dot = key.find(".", 2)
     head, tail = (key, "") if dot == -1 else (key[:dot], key[dot:])
     return "--" + head[2:].replace("_", "-") + tail
+
+
+def _squash(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "")
+
+
+_CHART_KEYS: dict[str, dict[str, OptionSpec]] = {}
+
+
+def chart_option(release: Release, key: str) -> OptionSpec | None:
+    """The option a chart values key names: its words in any spelling (``maxModelLen``,
+    ``max_model_len``, ``enableLoRA``) equal to an option's words, else None."""
+    table = _CHART_KEYS.get(release.name)
+    if table is None:
+        table = {}
+        for spec in release.options:
+            table.setdefault(_squash(spec.dest), spec)
+            for n in spec.names:
+                if n.startswith("--") and n not in spec.negative_names:
+                    table.setdefault(_squash(n[2:]), spec)
+        _CHART_KEYS[release.name] = table
+    return table.get(_squash(key))
 
 
 def _config_items(release: Release, settings: list[Setting]) -> list[Item]:
@@ -691,6 +715,13 @@ def _parse_settings(parsed: ParsedLaunch) -> None:
             written = "--" + key
             normalized = _underscores(written)
             r = resolve_option(release, normalized)
+        elif launch.entrypoint == "chart":
+            # A chart values key (``maxModelLen``, ``enable-prefix-caching``) that the chart's
+            # template renders as the option of the same words.
+            written = key
+            spec = chart_option(release, key)
+            normalized = spec.primary if spec is not None else key
+            r = _Resolved("option", spec, spec.primary) if spec else _Resolved("unknown", match="template")
         else:
             written = key
             normalized = key
@@ -702,7 +733,7 @@ def _parse_settings(parsed: ParsedLaunch) -> None:
             normalized=normalized,
             spec=r.spec,
             matched=r.option_string,
-            match=r.match if r.kind != "unknown" else "unknown",
+            match=r.match if r.kind != "unknown" or r.match == "template" else "unknown",
             candidates=r.candidates,
             name=item,
             name_range=(0, len(key)),
@@ -730,6 +761,10 @@ def parse(launch: Launch, release: Release, config: list[Setting] | None = None)
     parsed = ParsedLaunch(launch, release)
     if launch.style == "settings":
         _parse_settings(parsed)
+        if launch.entrypoint == "chart" and launch.args:
+            # a chart's model and its list of extra flags, rendered after the keyed settings
+            items = _rewrite(parsed, [_item(t) for t in launch.args], True, None)
+            _argparse(parsed, items, len(release.positionals))
         _check_values(parsed)
         return parsed
     serve = launch.entrypoint in ("vllm serve", "image")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from linter import placeholders
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
@@ -99,14 +100,25 @@ def _is_args_key(key: str) -> bool:
     return key in _ARGS_KEYS or key.lower().endswith(("args", "arguments")) and not key.lower().endswith("jvmargs")
 
 
+def _option_keys(node: Node) -> bool:
+    """A non-empty mapping whose keys could all be option names."""
+    return (isinstance(node, MappingNode) and bool(node.value)
+            and all(isinstance(k, ScalarNode) and _OPTIONISH.match(k.value) for k, _v in node.value))
+
+
 def _settings_mapping(node: Node) -> bool:
-    if not isinstance(node, MappingNode) or len(node.value) < 1:
-        return False
-    keys = [k for k, _v in node.value]
-    if not all(isinstance(k, ScalarNode) and _OPTIONISH.match(k.value) for k in keys):
+    if not _option_keys(node):
         return False
     scalars = sum(1 for _k, v in node.value if isinstance(v, ScalarNode))
     return scalars >= max(1, len(node.value) // 2)
+
+
+_CAMEL = re.compile(r"^[a-z]+(?:[A-Z0-9][a-z0-9]*)+$|^[a-z]+(?:[A-Z]+[a-z0-9]*)+$")
+
+
+def _chart_settings(node: Node) -> bool:
+    """Chart values of vLLM settings: option-like keys, scalars mostly, some camelCase."""
+    return _settings_mapping(node) and any(isinstance(k, ScalarNode) and _CAMEL.match(k.value) for k, _v in node.value)
 
 
 _NOT_SHELL_FILES = (".py", ".json", ".yaml", ".yml", ".toml", ".txt", ".md", ".conf", ".cfg", ".ini", ".js", ".ts", ".jinja", ".j2", ".tpl")
@@ -128,20 +140,21 @@ class _Generic:
         self.owner = kubernetes.object_name(self.src, doc) or ""
 
     def run(self, doc: Node) -> None:
-        stack: list[tuple[tuple[str, ...], Node, Node | None]] = [((), doc, None)]
+        stack: list[tuple[tuple[str, ...], Node, tuple[Node, ...]]] = [((), doc, ())]
         while stack:
-            path, node, parent = stack.pop()
+            path, node, above = stack.pop()
+            parent = above[-1] if above else None
             if id(node) in self.seen or id(node) in self.skip:
                 continue
             self.seen.add(id(node))
             if isinstance(node, SequenceNode):
                 if self._sequence(path, node, parent):
                     continue
-                stack.extend(reversed([(path + (f"[{i}]",), v, node) for i, v in enumerate(node.value)]))
+                stack.extend(reversed([(path + (f"[{i}]",), v, above + (node,)) for i, v in enumerate(node.value)]))
             elif isinstance(node, MappingNode):
-                if self._mapping(path, node):
+                if self._mapping(path, node, above):
                     continue
-                stack.extend(reversed([(path + ((k.value if isinstance(k, ScalarNode) else "?"),), v, node) for k, v in node.value]))
+                stack.extend(reversed([(path + ((k.value if isinstance(k, ScalarNode) else "?"),), v, above + (node,)) for k, v in node.value]))
             elif isinstance(node, ScalarNode):
                 self._scalar(path, node, parent)
 
@@ -188,33 +201,112 @@ class _Generic:
                     self.out.pins.append(VersionHint(m.group(1), Span(start, start + len(m.group(1))), "pip-pin"))
         return False
 
-    def _model_spec(self, path: tuple[str, ...], node: MappingNode) -> None:
-        """production-stack ``servingEngineSpec.modelSpec[]``: the chart runs ``vllm serve MODELURL``."""
+    def _chart(self, path: tuple[str, ...], node: MappingNode) -> bool:
+        """A chart's model entry: the chart renders ``vllm serve MODEL`` from its values.
+
+        production-stack ``servingEngineSpec.modelSpec[]`` (``modelURL``, ``repository``,
+        ``tag``, ``vllmConfig: {maxModelLen: ..., extraArgs: [...]}``), the VLLMRuntime CR
+        (``spec.model.modelURL`` beside ``spec.vllmConfig``) and any mapping that holds a
+        vLLM-named mapping of camelCase settings.  One launch: the model and the extra
+        flags as argv, the keyed settings as the chart's keys (``maxModelLen`` is
+        ``--max-model-len``; a key that names no option needs the chart's template).
+        The evidence is the chart's schema, not a command: weak, never edited.
+        """
+        model_map = get(node, "model")
         url = get(node, "modelURL")
+        if not isinstance(url, ScalarNode) and isinstance(model_map, MappingNode) and isinstance(get(model_map, "modelURL"), ScalarNode):
+            url = get(model_map, "modelURL")
+        else:
+            model_map = None
+        config = [(k, v) for k, v in node.value
+                  if isinstance(k, ScalarNode) and _SETTINGS_KEY.match(k.value) and isinstance(v, MappingNode)]
+        camel = [(k, v) for k, v in config if _chart_settings(v)]
         repo = text_of(get(node, "repository"))
-        if not isinstance(url, ScalarNode) or repo is None:
-            return
+        if not camel and not (isinstance(url, ScalarNode) and (repo is not None or config)):
+            return False
+        args: list[Token] = []
+        settings: list[Setting] = []
+        env: list[EnvVar] = kubernetes.env_vars(self.src, get(node, "env"))
+        notes = [f"chart values: {'.'.join(path) or 'document'}"]
+        if isinstance(url, ScalarNode):
+            args.append(scalar_token(self.src, url))
+        for holder in ([model_map] if model_map is not None else []) + [v for _k, v in config]:
+            for k, v in holder.value:
+                if not isinstance(k, ScalarNode) or v is url:
+                    continue
+                if _is_args_key(k.value) and isinstance(v, SequenceNode):
+                    words, _nodes = kubernetes.word_tokens(self.src, v)
+                    args.extend(words)
+                elif k.value == "env":
+                    env.extend(kubernetes.env_vars(self.src, v))
+                elif isinstance(v, ScalarNode) or (isinstance(v, SequenceNode) and all(isinstance(i, ScalarNode) for i in v.value)):
+                    if isinstance(v, ScalarNode) and holder is model_map and not _OPTIONISH.match(k.value):
+                        continue
+                    settings.append(vllm_config.setting_of(self.src, k, v))
+                self.seen.add(id(v))
+            self.seen.add(id(holder))
         launch = Launch(
             path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index),
-            entrypoint="vllm serve", args=[scalar_token(self.src, url)], group=self._group(path + ("x",)),
-            notes=["production-stack modelSpec: the chart adds --host/--port and the vllmConfig options"],
+            entrypoint="chart", style="settings", args=args, settings=settings, env=env,
+            group=self._group(path + ("x",)), notes=notes,
+            evidence="chart values: " + (f"`{camel[0][0].value}` settings" if camel else "modelURL")
+                     + (" beside a vLLM image" if repo and commands.is_vllm_image(repo) else "")
+                     + "; the chart's template renders the command (keys that name no vLLM option are its own)",
+            strong=False,
         )
-        launch.image = scalar_token(self.src, get(node, "repository"))
-        tag = get(node, "tag")
-        if isinstance(tag, ScalarNode) and tag.value and commands.is_vllm_image(repo):
-            tok = scalar_token(self.src, tag)
-            span = tok.value_span() or tok.span
-            launch.version_hint = VersionHint(tag.value, span, "image-tag", tok.editable)
+        if repo is not None:
+            launch.image = scalar_token(self.src, get(node, "repository"))
+            tag = get(node, "tag")
+            if isinstance(tag, ScalarNode) and tag.value and commands.is_vllm_image(repo):
+                tok = scalar_token(self.src, tag)
+                span = tok.value_span() or tok.span
+                launch.version_hint = VersionHint(tag.value, span, "image-tag", tok.editable)
+        self.out.launches.append(launch)
+        return True
+
+    def _ray_llm(self, path: tuple[str, ...], node: MappingNode, kwargs: MappingNode, above: tuple[Node, ...]) -> None:
+        """Ray Serve LLM ``LLMConfig`` (``llm_configs[]``, ``llm_config``, ``prefill_config``...)
+        and RayLLM ``engine_config``: ``engine_kwargs`` are vLLM's engine arguments,
+        ``model_loading_config.model_source`` (else ``model_id``) the model, ``runtime_env.env_vars``
+        of the config or of its application the environment."""
+        settings = [vllm_config.setting_of(self.src, k, v) for k, v in kwargs.value if isinstance(k, ScalarNode)]
+        loading = get(node, "model_loading_config")
+        model = None
+        for holder, key in ((loading, "model_source"), (loading, "model_id"), (node, "hf_model_id"), (node, "model_id")):
+            v = get(holder, key)
+            if isinstance(v, ScalarNode) and v.value:
+                model = v
+                break
+        if model is not None and not any(st.name.value == "model" for st in settings):
+            tok = scalar_token(self.src, model)
+            settings.insert(0, Setting(Token("model", tok.span, None), tok, "str"))
+        env: list[EnvVar] = []
+        for holder in (node, *reversed(above)):
+            if isinstance(holder, MappingNode):
+                for e in kubernetes.env_vars(self.src, get(get(holder, "runtime_env"), "env_vars")):
+                    if e.name.value not in {x.name.value for x in env}:
+                        env.append(e)
+        engine_type = text_of(get(node, "type")) or ""
+        schema = isinstance(loading, MappingNode) or "vllm" in engine_type.lower()
+        launch = Launch(
+            path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index),
+            entrypoint="AsyncEngineArgs", style="settings", settings=settings, env=env,
+            group=self._group(path + ("engine_kwargs",)), notes=[f"Ray Serve LLM engine_kwargs: {'.'.join(path + ('engine_kwargs',))}"],
+            evidence=("Ray Serve LLM config: engine_kwargs beside model_loading_config" if isinstance(loading, MappingNode)
+                      else f"engine_kwargs of a {engine_type} engine config" if schema else "an engine_kwargs mapping"),
+            strong=schema,
+        )
         self.out.launches.append(launch)
 
-    def _mapping(self, path: tuple[str, ...], node: MappingNode) -> bool:
+    def _mapping(self, path: tuple[str, ...], node: MappingNode, above: tuple[Node, ...] = ()) -> bool:
         key = path[-1] if path else ""
-        if len(path) >= 2 and path[-2] == "modelSpec":
-            self._model_spec(path, node)
-        parent_is_vllm = False
-        if key == "config" and len(path) >= 1:
-            parent_is_vllm = False  # decided by the caller's siblings below
-        if key and (_SETTINGS_KEY.search(key) or parent_is_vllm) and _settings_mapping(node):
+        kwargs = get(node, "engine_kwargs")
+        if isinstance(kwargs, MappingNode) and _option_keys(kwargs):
+            self._ray_llm(path, node, kwargs, above)
+            self.seen.add(id(kwargs))
+        if self._chart(path, node):
+            return False  # the rest of the entry (its containers, sidecars) is still searched
+        if key and _SETTINGS_KEY.search(key) and _settings_mapping(node):
             self._settings(path, node)
             # still look inside for argument lists (``vllmConfig.extraArgs``)
             for k, v in node.value:
@@ -310,10 +402,14 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
             if get(doc, key) is not None:
                 skip.add(id(get(doc, key)))
     elif form == "config":
+        # Top-level keys that look like option names make a ``--config`` candidate (weak:
+        # kept only when the release knows most of them); the document is searched all
+        # the same (a recipe's ``command: |``, a Serve config's ``engine_kwargs``).
         launch = vllm_config.config_launch(src, doc, candidate=True)
         if launch is not None:
+            launch.evidence = "top-level keys that look like vLLM option names"
+            launch.strong = False
             out.launches.append(launch)
-        return out
     k8s_kind = "k8s" if kind == "yaml" else kind
     pods, used = kubernetes.extract_document(src, doc, kind=k8s_kind)
     out.extend(pods)
@@ -321,7 +417,18 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
     walker = _Generic(src, k8s_kind if form == "k8s" else kind, skip, out)
     walker.context(doc)
     walker.run(doc)
+    for launch in out.launches:
+        _holes(launch)
     return out
+
+
+def _holes(launch: Launch) -> None:
+    """Placeholders and template holes left in YAML values (``<MODEL>``, ``{port}``, ``${VAR}``) are unknown."""
+    mark = placeholders.mark
+    launch.entry = [mark(t) for t in launch.entry]
+    launch.args = [mark(t) for t in launch.args]
+    launch.settings = [Setting(s.name, mark(s.value), s.kind) for s in launch.settings]
+    launch.env = [EnvVar(e.name, mark(e.value)) for e in launch.env]
 
 
 def extract_text(src: SourceFile, *, kind: str) -> Extraction:
