@@ -147,7 +147,8 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         if named is not None:
             result.named_configs.append((named, version))
         parsed = argmodel.parse(launch, release, config=_config_settings(named))
-        if launch.kind == "vllm-config" and "candidate" in launch.notes and not _looks_like_vllm_config(parsed):
+        candidate = next((n for n in launch.notes if n.startswith("candidate")), None)
+        if launch.entrypoint == "config" and candidate is not None and not _looks_like_vllm_config(parsed, 2 if candidate == "candidate" else 1):
             continue
         if not launch.strong and launch.style == "argv" and not _weak_argv_holds(parsed):
             continue  # weak evidence that the argument model does not confirm: not vLLM's
@@ -260,9 +261,31 @@ def _weak_argv_holds(parsed: argmodel.ParsedLaunch) -> bool:
     return foreign == 0 and known * 2 >= len(parsed.options)
 
 
-def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch) -> bool:
-    known = sum(1 for o in parsed.options if o.spec is not None and o.match in ("exact", "normalized"))
-    return known >= 2 and known * 2 >= len(parsed.options)
+def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch, least: int = 2) -> bool:
+    """A weak config candidate (keys that look like option names) is vLLM's when most of its
+    keys are options of the release and none is foreign: an unknown key must be a near miss
+    of an option (a typo worth reporting), not another program's key (``shm_size``, ``backends``).
+    ``least``: the options it must hold (1 for a mapping under a vLLM-named key)."""
+    import difflib
+
+    release = parsed.release
+
+    def vllms(o: argmodel.ParsedOption) -> bool:  # an option of this release, or of an earlier or later one
+        if o.spec is not None and o.match in ("exact", "normalized"):
+            return True
+        return o.spec is None and o.match == "unknown" and (
+            knowledge.last_accepted_before(o.normalized, release.version) is not None
+            or knowledge.first_accepted_after(o.normalized, release.version) is not None)
+
+    known = sum(1 for o in parsed.options if vllms(o))
+    if known < least or known * 2 <= len(parsed.options):
+        return False
+    names = release.option_strings
+    for o in parsed.options:
+        if o.spec is None and o.match not in ("ambiguous", "abbrev") and not vllms(o):
+            if not difflib.get_close_matches(o.normalized, names, n=1, cutoff=0.85):
+                return False
+    return True
 
 
 def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None, *, prefilter: bool = False, inherited: Version | None = None) -> FileResult:

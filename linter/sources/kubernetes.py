@@ -68,7 +68,8 @@ def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, grou
             if value.style == ">":
                 words = [Token(w.value, w.span, None, w.opaque, w.splat) for w in words]
             launch = Launch(src.path, kind, Span(item.start_mark.index, item.end_mark.index), entrypoint="vllm serve",
-                            args=[k8s_opaque(w) for w in words], group=group, notes=[f"arguments from environment variable {name}"])
+                            args=[k8s_opaque(w) for w in words], group=group, notes=[f"arguments from environment variable {name}"],
+                            evidence=f"flags in the environment variable {name}, for the image's own start script", strong=False)
             if value.style == ">":
                 launch.editable = False
                 launch.notes.append("folded scalar: positions approximate, not editable")
@@ -108,6 +109,11 @@ def env_vars(src: SourceFile, env_node: Node | None) -> list[EnvVar]:
     return out
 
 
+def _is_all_args(tok: Token) -> bool:
+    """``"$@"`` (or ``"${@}"``) standing alone: the script's positional parameters, one word each."""
+    return tok.value in ("$@", "${@}") and tok.splat
+
+
 def _launch_from_match(src: SourceFile, m: commands.Match, *, kind: str, span: Span, group: str) -> Launch:
     env = [EnvVar(n, v) for n, v in m.env if kept_env(n.value)]
     launch = Launch(
@@ -116,7 +122,21 @@ def _launch_from_match(src: SourceFile, m: commands.Match, *, kind: str, span: S
     )
     if any(t.value_start is None for t in [*m.entry, *m.args]):
         launch.notes.append("some tokens are not editable (escapes or folded text)")
+    launch.evidence, launch.strong = evidence_of(m.entrypoint, m.entry, m.image)
     return launch
+
+
+def evidence_of(entrypoint: str, entry: list[Token], image: Token | None) -> tuple[str, bool]:
+    """Why words start vLLM, and whether that is strong: a vLLM command word or entrypoint
+    module is; arguments handed to an image's entrypoint are when the image is vLLM's own,
+    and weak when only its name says vLLM (the entrypoint is assumed) or no image is given."""
+    if entrypoint != "image" and entry:
+        return f"`{' '.join(t.value for t in entry)}` command", True
+    if image is not None and commands.is_vllm_image(image.value):
+        return f"arguments of the vLLM image {image.value}, whose entrypoint takes them", True
+    if image is not None:
+        return f"arguments of the image {image.value}, whose name says vLLM (its entrypoint is assumed to be vLLM's)", False
+    return "arguments that start with --model, with no image given (a patch of a container)", False
 
 
 def argv_launches(
@@ -134,7 +154,8 @@ def argv_launches(
     out = Extraction()
     if not words:
         if image_runs_args:
-            out.launches.append(Launch(src.path, kind, span, entrypoint="image", image=image, group=group))
+            why, strong = evidence_of("image", [], image)
+            out.launches.append(Launch(src.path, kind, span, entrypoint="image", image=image, group=group, evidence=why, strong=strong))
         return out
     k = shell_script_index(words)
     if k is not None:
@@ -142,10 +163,14 @@ def argv_launches(
         omap = scalar_offsets(src, script_node)
         editable = script_node.style != ">"
         sub = embedded_shell.extract(src, words[k].value, omap, kind=kind, group=group, editable=editable)
+        positional = words[k + 2 :]  # ``sh -c SCRIPT $0 $1 ...``: the script's "$@"
         for launch in sub.launches:
             if not editable:
                 launch.editable = False
                 launch.notes.append("folded scalar: positions approximate")
+            if positional and any(_is_all_args(t) for t in launch.args):
+                launch.args = [x for t in launch.args for x in (positional if _is_all_args(t) else [t])]
+                launch.notes.append("\"$@\" of the script: the words after it in the list")
         out.extend(sub)
         return out
     m = commands.match_words(words)
@@ -163,14 +188,18 @@ def argv_launches(
     return out
 
 
-def container_launches(src: SourceFile, container: MappingNode, *, kind: str, group: str) -> Extraction:
-    """Launches of one container mapping (``image``, ``command``, ``args``, ``env``)."""
+def container_launches(src: SourceFile, container: MappingNode, *, kind: str, group: str, ray_node: bool = False) -> Extraction:
+    """Launches of one container mapping (``image``, ``command``, ``args``, ``env``).
+
+    ``ray_node``: a KubeRay head or worker group, whose container KubeRay starts with
+    ``ray start`` whatever the image's entrypoint is; only its own command can start vLLM.
+    """
     command = get(container, "command")
     args = get(container, "args")
     image_tok, hint = image_hint(src, get(container, "image"))
     cmd_words, cmd_nodes = word_tokens(src, command)
     arg_words, arg_nodes = word_tokens(src, args)
-    runs_image = not cmd_words and image_tok is not None and likely_vllm_image(image_tok.value)
+    runs_image = not cmd_words and not ray_node and image_tok is not None and likely_vllm_image(image_tok.value)
     assumed = runs_image and not commands.is_vllm_image(image_tok.value)
     if not cmd_words and image_tok is None and arg_words and arg_words[0].value.startswith("--model"):
         runs_image = assumed = True  # a patch (kustomize) of a vLLM container: image set elsewhere
@@ -234,6 +263,9 @@ def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
     return found
 
 
+_RAY_GROUP = re.compile(r"(?:^|[./])(?:headGroupSpec|workerGroupSpecs)(?:[.\[/]|$)")
+
+
 GPU_LABELS = ("nvidia.com/gpu.product", "cloud.google.com/gke-accelerator")
 
 
@@ -286,7 +318,7 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str = "k8s") -> tuple[
             for container in lst.value:
                 if isinstance(container, MappingNode) and id(container) not in used:
                     used.add(id(container))
-                    found = container_launches(src, container, kind=kind, group=group)
+                    found = container_launches(src, container, kind=kind, group=group, ray_node=_RAY_GROUP.search(group) is not None)
                     count = gpu_count(container)
                     for launch in found.launches:
                         if product is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -282,6 +283,24 @@ def _fix_launch(text: str, launch: Launch) -> None:
     ]
 
 
+# prose that names a YAML block as vLLM's config file
+_SAYS_CONFIG = re.compile(
+    r"--config\b|\bvllm\b[^\n.]{0,40}\bconfig(?:uration)?(?:\s+file|\.ya?ml)\b|\bconfig(?:uration)?\s+file\b[^\n.]{0,40}\bvllm\b",
+    re.I)
+_CONFIG_FILE = re.compile(r"--config[= ]+['\"]?([^\s'\"]+\.ya?ml)")
+
+
+def _named_as_config(text: str, block: Block, since: int) -> bool:
+    """A YAML block is a vLLM ``--config`` file only when the document says so: the prose just
+    before it (or its info string) names it as vLLM's config, or a ``--config FILE`` elsewhere
+    in the document names a file that the prose before it mentions."""
+    before = text[max(since, block.fence_start - 600) : block.fence_start] + " " + block.info
+    if _SAYS_CONFIG.search(before):
+        return True
+    names = {posixpath.basename(m.group(1)) for m in _CONFIG_FILE.finditer(text)}
+    return any(n in before for n in names)
+
+
 def extract(src: SourceFile) -> Extraction:
     out = Extraction()
     try:
@@ -291,9 +310,11 @@ def extract(src: SourceFile) -> Extraction:
         return out
     blank = "".join(ch if ch in "\r\n" else " " for ch in src.text)  # once per file, not per block
     analysed = 0
+    prev_end = 0
     for block in blocks:
         if not block.lines:
             continue
+        since, prev_end = prev_end, block.lines[-1][1]
         content = "\n".join(src.text[a:b] for a, b in block.lines).lower()
         if "vllm" not in content and "lmcache" not in content:
             continue  # nothing to find: no start, no pin
@@ -346,6 +367,9 @@ def extract(src: SourceFile) -> Extraction:
             continue
         if sniffed:
             ex.problems = []  # an untagged block may be prose or pseudo code: no parse complaints
+        if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
+            if not _named_as_config(src.text, block, since):
+                ex.launches = [launch for launch in ex.launches if launch.entrypoint != "config" or not any(n.startswith("candidate") for n in launch.notes)]
         lo, hi = block.lines[0][0], block.lines[-1][1]
         for launch in ex.launches:
             launch.kind = "markdown"

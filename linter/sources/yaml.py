@@ -188,6 +188,8 @@ class _Generic:
             launch = Launch(
                 path=self.src.path, kind=self.kind, span=span, entrypoint="vllm serve", args=list(words),
                 group=self._group(path), notes=[f"operator args: {'.'.join(path)}"],
+                evidence=f"flags under `{key}` that an operator hands to vLLM ({'a vLLM-named key above' if any('vllm' in p.lower() for p in path[:-1]) else 'a vLLM engine or image beside it'})",
+                strong=False,
             )
             if isinstance(parent, MappingNode):
                 launch.env = kubernetes.env_vars(self.src, get(parent, "env"))
@@ -333,7 +335,8 @@ class _Generic:
         self.out.launches.append(Launch(
             path=self.src.path, kind="vllm-config", span=Span(node.start_mark.index, node.end_mark.index),
             entrypoint="config", style="settings", settings=settings, group=self._group(path),
-            notes=["candidate", f"operator settings: {'.'.join(path)}"],
+            notes=["candidate: under a vLLM-named key", f"operator settings: {'.'.join(path)}"],
+            evidence=f"option-like keys under `{path[-1] if path else 'document'}`", strong=False,
         ))
 
     def _embedded_yaml(self, path: tuple[str, ...], node: ScalarNode) -> None:
@@ -417,9 +420,29 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
     walker = _Generic(src, k8s_kind if form == "k8s" else kind, skip, out)
     walker.context(doc)
     walker.run(doc)
+    kept = []
     for launch in out.launches:
         _holes(launch)
+        if not launch.evidence and launch.entry:
+            launch.evidence, launch.strong = kubernetes.evidence_of(launch.entrypoint, launch.entry, launch.image)
+        if _something_to_check(launch):
+            kept.append(launch)
+    out.launches = kept
     return out
+
+
+def _something_to_check(launch: Launch) -> bool:
+    """A launch with no literal argument, setting or vLLM variable is not reported: an
+    overlay that only swaps the entrypoint, a command made of ``${VARS}`` only, a chart
+    entry that names just the model.  Nothing in the file could be checked."""
+    if launch.env or any(not s.name.is_opaque for s in launch.settings if s.name.value != "model"):
+        return True
+    args = launch.args
+    if launch.entry and launch.entrypoint != "image":
+        return bool(args)  # a command of its own: even ``vllm serve "$@"`` is a launch to list
+    if launch.entrypoint in ("vllm serve", "image", "chart", "api_server") and args and not args[0].value.startswith("-"):
+        args = args[1:]  # the model alone checks nothing
+    return any(not t.is_opaque for t in args)
 
 
 def _holes(launch: Launch) -> None:
