@@ -121,6 +121,7 @@ def _chart_settings(node: Node) -> bool:
     return _settings_mapping(node) and any(isinstance(k, ScalarNode) and _CAMEL.match(k.value) for k, _v in node.value)
 
 
+_SERVE_CONFIG_KEYS = frozenset({"serveConfigV2", "serveConfig", "serve_config"})  # KubeRay RayService: a Serve config as a string
 _NOT_SHELL_FILES = (".py", ".json", ".yaml", ".yml", ".toml", ".txt", ".md", ".conf", ".cfg", ".ini", ".js", ".ts", ".jinja", ".j2", ".tpl")
 _SCRIPT_KEY = re.compile(r"(?i)(command|cmd|script|run|entrypoint|setup|exec|\.sh$|\.bash$)")
 
@@ -322,12 +323,18 @@ class _Generic:
         if isinstance(cfg, MappingNode) and img and commands.is_vllm_image(img) and _settings_mapping(cfg):
             self._settings(path + ("config",), cfg)
             self.seen.add(id(cfg))
-        # ConfigMap data: embedded YAML files that configure vLLM
-        if key == "data":
-            for k, v in node.value:
-                if isinstance(k, ScalarNode) and isinstance(v, ScalarNode) and k.value.endswith((".yaml", ".yml")) and "vllm" in v.value.lower():
-                    self._embedded_yaml(path + (k.value,), v)
-                    self.seen.add(id(v))
+        # Files held in a string (ConfigMap data, KubeRay ``serveConfigV2``): YAML that
+        # configures vLLM, Python that starts it; shell scripts are read by ``_scalar``.
+        for k, v in node.value:
+            if not (isinstance(k, ScalarNode) and isinstance(v, ScalarNode) and v.tag == "tag:yaml.org,2002:str"):
+                continue
+            low = v.value.lower()
+            if (k.value.endswith((".yaml", ".yml")) or k.value in _SERVE_CONFIG_KEYS) and ("vllm" in low or "engine_kwargs" in low):
+                self._embedded(path + (k.value,), v, "yaml")
+                self.seen.add(id(v))
+            elif k.value.endswith(".py") and "vllm" in low:
+                self._embedded(path + (k.value,), v, "python")
+                self.seen.add(id(v))
         return False
 
     def _settings(self, path: tuple[str, ...], node: MappingNode) -> None:
@@ -339,10 +346,20 @@ class _Generic:
             evidence=f"option-like keys under `{path[-1] if path else 'document'}`", strong=False,
         ))
 
-    def _embedded_yaml(self, path: tuple[str, ...], node: ScalarNode) -> None:
+    def _embedded(self, path: tuple[str, ...], node: ScalarNode, lang: str) -> None:
+        """A file held in a scalar: read by its own extractor, placed back through the scalar's map."""
         omap = scalar_offsets(self.src, node)
         inner = SourceFile(self.src.path, node.value)
-        sub = extract_text(inner, kind=self.kind)
+        if lang == "python":
+            from linter.sources import python
+
+            try:
+                sub = python.extract(inner)
+            except Exception:  # noqa: BLE001 - a program in a ConfigMap must not stop the YAML's reading
+                return
+            sub.problems = []  # its own parse problems are not this file's launch
+        else:
+            sub = extract_text(inner, kind=self.kind)
         for launch in sub.launches:
             self.out.launches.append(remap_launch(launch, omap, self.src.text, node))
         for p in sub.problems:
@@ -382,7 +399,7 @@ def remap_launch(launch: Launch, omap: OffsetMap, text: str, node: ScalarNode) -
     launch.span = Span(s, max(s, omap.span_end(launch.span.end)))
     if node.style == ">":
         launch.editable = False
-    launch.notes.append("embedded YAML document")
+    launch.notes.append("file held in a YAML string")
     return launch
 
 

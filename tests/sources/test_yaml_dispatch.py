@@ -110,7 +110,7 @@ data:
 """
     src, out = _extract(text)
     (launch,) = out.launches
-    assert launch.style == "settings" and "embedded YAML document" in launch.notes
+    assert launch.style == "settings" and "file held in a YAML string" in launch.notes
     by = {s.name.value: s for s in launch.settings}
     check_token(src, by["max-model-len"].name, "max-model-len")
     check_token(src, by["max-model-len"].value, "131072")
