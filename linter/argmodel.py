@@ -706,9 +706,11 @@ def _check_values(parsed: ParsedLaunch) -> None:
 def _parse_settings(parsed: ParsedLaunch) -> None:
     release = parsed.release
     launch = parsed.launch
-    for setting in launch.settings:
+    for index, setting in enumerate(launch.settings):
         name_tok = setting.name
         key = name_tok.value
+        if launch.loose_from is not None and index >= launch.loose_from and chart_option(release, key) is None:
+            continue  # the chart entry's own key (``replicaCount``), not a vLLM setting
         if launch.entrypoint == "config":
             # vLLM's load_config_file turns ``key: value`` into ``--key value``; the
             # argv then goes through the same rewriting and argparse as the command line.

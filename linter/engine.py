@@ -152,6 +152,8 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
             continue
         if not launch.strong and launch.style == "argv" and not _weak_argv_holds(parsed):
             continue  # weak evidence that the argument model does not confirm: not vLLM's
+        if launch.entrypoint == "chart" and not parsed.options and not launch.env:
+            continue  # a chart entry that names only the model: nothing of vLLM's to check
         pin_known = knowledge.nearest_known(pin) if pin is not None else None
         ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None, settings=settings)
         contexts.append(ctx)

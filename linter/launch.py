@@ -174,3 +174,8 @@ class Launch:
     # launch.
     evidence: str = ""
     strong: bool = True
+    # Chart launches (``entrypoint="chart"``): the index of the first setting that is one of
+    # the chart entry's own keys (``enableLoRA``, ``replicaCount`` beside ``modelURL``), read
+    # as an option only when its words name one; the settings before it come from a
+    # vLLM-named mapping (``vllmConfig``), where a key that names no option is the template's.
+    loose_from: int | None = None

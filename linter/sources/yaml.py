@@ -229,14 +229,19 @@ class _Generic:
             return False
         args: list[Token] = []
         settings: list[Setting] = []
+        loose_from = 0
         env: list[EnvVar] = kubernetes.env_vars(self.src, get(node, "env"))
         notes = [f"chart values: {'.'.join(path) or 'document'}"]
         if isinstance(url, ScalarNode):
             args.append(scalar_token(self.src, url))
-        for holder in ([model_map] if model_map is not None else []) + [v for _k, v in config]:
+        for holder in [v for _k, v in config] + [model_map if model_map is not None else node]:
+            if holder is model_map or holder is node:
+                loose_from = len(settings)
             for k, v in holder.value:
-                if not isinstance(k, ScalarNode) or v is url:
+                if not isinstance(k, ScalarNode) or v is url or id(v) in self.seen:
                     continue
+                if holder is node and not (isinstance(v, ScalarNode) and _CAMEL.match(k.value)):
+                    continue  # the entry's own structure (name, env, resources): searched as usual
                 if _is_args_key(k.value) and isinstance(v, SequenceNode):
                     words, _nodes = kubernetes.word_tokens(self.src, v)
                     args.extend(words)
@@ -246,12 +251,14 @@ class _Generic:
                     if isinstance(v, ScalarNode) and holder is model_map and not _OPTIONISH.match(k.value):
                         continue
                     settings.append(vllm_config.setting_of(self.src, k, v))
-                self.seen.add(id(v))
-            self.seen.add(id(holder))
+                if holder is not node:
+                    self.seen.add(id(v))
+            if holder is not node:
+                self.seen.add(id(holder))
         launch = Launch(
             path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index),
             entrypoint="chart", style="settings", args=args, settings=settings, env=env,
-            group=self._group(path + ("x",)), notes=notes,
+            group=self._group(path + ("x",)), notes=notes, loose_from=loose_from,
             evidence="chart values: " + (f"`{camel[0][0].value}` settings" if camel else "modelURL")
                      + (" beside a vLLM image" if repo and commands.is_vllm_image(repo) else "")
                      + "; the chart's template renders the command (keys that name no vLLM option are its own)",
@@ -453,7 +460,7 @@ def _something_to_check(launch: Launch) -> bool:
     overlay that only swaps the entrypoint, a command made of ``${VARS}`` only, a chart
     entry that names just the model.  Nothing in the file could be checked."""
     if launch.env or any(not s.name.is_opaque for s in launch.settings if s.name.value != "model"):
-        return True
+        return True  # (a chart entry's own keys may name no option: the engine decides)
     args = launch.args
     if launch.entry and launch.entrypoint != "image":
         return bool(args)  # a command of its own: even ``vllm serve "$@"`` is a launch to list
