@@ -224,8 +224,23 @@ class _Generic:
         config = [(k, v) for k, v in node.value
                   if isinstance(k, ScalarNode) and _SETTINGS_KEY.match(k.value) and isinstance(v, MappingNode)]
         camel = [(k, v) for k, v in config if _chart_settings(v)]
-        repo = text_of(get(node, "repository"))
-        if not camel and not (isinstance(url, ScalarNode) and (repo is not None or config)):
+        repo_node = get(node, "repository")
+        image_map = get(node, "image")
+        if not isinstance(repo_node, ScalarNode) and isinstance(image_map, MappingNode):
+            # ``image: {repository: vllm/vllm-openai, tag: v0.19.1}`` of a chart's values
+            candidate = get(image_map, "repository")
+            if isinstance(candidate, ScalarNode) and kubernetes.likely_vllm_image(candidate.value):
+                repo_node = candidate
+        else:
+            image_map = None
+        repo = text_of(repo_node)
+        if image_map is not None and url is None:
+            for key in ("modelURL", "id", "modelId", "name"):
+                found = get(get(node, "model"), key)
+                if isinstance(found, ScalarNode) and found.value and not found.tag.endswith(":null"):
+                    url = found
+                    break
+        if not camel and image_map is None and not (isinstance(url, ScalarNode) and (repo is not None or config)):
             return False
         args: list[Token] = []
         settings: list[Setting] = []
@@ -240,7 +255,8 @@ class _Generic:
             for k, v in holder.value:
                 if not isinstance(k, ScalarNode) or v is url or id(v) in self.seen:
                     continue
-                if holder is node and not (isinstance(v, ScalarNode) and _CAMEL.match(k.value)):
+                if holder is node and not (isinstance(v, ScalarNode) and (_CAMEL.match(k.value) or k.value.isalpha() and k.value.islower())
+                                           and not v.tag.endswith(":null")):
                     continue  # the entry's own structure (name, env, resources): searched as usual
                 if _is_args_key(k.value) and isinstance(v, SequenceNode):
                     words, _nodes = kubernetes.word_tokens(self.src, v)
@@ -259,14 +275,14 @@ class _Generic:
             path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index),
             entrypoint="chart", style="settings", args=args, settings=settings, env=env,
             group=self._group(path + ("x",)), notes=notes, loose_from=loose_from,
-            evidence="chart values: " + (f"`{camel[0][0].value}` settings" if camel else "modelURL")
+            evidence="chart values: " + (f"`{camel[0][0].value}` settings" if camel else "modelURL" if image_map is None else "settings beside a chart's image")
                      + (" beside a vLLM image" if repo and commands.is_vllm_image(repo) else "")
                      + "; the chart's template renders the command (keys that name no vLLM option are its own)",
             strong=False,
         )
         if repo is not None:
-            launch.image = scalar_token(self.src, get(node, "repository"))
-            tag = get(node, "tag")
+            launch.image = scalar_token(self.src, repo_node)
+            tag = get(image_map if image_map is not None else node, "tag")
             if isinstance(tag, ScalarNode) and tag.value and commands.is_vllm_image(repo):
                 tok = scalar_token(self.src, tag)
                 span = tok.value_span() or tok.span
