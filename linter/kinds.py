@@ -80,6 +80,8 @@ def _has_chart(folder: str) -> bool:
 
 
 def _helm_template(path: str, lower: str, ext: str, head: bytes) -> bool:
+    if ext == ".tpl":  # Go templates of YAML (Helm helpers, values rendered by Terraform)
+        return True
     if ext not in _YAML or lower.startswith("values"):
         return False
     parts = os.path.normpath(path).replace(os.sep, "/").split("/")
@@ -146,9 +148,10 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          fix_check=_F + "check_dockerfile", edit="json-items"),  # the reader reports its comments
     Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELLS.__contains__,
          fix_check=_F + "check_shell", edit="words"),  # the reader reports its comments
-    Kind("helm-template", "linter.sources.yaml", _YAML, claims=_helm_template,
+    Kind("helm-template", "linter.sources.yaml", _YAML | {".tpl"}, claims=_helm_template,
          comments=_S + "helm_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
-    Kind("yaml", "linter.sources.yaml", _YAML, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
+    # JSON is YAML: engine-argument files (Triton's model.json), read for their launches only
+    Kind("yaml", "linter.sources.yaml", _YAML | {".json"}, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
     Kind("python", "linter.sources.python", frozenset({".py"}), interpreter=_is_python_name,
          comments=_S + "python_comments", fix_check=_F + "check_python", edit="python-items"),
     Kind("markdown", "linter.sources.markdown", frozenset({".md", ".markdown", ".mdx"}),

@@ -444,6 +444,17 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
         for key in ("run", "setup"):
             if get(doc, key) is not None:
                 skip.add(id(get(doc, key)))
+    elif form == "config" and posixpath.basename(src.path) == "model.json":
+        # Triton's vLLM backend reads ``<model>/<version>/model.json`` and passes its keys to
+        # ``AsyncEngineArgs(**config)``: keyword arguments, the model among them.
+        settings = [vllm_config.setting_of(src, k, v) for k, v in doc.value if isinstance(k, ScalarNode)]
+        if any(st.name.value == "model" for st in settings):
+            out.launches.append(Launch(
+                path=src.path, kind=kind, span=Span(doc.start_mark.index, doc.end_mark.index), entrypoint="AsyncEngineArgs",
+                style="settings", settings=settings, group="model.json", notes=["Triton vLLM backend model.json"],
+                evidence="a Triton vLLM backend model.json: AsyncEngineArgs keyword arguments", strong=False,
+            ))
+            return out
     elif form == "config":
         # Top-level keys that look like option names make a ``--config`` candidate (weak:
         # kept only when the release knows most of them); the document is searched all
@@ -510,7 +521,18 @@ def extract(src: SourceFile) -> Extraction:
         return Extraction(problems=[Problem(Span(0, 0), "YAML parse error: nesting too deep")])
 
 
+_MAX_JSON_CHARS = 256 * 1024  # engine-argument JSON files are small; a bigger one is data
+
+
 def _extract(src: SourceFile) -> Extraction:
+    if src.path.lower().endswith(".json"):
+        # JSON is read as YAML for its launches only: a JSON file that PyYAML cannot read
+        # (tabs, a trailing comma) is nobody's broken launch.
+        if len(src.text) > _MAX_JSON_CHARS:
+            return Extraction()
+        out = extract_text(src, kind="yaml")
+        out.problems = []
+        return out
     if not helm.has_template(src.text):
         return extract_text(src, kind=kind_of_file(src.path, False))
     m = helm.mask(src.text)
