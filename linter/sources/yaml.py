@@ -231,6 +231,8 @@ class _Generic:
             candidate = get(image_map, "repository")
             if isinstance(candidate, ScalarNode) and kubernetes.likely_vllm_image(candidate.value):
                 repo_node = candidate
+            else:
+                image_map = None
         else:
             image_map = None
         repo = text_of(repo_node)
@@ -383,6 +385,8 @@ class _Generic:
             sub.problems = []  # its own parse problems are not this file's launch
         else:
             sub = extract_text(inner, kind=self.kind)
+            if path and path[-1] in _SERVE_CONFIG_KEYS:  # a Serve config is never a vLLM ``--config`` file
+                sub.launches = [x for x in sub.launches if x.entrypoint != "config"]
         for launch in sub.launches:
             self.out.launches.append(remap_launch(launch, omap, self.src.text, node))
         for p in sub.problems:
@@ -430,6 +434,7 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
     out = Extraction()
     form = document_form(doc)
     skip: set[int] = set()
+    candidate: Launch | None = None
     if form == "compose":
         out.extend(compose.extract_document(src, doc))
         services = get(doc, "services")
@@ -459,11 +464,10 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
         # Top-level keys that look like option names make a ``--config`` candidate (weak:
         # kept only when the release knows most of them); the document is searched all
         # the same (a recipe's ``command: |``, a Serve config's ``engine_kwargs``).
-        launch = vllm_config.config_launch(src, doc, candidate=True)
-        if launch is not None:
-            launch.evidence = "top-level keys that look like vLLM option names"
-            launch.strong = False
-            out.launches.append(launch)
+        candidate = vllm_config.config_launch(src, doc, candidate=True)
+        if candidate is not None:
+            candidate.evidence = "top-level keys that look like vLLM option names"
+            candidate.strong = False
     k8s_kind = "k8s" if kind == "yaml" else kind
     pods, used = kubernetes.extract_document(src, doc, kind=k8s_kind)
     out.extend(pods)
@@ -479,6 +483,8 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
         if _something_to_check(launch):
             kept.append(launch)
     out.launches = kept
+    if candidate is not None and not kept:  # a document that starts vLLM elsewhere is no config file
+        out.launches.append(candidate)
     return out
 
 

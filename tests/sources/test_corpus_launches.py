@@ -28,8 +28,6 @@ NO_LAUNCH = {
         "Ray Serve application in Python; only a vllm== pip pin",
     "GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__gke-ray__rayserve__llm__model-multiplexing__ray-service.yaml":
         "Ray Serve application in Python; only a vllm== pip pin",
-    "GoogleCloudPlatform__kubernetes-engine-samples/app-design-center__ai-inference__values.yaml":
-        "values only set image repository/tag and a model id; the chart's template builds the command",
     "substratusai__kubeai/charts__kubeai__values.yaml":
         "only lists which image each engine uses",
     "kserve__kserve/config__runtimes__kserve-huggingfaceserver-multinode.yaml":
@@ -46,6 +44,11 @@ NO_LAUNCH = {
         "vLLM is started by vllm-entrypoint.sh, a script defined in another template",
     "muhac__llm-actions/.github__workflows__test.yml":
         "calls the repository's own composite action; the docker run is in action.yml",
+    # Nothing to check: every word is a ``${VAR}``, an overlay swaps only the entrypoint,
+    # KubeRay nodes (whose command KubeRay sets to ``ray start``) of a vLLM image.
+    "av__harbor/services__compose.vllm.yml": "command made of ${VARS} only",
+    "av__harbor/services__compose.x.vllm.rocm.yml": "an overlay that only swaps the entrypoint",
+    "vllm-project__aibrix/development__tutorials__distributed__raycluster.yaml": "KubeRay head and workers of a vLLM image, no command",
     "runpod-workers__worker-vllm/.github__workflows__test.yml":
         "runs a Python script in the vLLM image (--entrypoint python3) to dump flags; no server start",
 }

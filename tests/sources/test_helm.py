@@ -111,17 +111,19 @@ routerSpec:
   extraArgs: ["--prefill-model-labels", "llama-prefill"]
 """
     src, out = _extract(text, "values.yaml")
-    kinds = sorted((l.kind, l.entrypoint) for l in out.launches)
-    assert kinds == [("helm-values", "vllm serve"), ("helm-values", "vllm serve"), ("vllm-config", "config")]
-    model = next(l for l in out.launches if l.args and l.args[0].value.startswith("meta"))
-    assert model.version_hint.version == "v0.9.0"
-    check_token(src, model.args[0], "meta-llama/Llama-3.1-8B-Instruct")
-    extra = next(l for l in out.launches if l.args and l.args[0].value == "--disable-log-requests")
-    assert values(extra.args) == ["--disable-log-requests", "--max-num-seqs", "32"]
-    settings = next(l for l in out.launches if l.style == "settings")
-    assert "candidate" in settings.notes
-    # the chart runs them as one server: one group
-    assert {l.group for l in out.launches} == {"servingEngineSpec.modelSpec.[0]"}
+    # the chart runs one server per modelSpec entry: one launch holds the model, the
+    # vllmConfig keys as the chart's settings and the extraArgs flags; the router's
+    # extraArgs are another component's
+    (launch,) = out.launches
+    assert (launch.kind, launch.entrypoint, launch.style, launch.strong) == ("helm-values", "chart", "settings", False)
+    assert launch.version_hint.version == "v0.9.0"
+    check_token(src, launch.args[0], "meta-llama/Llama-3.1-8B-Instruct")
+    assert values(launch.args[1:]) == ["--disable-log-requests", "--max-num-seqs", "32"]
+    for tok, word in zip(launch.args[1:], ["--disable-log-requests", "--max-num-seqs", "32"]):
+        check_token(src, tok, word)
+    assert [(s.name.value, s.value.value) for s in launch.settings] == [("maxModelLen", "4096")]
+    check_token(src, launch.settings[0].name, "maxModelLen")
+    assert launch.group == "servingEngineSpec.modelSpec.[0]"
 
 
 def test_github_expressions_are_not_helm_actions():

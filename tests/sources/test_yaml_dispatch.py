@@ -92,7 +92,8 @@ spec:
 """
     src, out = _extract(text)
     (launch,) = out.launches
-    assert launch.kind == "vllm-config" and launch.style == "settings" and "candidate" in launch.notes
+    assert launch.kind == "vllm-config" and launch.style == "settings" and "candidate: under a vLLM-named key" in launch.notes
+    assert not launch.strong and launch.evidence
     assert [s.name.value for s in launch.settings] == ["served-model-name", "max-model-len", "enforce-eager"]
 
 
