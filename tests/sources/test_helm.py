@@ -120,7 +120,8 @@ routerSpec:
     check_token(src, launch.args[0], "meta-llama/Llama-3.1-8B-Instruct")
     assert values(launch.args[1:]) == ["--disable-log-requests", "--max-num-seqs", "32"]
     for tok, word in zip(launch.args[1:], ["--disable-log-requests", "--max-num-seqs", "32"]):
-        check_token(src, tok, word)
+        check_token(src, tok, f'"{word}"')
+        assert src.text[tok.value_start : tok.value_start + len(word)] == word  # editable in place
     assert [(s.name.value, s.value.value) for s in launch.settings] == [("maxModelLen", "4096")]
     check_token(src, launch.settings[0].name, "maxModelLen")
     assert launch.group == "servingEngineSpec.modelSpec.[0]"
