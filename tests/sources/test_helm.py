@@ -122,7 +122,9 @@ routerSpec:
     for tok, word in zip(launch.args[1:], ["--disable-log-requests", "--max-num-seqs", "32"]):
         check_token(src, tok, f'"{word}"')
         assert src.text[tok.value_start : tok.value_start + len(word)] == word  # editable in place
-    assert [(s.name.value, s.value.value) for s in launch.settings] == [("maxModelLen", "4096")]
+    assert [(s.name.value, s.value.value) for s in launch.settings[: launch.loose_from]] == [("maxModelLen", "4096")]
+    # the entry's own keys are read as options only when they name one (the argument model decides)
+    assert {s.name.value for s in launch.settings[launch.loose_from :]} == {"name", "repository", "tag"}
     check_token(src, launch.settings[0].name, "maxModelLen")
     assert launch.group == "servingEngineSpec.modelSpec.[0]"
 
