@@ -242,7 +242,7 @@ class _Generic:
                 if isinstance(found, ScalarNode) and found.value and not found.tag.endswith(":null"):
                     url = found
                     break
-        if not camel and image_map is None and not (isinstance(url, ScalarNode) and (repo is not None or config)):
+        if not camel and image_map is None and model_map is None and not (isinstance(url, ScalarNode) and (repo is not None or config)):
             return False
         args: list[Token] = []
         settings: list[Setting] = []
@@ -251,16 +251,22 @@ class _Generic:
         notes = [f"chart values: {'.'.join(path) or 'document'}"]
         if isinstance(url, ScalarNode):
             args.append(scalar_token(self.src, url))
-        for holder in [v for _k, v in config] + [model_map if model_map is not None else node]:
-            if holder is model_map or holder is node:
+        holders = [v for _k, v in config] + ([model_map] if model_map is not None else []) + [node]
+        for holder in holders:
+            if holder is model_map or holder is node and model_map is None:
                 loose_from = len(settings)
             for k, v in holder.value:
                 if not isinstance(k, ScalarNode) or v is url or id(v) in self.seen:
                     continue
-                if holder is node and not (isinstance(v, ScalarNode) and (_CAMEL.match(k.value) or k.value.isalpha() and k.value.islower())
-                                           and not v.tag.endswith(":null")):
+                entry_args = holder is node and _is_args_key(k.value) and isinstance(v, SequenceNode) and any(
+                    isinstance(i, ScalarNode) and i.value.startswith("--") for i in v.value)
+                if holder is node and not entry_args and not (
+                        isinstance(v, ScalarNode) and (_CAMEL.match(k.value) or k.value.isalpha() and k.value.islower())
+                        and not v.tag.endswith(":null")):
                     continue  # the entry's own structure (name, env, resources): searched as usual
                 if _is_args_key(k.value) and isinstance(v, SequenceNode):
+                    if holder is node:
+                        self.seen.add(id(v))
                     words, _nodes = kubernetes.word_tokens(self.src, v)
                     args.extend(words)
                 elif k.value == "env":
