@@ -148,7 +148,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
             result.named_configs.append((named, version))
         parsed = argmodel.parse(launch, release, config=_config_settings(named))
         candidate = next((n for n in launch.notes if n.startswith("candidate")), None)
-        if launch.entrypoint == "config" and candidate is not None and not _looks_like_vllm_config(parsed, 2 if candidate == "candidate" else 1):
+        if candidate is not None and not _looks_like_vllm_config(parsed, 2 if candidate == "candidate" else 1):
             continue
         if not launch.strong and launch.style == "argv" and not _weak_argv_holds(parsed):
             continue  # weak evidence that the argument model does not confirm: not vLLM's

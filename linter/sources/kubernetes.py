@@ -210,6 +210,8 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
     )
     if not out.launches:
         out.extend(env_args_launches(src, get(container, "env"), kind=kind, group=group))
+    if not out.launches:
+        out.extend(_script_args_candidate(src, container, cmd_words, arg_words, kind=kind, group=group, span=span))
     env = env_vars(src, get(container, "env"))
     for launch in out.launches:
         if launch.image is None:
@@ -222,6 +224,29 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
         launch.env.extend(e for e in env if e.name.value not in names)
         if assumed and launch.entrypoint == "image":
             launch.notes.append("image entrypoint assumed to be vLLM's")
+    return out
+
+
+def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[Token], args: list[Token], *,
+                           kind: str, group: str, span: Span) -> Extraction:
+    """A vLLM container whose command is a start script of its own (``/scripts/startup.sh``,
+    defined elsewhere) and whose args are flags: presumably the script hands them to
+    ``vllm serve "$@"``.  Weak: a candidate the engine keeps only when most flags are vLLM
+    options of the release and none is another program's."""
+    out = Extraction()
+    if len(cmd) != 1 or cmd[0].is_opaque or not args or not any(a.value.startswith("--") for a in args):
+        return out
+    script = commands.basename(cmd[0].value)
+    if script in embedded_shell.SHELLS or "." in script and not script.endswith((".sh", ".bash")):
+        return out
+    text = src.text[container.start_mark.index : container.end_mark.index].lower()
+    if "vllm" not in text:
+        return out
+    out.launches.append(Launch(
+        src.path, kind, span, entrypoint="vllm serve", args=list(args), group=group,
+        notes=["candidate: arguments of a start script", f"start script {cmd[0].value}"],
+        evidence=f"flags handed to the container's start script {cmd[0].value} in a vLLM container", strong=False,
+    ))
     return out
 
 
