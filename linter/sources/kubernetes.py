@@ -234,7 +234,17 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
     ``vllm serve "$@"``.  Weak: a candidate the engine keeps only when most flags are vLLM
     options of the release and none is another program's."""
     out = Extraction()
-    if len(cmd) != 1 or cmd[0].is_opaque or not args or not any(a.value.startswith("--") for a in args):
+    if not args or not any(a.value.startswith("--") for a in args):
+        return out
+    if not cmd and get(container, "image") is None:
+        # a patch (kustomize) that replaces a container's args: the image is set elsewhere
+        out.launches.append(Launch(
+            src.path, kind, span, entrypoint="image", args=list(args), group=group,
+            notes=["candidate: arguments of a container patch"],
+            evidence="flags of a container patch without image or command (the image is set elsewhere)", strong=False,
+        ))
+        return out
+    if len(cmd) != 1 or cmd[0].is_opaque:
         return out
     script = commands.basename(cmd[0].value)
     if script in embedded_shell.SHELLS or "." in script and not script.endswith((".sh", ".bash")):
