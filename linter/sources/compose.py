@@ -85,14 +85,19 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
                 sub = OffsetMap.identity(tok.span.start + 1, len(tok.value))
         out = embedded_shell.extract(src, tok.value, sub, kind="compose", group=group, editable=not folded)
     else:
-        likely = likely_vllm_image(image_tok.value if image_tok else None) or (
-            image_tok is None and "vllm" in name.lower() and get(service, "build") is not None)
+        build = get(service, "build")
+        built = image_tok is None and build is not None and (
+            "vllm" in name.lower() or "vllm" in src.text[build.start_mark.index : build.end_mark.index].lower())
+        likely = likely_vllm_image(image_tok.value if image_tok else None) or built
         runs_image = not entry_words and bool(cmd_words) and likely
         out = argv_launches(src, words, nodes, kind="compose", span=span, group=group, image=image_tok, image_runs_args=runs_image)
         if runs_image and not (image_tok and commands.is_vllm_image(image_tok.value)):
             for launch in out.launches:
                 if launch.entrypoint == "image":
                     launch.notes.append("image entrypoint assumed to be vLLM's")
+                    if built:
+                        launch.evidence = f"command of service {name}, built from a vLLM build (its entrypoint is assumed to be vLLM's)"
+                        launch.strong = False
     env = service_env(src, get(service, "environment"))
     for launch in out.launches:
         launch.image = launch.image or image_tok
