@@ -211,6 +211,8 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
     if not out.launches:
         out.extend(env_args_launches(src, get(container, "env"), kind=kind, group=group))
     if not out.launches:
+        out.extend(_model_command(src, container, cmd_words, arg_words, kind=kind, group=group, span=span))
+    if not out.launches:
         out.extend(_script_args_candidate(src, container, cmd_words, arg_words, kind=kind, group=group, span=span))
     env = env_vars(src, get(container, "env"))
     for launch in out.launches:
@@ -224,6 +226,25 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
         launch.env.extend(e for e in env if e.name.value not in names)
         if assumed and launch.entrypoint == "image":
             launch.notes.append("image entrypoint assumed to be vLLM's")
+    return out
+
+
+def _model_command(src: SourceFile, container: MappingNode, cmd: list[Token], args: list[Token], *,
+                   kind: str, group: str, span: Span) -> Extraction:
+    """llm-d modelservice values: ``modelCommand: vllmServe`` makes the chart run ``vllm serve
+    MODEL --port ...`` followed by the container's ``args``; ``imageDefault`` runs the image's
+    own entrypoint with them.  Chart keys, not a command: weak."""
+    out = Extraction()
+    mode = text_of(get(container, "modelCommand"))
+    if cmd or mode not in ("vllmServe", "imageDefault"):
+        return out
+    candidate = [] if mode == "vllmServe" else ["candidate: arguments for the image's default command"]
+    out.launches.append(Launch(
+        src.path, kind, span, entrypoint="vllm serve" if mode == "vllmServe" else "image", args=list(args), group=group,
+        notes=[*candidate, f"modelCommand {mode}: the chart adds the model and its own flags"],
+        evidence=f"chart container with modelCommand {mode}" + (" (the chart runs vllm serve)" if mode == "vllmServe" else ""),
+        strong=False,
+    ))
     return out
 
 
