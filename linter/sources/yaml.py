@@ -159,6 +159,11 @@ class _Generic:
             elif isinstance(node, ScalarNode):
                 self._scalar(path, node, parent)
 
+    def _written(self, node: Node) -> str:
+        """A node's text as the file writes it (a Helm template's actions included)."""
+        text = getattr(self.src, "original_text", "") or self.src.text
+        return text[node.start_mark.index : node.end_mark.index]
+
     def _group(self, path: tuple[str, ...]) -> str:
         """The unit a launch belongs to: the path up to the last list item (a modelSpec entry,
         a worker), else the parent key; prefixed by the Kubernetes object when there is one."""
@@ -350,8 +355,9 @@ class _Generic:
             return True
         # Kthena ModelBooster / similar: a ``config`` mapping beside a vLLM image
         cfg = get(node, "config")
-        img = text_of(get(node, "image"))
-        if isinstance(cfg, MappingNode) and img and commands.is_vllm_image(img) and _settings_mapping(cfg):
+        img_node = get(node, "image")
+        if isinstance(cfg, MappingNode) and isinstance(img_node, ScalarNode) and _settings_mapping(cfg) and (
+                kubernetes.likely_vllm_image(img_node.value) or "vllm" in self._written(img_node).lower()):
             self._settings(path + ("config",), cfg)
             self.seen.add(id(cfg))
         # Files held in a string (ConfigMap data, KubeRay ``serveConfigV2``): YAML that
