@@ -265,13 +265,26 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
             evidence="flags of a container patch without image or command (the image is set elsewhere)", strong=False,
         ))
         return out
-    if len(cmd) != 1 or cmd[0].is_opaque:
+    written = getattr(src, "original_text", "") or src.text  # a Helm template's own text
+    text = written[container.start_mark.index : container.end_mark.index].lower()
+    if "vllm" not in text:
+        return out
+    def templated(t: Token) -> bool:
+        return t.is_opaque or "{{" in written[t.span.start : t.span.end]
+
+    if cmd and all(templated(t) for t in cmd):
+        # ``command:`` from a template (``{{ range .Values.extraCmd.command }}``): when
+        # it renders nothing, the image's entrypoint takes the args
+        out.launches.append(Launch(
+            src.path, kind, span, entrypoint="image", args=list(args), group=group,
+            notes=["candidate: arguments of a templated command", "the command is set by the template"],
+            evidence="flags of a vLLM container whose command comes from the template", strong=False,
+        ))
+        return out
+    if len(cmd) != 1 or templated(cmd[0]):
         return out
     script = commands.basename(cmd[0].value)
     if script in embedded_shell.SHELLS or "." in script and not script.endswith((".sh", ".bash")):
-        return out
-    text = src.text[container.start_mark.index : container.end_mark.index].lower()
-    if "vllm" not in text:
         return out
     out.launches.append(Launch(
         src.path, kind, span, entrypoint="vllm serve", args=list(args), group=group,
