@@ -255,6 +255,13 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
     ``vllm serve "$@"``.  Weak: a candidate the engine keeps only when most flags are vLLM
     options of the release and none is another program's."""
     out = Extraction()
+    if not cmd and not args and get(container, "image") is None and env_vars(src, get(container, "env")):
+        # a patch that sets only vLLM's variables on a container defined elsewhere
+        out.launches.append(Launch(
+            src.path, kind, span, entrypoint="image", group=group, notes=["environment only: a container patch"],
+            evidence="VLLM_* variables of a container patch without image or command", strong=False,
+        ))
+        return out
     if not args or not any(a.value.startswith("--") for a in args):
         return out
     if not cmd and get(container, "image") is None:

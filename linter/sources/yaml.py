@@ -360,6 +360,8 @@ class _Generic:
                 kubernetes.likely_vllm_image(img_node.value) or "vllm" in self._written(img_node).lower()):
             self._settings(path + ("config",), cfg)
             self.seen.add(id(cfg))
+        if key == "data" and self.owner.startswith("ConfigMap/") and len(path) == 1:
+            self._configmap_env(path, node)
         # Files held in a string (ConfigMap data, KubeRay ``serveConfigV2``): YAML that
         # configures vLLM, Python that starts it; shell scripts are read by ``_scalar``.
         for k, v in node.value:
@@ -373,6 +375,19 @@ class _Generic:
                 self._embedded(path + (k.value,), v, "python")
                 self.seen.add(id(v))
         return False
+
+    def _configmap_env(self, path: tuple[str, ...], node: MappingNode) -> None:
+        """A ConfigMap of ``VLLM_*`` variables: the environment of the vLLM container that
+        loads it (``envFrom``); weak, the container is elsewhere."""
+        env = [e for e in kubernetes.env_vars(self.src, node) if e.value is not None]
+        if not env:
+            return
+        self.out.launches.append(Launch(
+            path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index),
+            entrypoint="image", env=env, group=self._group(path + ("x",)),
+            notes=["environment only: the container that loads this ConfigMap starts vLLM"],
+            evidence=f"VLLM_* variables in {self.owner}, for a vLLM container's envFrom", strong=False,
+        ))
 
     def _settings(self, path: tuple[str, ...], node: MappingNode) -> None:
         settings = [vllm_config.setting_of(self.src, k, v) for k, v in node.value if isinstance(k, ScalarNode)]
