@@ -10,7 +10,7 @@ image, ``command`` is the image entrypoint's argv.
 
 from __future__ import annotations
 
-from linter.launch import EnvVar, Span, Token
+from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
@@ -59,6 +59,41 @@ def service_env(src: SourceFile, node: Node | None) -> list[EnvVar]:
     return out
 
 
+def _env_args_launches(src: SourceFile, node: Node | None, image: Token | None, *, span: Span, group: str) -> Extraction:
+    """``VLLM_ARGS=--model m --max-model-len 8192``-style variables of a service whose image
+    reads its vLLM flags from the environment (``environment:`` as a list or a map)."""
+    from linter.sources.kubernetes import _ARGS_ENV, k8s_opaque
+
+    out = Extraction()
+    pairs: list[tuple[str, ScalarNode, int]] = []  # (name, scalar holding the value, offset of the value in it)
+    if isinstance(node, MappingNode):
+        pairs = [(k.value, v, 0) for k, v in node.value if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)]
+    elif isinstance(node, SequenceNode):
+        for item in node.value:
+            if isinstance(item, ScalarNode) and "=" in item.value:
+                pairs.append((item.value.split("=", 1)[0], item, item.value.index("=") + 1))
+    for name, scalar, at in pairs:
+        value = scalar.value[at:]
+        body = value.lstrip(" \t\n")
+        lead = ""
+        if body[:1] in (">", "|") and body[1:2] in (" ", "\n", "-"):
+            lead, body = body[:1], body[1:].lstrip(" \t\n")  # a block indicator written as text
+        if not _ARGS_ENV.match(name) or not body.startswith("--"):
+            continue
+        omap = scalar_offsets(src, scalar)
+        shifted = OffsetMap([(a - at, f, n) for a, f, n in omap.segments if a >= at], omap.fallback)
+        words = [w for w in split_words(src.text, value, shifted)]
+        if lead and words and words[0].value == lead:
+            words = words[1:]
+        launch = Launch(src.path, "compose", span, entrypoint="image", args=[k8s_opaque(w) for w in words], image=image, group=group,
+                        notes=[f"arguments from environment variable {name}"] + ([f"the '{lead}' before them is text, not a block indicator"] if lead else []),
+                        evidence=f"flags in the environment variable {name}, for the image's own start script", strong=False)
+        if scalar.style == ">":
+            launch.editable = False
+        out.launches.append(launch)
+    return out
+
+
 def service_launches(src: SourceFile, name: str, service: MappingNode, *, group: str) -> Extraction:
     entry_words, entry_nodes, _ = command_words(src, get(service, "entrypoint"))
     cmd_words, cmd_nodes, cmd_is_string = command_words(src, get(service, "command"))
@@ -98,6 +133,8 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
                     if built:
                         launch.evidence = f"command of service {name}, built from a vLLM build (its entrypoint is assumed to be vLLM's)"
                         launch.strong = False
+    if not out.launches:
+        out.extend(_env_args_launches(src, get(service, "environment"), image_tok, span=span, group=group))
     env = service_env(src, get(service, "environment"))
     for launch in out.launches:
         launch.image = launch.image or image_tok
