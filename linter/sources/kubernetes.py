@@ -77,18 +77,40 @@ def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, grou
     return out
 
 
+# vLLM's own image tags: a release (``v0.30.1``, ``v0.8.5.post1``, ``v0.11.0rc2``) or a moving
+# name (``latest``, ``nightly``, ``nightly-<sha>``).  Any other tag on an image named like vLLM's
+# (``lmcache/vllm-openai:v0.3.9post2``, ``openeuler/vllm-cpu:0.10.1-oe2403lts``) is somebody
+# else's release numbering and pins no vLLM release.
+_RELEASE_TAG = re.compile(r"^v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?$|^(?:latest|nightly)(?:-[0-9a-f]+)?$")
+_COMPOSE_DEFAULT = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}$")
+
+
+def pins_vllm(ref: str) -> bool:
+    """True when the image reference's tag is a vLLM release (or ``latest``) of a vLLM image."""
+    if not commands.is_vllm_image(ref) or commands.is_lmcache_image(ref):
+        return False
+    tag = commands.parse_image(ref).tag
+    return tag is not None and bool(_RELEASE_TAG.match(tag))
+
+
 def image_hint(src: SourceFile, image_node: Node | None) -> tuple[Token | None, VersionHint | None]:
-    """The image token and, for a vLLM image with a tag, the tag as a version hint."""
+    """The image token and, for a vLLM image whose tag is a vLLM release, the tag as a version hint.
+
+    ``${IMAGE:-vllm/vllm-openai:v0.30.0}`` (compose, envsubst) is read as its default."""
     if not isinstance(image_node, ScalarNode) or not image_node.value:
         return None, None
     tok = scalar_token(src, image_node)
-    if not commands.is_vllm_image(tok.value):
+    ref_text, base = tok.value, 0
+    m = _COMPOSE_DEFAULT.match(tok.value)
+    if m:
+        ref_text, base = m.group(1), m.start(1)
+    if not pins_vllm(ref_text):
         return tok, None
-    ref = commands.parse_image(tok.value)
+    ref = commands.parse_image(ref_text)
     if ref.tag is None or ref.tag_offset is None:
         return tok, None
     if tok.value_start is not None:
-        start = tok.value_start + ref.tag_offset
+        start = tok.value_start + base + ref.tag_offset
         return tok, VersionHint(ref.tag, Span(start, start + len(ref.tag)), "image-tag", "$" not in ref.tag and "{" not in ref.tag)
     return tok, VersionHint(ref.tag, tok.span, "image-tag", False)
 

@@ -296,7 +296,7 @@ class _Generic:
         if repo is not None:
             launch.image = scalar_token(self.src, repo_node)
             tag = get(image_map if image_map is not None else node, "tag")
-            if isinstance(tag, ScalarNode) and tag.value and commands.is_vllm_image(repo):
+            if isinstance(tag, ScalarNode) and tag.value and kubernetes.pins_vllm(f"{repo}:{tag.value}"):
                 tok = scalar_token(self.src, tag)
                 span = tok.value_span() or tok.span
                 launch.version_hint = VersionHint(tag.value, span, "image-tag", tok.editable)

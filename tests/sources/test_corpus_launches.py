@@ -36,10 +36,6 @@ NO_LAUNCH = {
         "runs NVIDIA Dynamo's 'python3 -m dynamo.vllm' wrapper, not a vLLM entrypoint",
     "neosun100__kimi-linear-vllm-docker-serve/examples__online_serving__chart-helm__templates__deployment.yaml":
         "command and args come from values through toYaml",
-    "volcano-sh__kthena/cli__kthena__helm__templates__Qwen__Qwen3-8B-NPU.yaml":
-        "command and args come from values through toYaml",
-    "volcano-sh__kthena/cli__kthena__helm__templates__Qwen__Qwen3-Coder-30B-A3B-Instruct-PD-Disaggregated-LMCache.yaml":
-        "command and args come from values through toYaml",
     "vllm-project__production-stack/helm__templates__ray-cluster.yaml":
         "vLLM is started by vllm-entrypoint.sh, a script defined in another template",
     "muhac__llm-actions/.github__workflows__test.yml":
