@@ -82,6 +82,11 @@ def has_template(text: str) -> bool:
     return bool(_actions(text)[0])
 
 
+def action_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every ``{{ ... }}`` action of ``text`` (closed ones)."""
+    return _actions(text)[0]
+
+
 def mask(text: str) -> Masked:
     actions, unclosed = _actions(text)
     chars = list(text)

@@ -18,6 +18,7 @@ Helm templates are masked first (:mod:`helm`), so their positions stay true.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 
@@ -26,7 +27,7 @@ from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kubernetes, vllm_config
-from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of, walk
 from linter.sources.yaml_scalars import remap_token, scalar_offsets, scalar_token
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
@@ -157,7 +158,7 @@ class _Generic:
                     continue
                 stack.extend(reversed([(path + ((k.value if isinstance(k, ScalarNode) else "?"),), v, above + (node,)) for k, v in node.value]))
             elif isinstance(node, ScalarNode):
-                self._scalar(path, node, parent)
+                self._scalar(path, node, parent, above)
 
     def _written(self, node: Node) -> str:
         """A node's text as the file writes it (a Helm template's actions included)."""
@@ -189,12 +190,19 @@ class _Generic:
             self.out.extend(found)
             return True
         key = path[-1] if path else ""
+        context = _vllm_context(path, parent)
         if (_is_args_key(key) and any(w.value.startswith("--") for w in words) and not _other_component(path)
-                and (self.mentions_vllm or _vllm_context(path, parent))):
+                and (self.mentions_vllm or context)):
+            # Beside a vLLM engine or image, or under a vLLM-named key, the flags are vLLM's;
+            # in a document that merely mentions vLLM they are a candidate, kept only when
+            # most of them are vLLM options and none is foreign (a launcher's ``build_args``).
             launch = Launch(
                 path=self.src.path, kind=self.kind, span=span, entrypoint="vllm serve", args=list(words),
-                group=self._group(path), notes=[f"operator args: {'.'.join(path)}"],
-                evidence=f"flags under `{key}` that an operator hands to vLLM ({'a vLLM-named key above' if any('vllm' in p.lower() for p in path[:-1]) else 'a vLLM engine or image beside it'})",
+                group=self._group(path),
+                notes=([] if context else ["candidate: flags in a document that mentions vLLM"]) + [f"operator args: {'.'.join(path)}"],
+                evidence=f"flags under `{key}` " + (
+                    "below a vLLM-named key" if any('vllm' in p.lower() for p in path[:-1])
+                    else "beside a vLLM engine or image" if context else "in a document that mentions vLLM"),
                 strong=False,
             )
             if isinstance(parent, MappingNode):
@@ -419,7 +427,7 @@ class _Generic:
         for p in sub.problems:
             self.out.problems.append(Problem(Span(omap.nearest(p.span.start), max(omap.nearest(p.span.start), omap.span_end(p.span.end))), p.message))
 
-    def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None) -> None:
+    def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None, above: tuple[Node, ...] = ()) -> None:
         if node.tag != "tag:yaml.org,2002:str" or not _COMMAND_HINT.search(node.value):
             return
         key = path[-1] if path else ""
@@ -435,6 +443,15 @@ class _Generic:
             # Any string that mentions vLLM is tried as shell; only a key that says
             # "script" makes a failure to parse worth reporting.
             sub.problems = []
+        # the environment the schema gives the command: ``env``/``envs``/``environment``
+        # mappings of VLLM_* variables beside it or above it (a recipe, a task)
+        env: list[EnvVar] = []
+        for holder in reversed(above):
+            for name in ("env", "envs", "environment"):
+                env.extend(e for e in kubernetes.env_vars(self.src, get(holder, name)) if e.name.value not in {x.name.value for x in env})
+        for launch in sub.launches:
+            names = {e.name.value for e in launch.env}
+            launch.env.extend(e for e in env if e.name.value not in names)
         self.out.extend(sub)
 
 
@@ -505,6 +522,7 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
     kept = []
     for launch in out.launches:
         _holes(launch)
+        strip_omni(launch)
         if not launch.evidence and launch.entry:
             launch.evidence, launch.strong = kubernetes.evidence_of(launch.entrypoint, launch.entry, launch.image)
         if _something_to_check(launch):
@@ -513,6 +531,17 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
     if candidate is not None and not kept:  # a document that starts vLLM elsewhere is no config file
         out.launches.append(candidate)
     return out
+
+
+def strip_omni(launch: Launch) -> None:
+    """``vllm serve ... --omni``: the ``vllm`` CLI hands the whole command to vllm-omni before
+    its own parser runs (``maybe_run_omni`` in vllm/entrypoints/cli/main.py, 0.30.0 to 0.33.0),
+    so ``--omni`` is vllm-omni's switch, not an unknown vLLM option."""
+    if launch.style != "argv" or not launch.entry or launch.entry[0].value.rsplit("/", 1)[-1] != "vllm":
+        return
+    if any(t.value == "--omni" and not t.is_opaque for t in launch.args):
+        launch.args = [t for t in launch.args if t.is_opaque or t.value != "--omni"]
+        launch.notes.append("--omni: vllm-omni takes over the command (its parser extends vLLM's)")
 
 
 def _something_to_check(launch: Launch) -> bool:
@@ -566,7 +595,10 @@ def _extract(src: SourceFile) -> Extraction:
         out = extract_text(src, kind="yaml")
         out.problems = []
         return out
-    if not helm.has_template(src.text):
+    if not helm.has_template(src.text) or _actions_in_scalars(src.text):
+        # ``{{ }}`` only inside string values (a Jinja chat template in a ConfigMap, a
+        # Go template an operator renders): the YAML is read as written, the actions
+        # are unknown parts of those values
         return extract_text(src, kind=kind_of_file(src.path, False))
     m = helm.mask(src.text)
     work = helm.masked_source(src, m)
@@ -576,5 +608,49 @@ def _extract(src: SourceFile) -> Extraction:
     span = helm.problem_span(m)
     if span is not None:
         out.problems.append(Problem(span, "template action without a closing '}}'"))
-    out.problems = [Problem(p.span, p.message + " (after masking template actions)") if p.message.startswith("YAML parse error") else p for p in out.problems]
+    # Masking is an approximation of what the template renders: a document it leaves
+    # unreadable is reported only where a vLLM command was lost with it.
+    kept = []
+    for p in out.problems:
+        if p.message.startswith("YAML parse error"):
+            if not _COMMAND_HINT.search(src.text[_document_start(src.text, p.span.start) : _document_end(src.text, p.span.start)]):
+                continue
+            p = Problem(p.span, p.message + " (after masking template actions)")
+        kept.append(p)
+    out.problems = kept
     return out
+
+
+def _actions_in_scalars(text: str) -> bool:
+    """True when ``text`` parses as YAML and every template action lies inside a scalar that
+    holds no vLLM command (a command's conditional flags are read from the masked text, where
+    the first branch of each ``{{ if }}`` stays)."""
+    docs, problems = compose_documents(text)
+    if problems:
+        return False
+    spans: list[tuple[int, int]] = []
+    for doc in docs:
+        for _path, node in walk(doc):
+            if isinstance(node, ScalarNode):
+                if "{{" in node.value and _COMMAND_HINT.search(node.value):
+                    return False
+                spans.append((node.start_mark.index, node.end_mark.index))
+            elif isinstance(node, MappingNode):
+                spans.extend((k.start_mark.index, k.end_mark.index) for k, _v in node.value if isinstance(k, ScalarNode))
+    spans.sort()
+    starts = [a for a, _b in spans]
+    for s, e in helm.action_spans(text):
+        k = bisect.bisect_right(starts, s) - 1
+        if k < 0 or not (spans[k][0] <= s and e <= spans[k][1]):
+            return False
+    return True
+
+
+def _document_start(text: str, pos: int) -> int:
+    k = text.rfind("\n---", 0, pos)
+    return 0 if k == -1 else k + 1
+
+
+def _document_end(text: str, pos: int) -> int:
+    k = text.find("\n---", pos)
+    return len(text) if k == -1 else k

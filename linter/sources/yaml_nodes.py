@@ -9,6 +9,7 @@ because its marks count characters whatever the encoding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import yaml
@@ -34,10 +35,25 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     again (marks shifted back to file offsets), so a file of many broken
     documents costs linear time, not quadratic.
     """
-    docs: list[Node] = []
-    problems: list[Problem] = []
     # characters YAML refuses (control characters) become spaces: offsets stay true
     text = _NON_PRINTABLE.sub(" ", text)
+    docs, problems = _compose_all(text)
+    if problems and "\t" in text and any("'\\t'" in p.message for p in problems):
+        # A tab after a value (``type: LoadBalancer<TAB>``) is white space to YAML 1.2 and to
+        # Kubernetes' reader; PyYAML refuses it.  Read again with trailing tabs as spaces
+        # (same length: offsets stay true); kept only if that reads better.
+        again = _compose_all(_TRAILING_TABS.sub(lambda m: " " * len(m.group(0)), text))
+        if len(again[1]) < len(problems):
+            return again
+    return docs, problems
+
+
+_TRAILING_TABS = re.compile(r"[ \t]*\t[ \t]*(?=\r?$|\s#)", re.M)
+
+
+def _compose_all(text: str) -> tuple[list[Node], list[Problem]]:
+    docs: list[Node] = []
+    problems: list[Problem] = []
     start = 0
     resumes = 0
     while True:

@@ -91,9 +91,13 @@ def test_template_that_cannot_parse_is_a_problem():
     text = "apiVersion: v1\nkind: Pod\nspec:\n  containers: {{ .Values.x\n  - name: a\n"
     _src, out = _extract(text)
     assert out.problems
+    # a document that masking leaves unreadable is reported only where a vLLM command was lost
     text2 = "{{ define \"x\" }}\nfoo: [\n{{ end }}\n"
     _src, out2 = _extract(text2, "chart/templates/_helpers.tpl")
-    assert out2.problems and out2.launches == []
+    assert out2.problems == [] and out2.launches == []
+    text3 = "{{ define \"x\" }}\nfoo: [\n{{ end }}\ncommand: [vllm, serve, m, --max-model-len, {{ .Values.len }}\n"
+    _src, out3 = _extract(text3, "chart/templates/deployment.yaml")
+    assert [p.message.endswith("(after masking template actions)") for p in out3.problems] == [True]
 
 
 def test_values_file_args_under_any_key():
