@@ -34,6 +34,8 @@ _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine
 _SETTINGS_KEY = re.compile(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
 _OPTIONISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$")
 _PIN = re.compile(r"^vllm(?:\[[^\]]*\])?==([0-9][^\s;,]*)$")
+# a vLLM command or image in a YAML document's text, in any style (``vllm serve``, ``[vllm, serve]``, ``- vllm\n- serve``)
+_LOST_HINT = re.compile(r"\bvllm\b[\W_]{1,12}serve\b|vllm\.entrypoints\.|\bvllm/vllm-|\blmcache\s+server")
 _COMMAND_HINT = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.|\blmcache\s+server\b|lmcache\.v1\.multiprocess")
 
 
@@ -613,7 +615,7 @@ def _extract(src: SourceFile) -> Extraction:
     kept = []
     for p in out.problems:
         if p.message.startswith("YAML parse error"):
-            if not _COMMAND_HINT.search(src.text[_document_start(src.text, p.span.start) : _document_end(src.text, p.span.start)]):
+            if not _LOST_HINT.search(src.text[_document_start(src.text, p.span.start) : _document_end(src.text, p.span.start)]):
                 continue
             p = Problem(p.span, p.message + " (after masking template actions)")
         kept.append(p)
