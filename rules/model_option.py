@@ -30,6 +30,8 @@ def check(ctx):
     moved = ctx.parsed.model_option
     if moved is None:
         return
+    if ctx.launch.entrypoint == "image" and not ctx.launch.strong:
+        return  # an image whose entrypoint is only assumed: `--model` is `api_server`'s own form there
     positionals = [p for p in ctx.parsed.positionals if p is not moved]
     span = ctx.item_span(moved)
     if positionals and not ctx.parsed.uncertain:

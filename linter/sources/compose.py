@@ -15,7 +15,7 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
 from linter.sources.words import interp_ranges, kept_env, shell_script_index, split_words
-from linter.sources.kubernetes import argv_launches, image_hint, likely_vllm_image
+from linter.sources.kubernetes import argv_launches, image_hint, image_repository, likely_vllm_image
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token, sub_token
 
@@ -123,7 +123,7 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
         build = get(service, "build")
         built = image_tok is None and build is not None and (
             "vllm" in name.lower() or "vllm" in src.text[build.start_mark.index : build.end_mark.index].lower())
-        likely = likely_vllm_image(image_tok.value if image_tok else None) or built
+        likely = likely_vllm_image(image_repository(image_tok.value) if image_tok else None) or built
         runs_image = not entry_words and bool(cmd_words) and likely
         out = argv_launches(src, words, nodes, kind="compose", span=span, group=group, image=image_tok, image_runs_args=runs_image)
         if runs_image and not (image_tok and commands.is_vllm_image(image_tok.value)):
@@ -135,6 +135,10 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
                         launch.strong = False
     if not out.launches:
         out.extend(_env_args_launches(src, get(service, "environment"), image_tok, span=span, group=group))
+    if not cmd_words and image_tok is None:
+        # an override file's fragment (only ``entrypoint:``): the command it runs with is in
+        # the base compose file, so nothing here can be checked
+        out.launches = [x for x in out.launches if x.args or x.env]
     env = service_env(src, get(service, "environment"))
     for launch in out.launches:
         launch.image = launch.image or image_tok

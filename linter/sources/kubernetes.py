@@ -148,13 +148,26 @@ def _launch_from_match(src: SourceFile, m: commands.Match, *, kind: str, span: S
     return launch
 
 
+def image_repository(ref: str) -> str:
+    """The repository part of an image reference whose tag is templated or interpolated
+    (``vllm/vllm-openai:${TAG:-latest}``, ``${IMAGE:-vllm/vllm-openai:v0.30.0}``)."""
+    m = _COMPOSE_DEFAULT.match(ref)
+    if m:
+        ref = m.group(1)
+    for mark in (":$", ":{{", ":x"):  # interpolated, templated, or masked (``xxxx``) tags
+        k = ref.find(mark)
+        if k != -1 and (mark != ":x" or set(ref[k + 1 :]) == {"x"}):
+            return ref[:k]
+    return ref
+
+
 def evidence_of(entrypoint: str, entry: list[Token], image: Token | None) -> tuple[str, bool]:
     """Why words start vLLM, and whether that is strong: a vLLM command word or entrypoint
     module is; arguments handed to an image's entrypoint are when the image is vLLM's own,
     and weak when only its name says vLLM (the entrypoint is assumed) or no image is given."""
     if entrypoint != "image" and entry:
         return f"`{' '.join(t.value for t in entry)}` command", True
-    if image is not None and commands.is_vllm_image(image.value):
+    if image is not None and commands.is_vllm_image(image_repository(image.value)):
         return f"arguments of the vLLM image {image.value}, whose entrypoint takes them", True
     if image is not None:
         return f"arguments of the image {image.value}, whose name says vLLM (its entrypoint is assumed to be vLLM's)", False
@@ -221,7 +234,7 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
     image_tok, hint = image_hint(src, get(container, "image"))
     cmd_words, cmd_nodes = word_tokens(src, command)
     arg_words, arg_nodes = word_tokens(src, args)
-    runs_image = not cmd_words and not ray_node and image_tok is not None and likely_vllm_image(image_tok.value)
+    runs_image = not cmd_words and not ray_node and image_tok is not None and likely_vllm_image(image_repository(image_tok.value))
     assumed = runs_image and not commands.is_vllm_image(image_tok.value)
     if not cmd_words and image_tok is None and arg_words and arg_words[0].value.startswith("--model"):
         runs_image = assumed = True  # a patch (kustomize) of a vLLM container: image set elsewhere

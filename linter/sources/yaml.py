@@ -244,7 +244,7 @@ class _Generic:
         if not isinstance(repo_node, ScalarNode) and isinstance(image_map, MappingNode):
             # ``image: {repository: vllm/vllm-openai, tag: v0.19.1}`` of a chart's values
             candidate = get(image_map, "repository")
-            if isinstance(candidate, ScalarNode) and kubernetes.likely_vllm_image(candidate.value):
+            if isinstance(candidate, ScalarNode) and kubernetes.likely_vllm_image(kubernetes.image_repository(candidate.value)):
                 repo_node = candidate
             else:
                 image_map = None
@@ -313,6 +313,26 @@ class _Generic:
         self.out.launches.append(launch)
         return True
 
+    def _command_and_args(self, path: tuple[str, ...], node: MappingNode) -> None:
+        """``command`` + ``args`` side by side outside a pod spec (chart values of a serving
+        runtime, an operator's container template): one argv, as a container runs them."""
+        command, args = get(node, "command"), get(node, "args")
+        if not isinstance(command, (SequenceNode, ScalarNode)) or not isinstance(args, SequenceNode):
+            return
+        if id(command) in self.seen or id(args) in self.seen:
+            return
+        cmd_words, cmd_nodes = kubernetes.word_tokens(self.src, command)
+        arg_words, arg_nodes = kubernetes.word_tokens(self.src, args)
+        if not cmd_words:
+            return
+        found = kubernetes.argv_launches(self.src, cmd_words + arg_words, cmd_nodes + arg_nodes, kind=self.kind,
+                                         span=Span(node.start_mark.index, node.end_mark.index), group=self._group(path + ("x",)))
+        if found.launches:
+            for launch in found.launches:
+                launch.env.extend(e for e in kubernetes.env_vars(self.src, get(node, "env")) if e.name.value not in {x.name.value for x in launch.env})
+            self.out.extend(found)
+            self.seen.update((id(command), id(args)))
+
     def _ray_llm(self, path: tuple[str, ...], node: MappingNode, kwargs: MappingNode, above: tuple[Node, ...]) -> None:
         """Ray Serve LLM ``LLMConfig`` (``llm_configs[]``, ``llm_config``, ``prefill_config``...)
         and RayLLM ``engine_config``: ``engine_kwargs`` are vLLM's engine arguments,
@@ -349,6 +369,7 @@ class _Generic:
 
     def _mapping(self, path: tuple[str, ...], node: MappingNode, above: tuple[Node, ...] = ()) -> bool:
         key = path[-1] if path else ""
+        self._command_and_args(path, node)
         kwargs = get(node, "engine_kwargs")
         if isinstance(kwargs, MappingNode) and _option_keys(kwargs):
             self._ray_llm(path, node, kwargs, above)
@@ -367,7 +388,7 @@ class _Generic:
         cfg = get(node, "config")
         img_node = get(node, "image")
         if isinstance(cfg, MappingNode) and isinstance(img_node, ScalarNode) and _settings_mapping(cfg) and (
-                kubernetes.likely_vllm_image(img_node.value) or "vllm" in self._written(img_node).lower()):
+                kubernetes.likely_vllm_image(kubernetes.image_repository(img_node.value)) or "vllm" in self._written(img_node).lower()):
             self._settings(path + ("config",), cfg)
             self.seen.add(id(cfg))
         if key == "data" and self.owner.startswith("ConfigMap/") and len(path) == 1:
@@ -548,15 +569,14 @@ def strip_omni(launch: Launch) -> None:
 
 def _something_to_check(launch: Launch) -> bool:
     """A launch with no literal argument, setting or vLLM variable is not reported: an
-    overlay that only swaps the entrypoint, a command made of ``${VARS}`` only, a chart
-    entry that names just the model.  Nothing in the file could be checked."""
+    overlay that only swaps the entrypoint, a command made of ``${VARS}`` only.  Nothing in
+    the file could be checked.  (A chart entry that names only the model is dropped by the
+    engine, which knows which of its keys are options.)"""
     if launch.env or any(not s.name.is_opaque for s in launch.settings if s.name.value != "model"):
         return True  # (a chart entry's own keys may name no option: the engine decides)
     args = launch.args
     if launch.entry and launch.entrypoint != "image":
-        return bool(args)  # a command of its own: even ``vllm serve "$@"`` is a launch to list
-    if launch.entrypoint in ("vllm serve", "image", "chart", "api_server") and args and not args[0].value.startswith("-"):
-        args = args[1:]  # the model alone checks nothing
+        return True  # a command of its own: even ``vllm serve "$@"`` is a launch to list
     return any(not t.is_opaque for t in args)
 
 

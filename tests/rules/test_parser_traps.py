@@ -89,13 +89,18 @@ def test_parser_errors_missing_value_and_flag_with_value(tmp_path):
 
 def test_config_file_false_is_dropped_under_vllm_serve(tmp_path):
     text = "model: Qwen/Qwen3-8B\nenable-prefix-caching: false\nenable_chunked_prefill: false\nmax-num-seqs: 8\n"
-    r = lint(tmp_path, "serve-config.yaml", text, "yaml", "0.32")
+    # as the file a launch's `--config` names (strong evidence: fixable)
+    r = lint(tmp_path, "serve-config.yaml", text, "vllm-config", "0.32")
     assert flagged(r, "VL210") == ["enable-prefix-caching", "enable_chunked_prefill"]
     d = r.diagnostics[0]
     assert d.fix is not None and d.fix.applicability == "unsafe"
-    out = fixed(tmp_path, "serve-config.yaml", text, "yaml", "0.32", unsafe=True)
+    out = fixed(tmp_path, "serve-config.yaml", text, "vllm-config", "0.32", unsafe=True)
     assert out == "model: Qwen/Qwen3-8B\nno-enable-prefix-caching: true\nno_enable_chunked_prefill: true\nmax-num-seqs: 8\n"
-    assert codes(lint(tmp_path, "serve-config.yaml", out, "yaml", "0.32")) == []
+    assert codes(lint(tmp_path, "serve-config.yaml", out, "vllm-config", "0.32")) == []
+    # found by walking, named by nothing: reported, never edited
+    weak = lint(tmp_path, "serve-config.yaml", text, "yaml", "0.32")
+    assert flagged(weak, "VL210") == ["enable-prefix-caching", "enable_chunked_prefill"]
+    assert all(d.fix is None for d in weak.diagnostics)
     # an option that is off by default loses nothing when `false` is dropped
     assert codes(lint(tmp_path, "serve-config.yaml", "model: m\nenforce-eager: false\nmax-num-seqs: 8\n", "yaml", "0.32")) == []
 

@@ -13,7 +13,8 @@ CONFIG = "model: ibm-granite/granite-4.0-h-small\nmamba-cache-mode: all\nmax-num
 
 @pytest.mark.parametrize(
     "name,text,kind",
-    [("serve.sh", SCRIPT, "shell"), ("offline.py", PY, "python"), ("serve-config.yaml", CONFIG, "yaml")],
+    # the config file as `--config serve-config.yaml` names it (strong evidence: fixable)
+    [("serve.sh", SCRIPT, "shell"), ("offline.py", PY, "python"), ("serve-config.yaml", CONFIG, "vllm-config")],
 )
 def test_mamba_cache_mode_all_across_releases(tmp_path, name, text, kind):
     assert "VL301" not in codes(lint(tmp_path, name, text, kind, "0.29"))  # before the rule's range
@@ -27,6 +28,14 @@ def test_mamba_cache_mode_all_across_releases(tmp_path, name, text, kind):
     assert "VL106" not in codes(r)  # one report for the invalid choice, with the migration
     assert flagged(r, "VL301") in (["all"], ['"all"'])
     assert d.fix is not None and d.fix.applicability == "unsafe"
+
+
+def test_config_candidate_is_reported_never_fixed(tmp_path):
+    # the same file found by walking, named by no launch: keys that look like options are weak evidence
+    r = lint(tmp_path, "serve-config.yaml", CONFIG, "yaml", "0.32")
+    d = only(r, "VL301")
+    assert d.fix is None
+    assert fixed(tmp_path, "serve-config.yaml", CONFIG, "yaml", "0.32", unsafe=True) == CONFIG
 
 
 def test_mamba_cache_mode_all_fix_is_unsafe_only(tmp_path):
