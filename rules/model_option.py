@@ -21,6 +21,7 @@ Versions: 0.28 and later (vllm/utils/argparse_utils.py `parse_args`).
 
 from linter.diagnostic import Finding, Severity
 from rules._lib.base import Rule, register
+from rules.entrypoint_repeated import ENTRYPOINT_SINCE
 
 rule = register(Rule("VL207", "model-option", "`--model` given to `vllm serve`", Severity.WARNING))
 
@@ -30,8 +31,11 @@ def check(ctx):
     moved = ctx.parsed.model_option
     if moved is None:
         return
-    if ctx.launch.entrypoint == "image" and not ctx.launch.strong:
-        return  # an image whose entrypoint is only assumed: `--model` is `api_server`'s own form there
+    if ctx.launch.entrypoint == "image" and (not ctx.launch.strong or ctx.version < ENTRYPOINT_SINCE):
+        # the image's entrypoint is only assumed, or it is an image of a release whose
+        # entrypoint was `python3 -m vllm.entrypoints.openai.api_server`: `--model` is that
+        # server's own option there
+        return
     positionals = [p for p in ctx.parsed.positionals if p is not moved]
     span = ctx.item_span(moved)
     if positionals and not ctx.parsed.uncertain:
