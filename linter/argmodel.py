@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from linter import knowledge
 from linter.knowledge import OptionSpec, Release
 from linter.launch import Launch, Setting, Token
 
@@ -254,6 +255,9 @@ def _underscores_key(key: str) -> str:
     return "--" + head[2:].replace("_", "-") + tail
 
 
+_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def _squash(name: str) -> str:
     return name.lower().replace("-", "").replace("_", "")
 
@@ -274,6 +278,14 @@ def chart_option(release: Release, key: str) -> OptionSpec | None:
                     table.setdefault(_squash(n[2:]), spec)
         _CHART_KEYS[release.name] = table
     return table.get(_squash(key))
+
+
+def _chart_history(release: Release, key: str) -> str | None:
+    """The option string a chart key spells when that option belongs to another release."""
+    dashed = "--" + _CAMEL_BREAK.sub("-", key).replace("_", "-").lower()
+    if knowledge.last_accepted_before(dashed, release.version) or knowledge.first_accepted_after(dashed, release.version):
+        return dashed
+    return None
 
 
 def _config_items(release: Release, settings: list[Setting]) -> list[Item]:
@@ -709,7 +721,7 @@ def _parse_settings(parsed: ParsedLaunch) -> None:
     for index, setting in enumerate(launch.settings):
         name_tok = setting.name
         key = name_tok.value
-        if launch.loose_from is not None and index >= launch.loose_from and chart_option(release, key) is None:
+        if launch.loose_from is not None and index >= launch.loose_from and chart_option(release, key) is None and _chart_history(release, key) is None:
             continue  # the chart entry's own key (``replicaCount``), not a vLLM setting
         if launch.entrypoint == "config":
             # vLLM's load_config_file turns ``key: value`` into ``--key value``; the
@@ -724,6 +736,9 @@ def _parse_settings(parsed: ParsedLaunch) -> None:
             spec = chart_option(release, key)
             normalized = spec.primary if spec is not None else key
             r = _Resolved("option", spec, spec.primary) if spec else _Resolved("unknown", match="template")
+            dashed = _chart_history(release, key) if spec is None else None
+            if dashed is not None:  # an option of an earlier or later release (``swapSpace``): judged as that option
+                normalized, r = dashed, _Resolved("unknown", match="unknown")
         else:
             written = key
             normalized = key

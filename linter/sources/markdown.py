@@ -316,8 +316,9 @@ def extract(src: SourceFile) -> Extraction:
             continue
         since, prev_end = prev_end, block.lines[-1][1]
         content = "\n".join(src.text[a:b] for a, b in block.lines).lower()
-        if "vllm" not in content and "lmcache" not in content:
-            continue  # nothing to find: no start, no pin
+        named = block.lang in YAML_LANGS and _named_as_config(src.text, block, since)
+        if "vllm" not in content and "lmcache" not in content and not named:
+            continue  # nothing to find: no start, no pin (a config block the prose names is read)
         analysed += 1
         if analysed > _MAX_BLOCKS:
             out.problems.append(Problem(Span(block.fence_start, block.fence_start), f"more than {_MAX_BLOCKS} code blocks that mention vLLM; the rest of the file is not checked"))
@@ -368,7 +369,7 @@ def extract(src: SourceFile) -> Extraction:
         if sniffed:
             ex.problems = []  # an untagged block may be prose or pseudo code: no parse complaints
         if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
-            if not _named_as_config(src.text, block, since):
+            if not named:
                 ex.launches = [launch for launch in ex.launches if launch.entrypoint != "config" or not any(n.startswith("candidate") for n in launch.notes)]
         lo, hi = block.lines[0][0], block.lines[-1][1]
         for launch in ex.launches:

@@ -614,7 +614,10 @@ def _extract(src: SourceFile) -> Extraction:
         # (tabs, a trailing comma) is nobody's broken launch.
         if len(src.text) > _MAX_JSON_CHARS:
             return Extraction()
-        out = extract_text(src, kind="yaml")
+        # a raw tab in valid JSON is white space (strings escape theirs); PyYAML refuses
+        # tabs for indentation, so they become spaces (same length: offsets stay true)
+        work = SourceFile(src.path, src.text.replace("\t", " "), src.encoding, src.bom) if "\t" in src.text else src
+        out = extract_text(work, kind="yaml")
         out.problems = []
         return out
     if not helm.has_template(src.text) or _actions_in_scalars(src.text):

@@ -31,7 +31,7 @@ class Lifecycle:
 
 
 def looked_up_name(ctx: LaunchContext, opt: ParsedOption) -> str:
-    if opt.setting is not None and ctx.launch.entrypoint != "config":
+    if opt.setting is not None and ctx.launch.entrypoint not in ("config", "chart"):
         return facts.option_string_for_dest(opt.written)
     return opt.normalized
 
