@@ -87,8 +87,8 @@ _COMPOSE_DEFAULT = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}$")
 
 def pins_vllm(ref: str) -> bool:
     """True when the image reference's tag is a vLLM release (or ``latest``) of a vLLM image."""
-    if not commands.is_vllm_image(ref) or commands.is_lmcache_image(ref):
-        return False
+    if not commands.is_vllm_image(ref) or "lmcache" in commands.parse_image(ref).repository.lower().split("/")[-2:-1]:
+        return False  # ``lmcache/vllm-openai``: tagged by LMCache's releases
     tag = commands.parse_image(ref).tag
     return tag is not None and bool(_RELEASE_TAG.match(tag))
 
