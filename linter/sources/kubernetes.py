@@ -18,7 +18,7 @@ import re
 
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.source_file import SourceFile
-from linter.sources import Extraction, commands, embedded_shell
+from linter.sources import Extraction, commands, embedded_shell, kserve
 from linter.sources.commands import likely_vllm_image
 from linter.sources.words import kept_env, shell_script_index, split_words
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
@@ -208,6 +208,10 @@ def argv_launches(
                 launch.notes.append("\"$@\" of the script: the words after it in the list")
         out.extend(sub)
         return out
+    k = kserve.runtime_index(words)
+    if k is not None:
+        out.launches.append(kserve_launch(src, words, k, kind=kind, span=span, group=group, image=image))
+        return out
     m = commands.match_words(words)
     repeated = m is not None and image_runs_args and m.program == "vllm" and bool(m.entry) and m.entry[0] is words[0]
     if m is None and image_runs_args:
@@ -221,6 +225,17 @@ def argv_launches(
             launch.notes.append(commands.ENTRYPOINT_REPEATED)
         out.launches.append(launch)
     return out
+
+
+def kserve_launch(src: SourceFile, words: list[Token], k: int, *, kind: str, span: Span, group: str, image: Token | None) -> Launch:
+    """``python -m huggingfaceserver ...``: the runtime's own flags stripped, the rest vLLM's
+    (with the vLLM backend, which the runtime picks when vLLM supports the model)."""
+    args, removed = kserve.strip_runtime_flags(words[k:])
+    launch = Launch(src.path, kind, span, entrypoint="api_server", entry=list(words[:k]), args=args, image=image, group=group,
+                    evidence="KServe's Hugging Face runtime, whose vLLM backend reads these flags", strong=False)
+    if removed:
+        launch.notes.append(f"KServe huggingfaceserver's own flags, read before vLLM's: {', '.join(removed)}")
+    return launch
 
 
 def container_launches(src: SourceFile, container: MappingNode, *, kind: str, group: str, ray_node: bool = False) -> Extraction:

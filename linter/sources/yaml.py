@@ -26,7 +26,7 @@ from linter import placeholders
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
-from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kubernetes, vllm_config
+from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kserve, kubernetes, vllm_config
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of, walk
 from linter.sources.yaml_scalars import remap_token, scalar_offsets, scalar_token
 
@@ -198,10 +198,16 @@ class _Generic:
             # Beside a vLLM engine or image, or under a vLLM-named key, the flags are vLLM's;
             # in a document that merely mentions vLLM they are a candidate, kept only when
             # most of them are vLLM options and none is foreign (a launcher's ``build_args``).
+            args, notes = list(words), []
+            if isinstance(parent, MappingNode) and (text_of(get(get(parent, "modelFormat"), "name")) or "").lower() == "huggingface":
+                # KServe's Hugging Face runtime reads its own flags first (``--model_name``, ``--model_id``)
+                args, removed = kserve.strip_runtime_flags(args)
+                if removed:
+                    notes.append(f"KServe huggingfaceserver's own flags, read before vLLM's: {', '.join(removed)}")
             launch = Launch(
-                path=self.src.path, kind=self.kind, span=span, entrypoint="vllm serve", args=list(words),
+                path=self.src.path, kind=self.kind, span=span, entrypoint="vllm serve", args=args,
                 group=self._group(path),
-                notes=([] if context else ["candidate: flags in a document that mentions vLLM"]) + [f"operator args: {'.'.join(path)}"],
+                notes=([] if context else ["candidate: flags in a document that mentions vLLM"]) + [f"operator args: {'.'.join(path)}"] + notes,
                 evidence=f"flags under `{key}` " + (
                     "below a vLLM-named key" if any('vllm' in p.lower() for p in path[:-1])
                     else "beside a vLLM engine or image" if context else "in a document that mentions vLLM"),

@@ -429,3 +429,45 @@ def test_operator_forms_with_their_own_evidence():
     env_args = out.launches[2]
     assert values(env_args.args) == ["--max-model-len", "4096", "--tensor-parallel-size", "8"]
     check_token(src, env_args.args[3], "8")
+
+
+# -- KServe's Hugging Face runtime --------------------------------------------------------------
+
+KSERVE = """\
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata: {name: qwen}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: huggingface}
+      args:
+        - --model_name=qwen
+        - --model_id
+        - Qwen/Qwen3-8B
+        - --backend=vllm
+        - --max-num-seq
+        - "8"
+---
+apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata: {name: hf}
+spec:
+  containers:
+  - name: kserve-container
+    image: kserve/huggingfaceserver:v0.15.0-gpu
+    command: [python, -m, huggingfaceserver]
+    args: [--model_dir=/mnt/models, --model_name=hf, --http_port=8080, --max-model-length, "4096"]
+"""
+
+
+@needs
+def test_kserve_runtime_flags_are_the_runtime_s(tmp_path):
+    r = lint(tmp_path, "isvc.yaml", KSERVE, "yaml", "0.33")
+    # the runtime's own flags are never "not a vLLM option"; vLLM's problems beside them are
+    assert flagged(r, "VL104") == ["--max-model-length"]
+    assert flagged(r, "VL201") == ["--max-num-seq"]
+    isvc, runtime = (rep.launch for rep in r.launches)
+    assert values(isvc.args) == ["--max-num-seq", "8"]
+    assert runtime.entrypoint == "api_server" and not runtime.strong
+    assert any("--model_dir" in n and "--http_port" in n for n in runtime.notes)
