@@ -288,6 +288,7 @@ def _model_of(parsed) -> str | None:
 
 def _show_launches(candidates, settings, output_format: str = "json") -> int:
     from linter import argmodel, project
+    from linter.engine import config_path
 
     results = project.lint(candidates, settings)
     out = []
@@ -303,6 +304,13 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
                 offset = (tok.value_start + o.name_range[0]) if tok is not None and tok.value_start is not None else (tok.span.start if tok else launch.span.start)
                 ol, oc = src.line_col(offset) if src else (1, 1)
                 options.append({"name": o.written, "value": o.value, "line": ol, "column": oc})
+            notes = list(launch.notes)
+            for item in parsed.config_files:  # ``--config FILE``: vLLM reads the file's options first
+                tok = item.token
+                ol, oc = src.line_col(tok.span.start) if src and tok is not None else (line, col)
+                options.append({"name": "--config", "value": item.text, "line": ol, "column": oc})
+                if not item.opaque and config_path(launch, r.path) is None:
+                    notes.append(f"--config {item.text}: no such YAML file next to {os.path.basename(r.path)}; its options are not checked")
             out.append(
                 {
                     "file": r.path,
@@ -318,7 +326,7 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
                     "model": _model_of(parsed),
                     "options": options,
                     "env": [{"name": e.name.value, "value": e.value.value if e.value else None} for e in launch.env],
-                    "notes": launch.notes,
+                    "notes": notes,
                     "evidence": launch.evidence,
                     "strong": launch.strong,
                 }

@@ -70,3 +70,19 @@ def test_exit_codes(tmp_path):
     (clean / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B --swap-space 4\n")
     r = run("--target-version", "0.33", "--output-format", "concise", str(clean))
     assert r.exit_code == 1 and "VL101" in r.output
+
+
+def test_show_launches_lists_config_with_its_path(tmp_path):
+    (tmp_path / "serve.yaml").write_text("max-model-len: 4096\nmax-num-seqs: 8\n")
+    pod = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: v\n"
+        "    image: vllm/vllm-openai:v0.33.0\n    args: [Qwen/Qwen3-8B, --config, serve.yaml]\n"
+        "  - name: w\n    image: vllm/vllm-openai:v0.33.0\n    args: [Qwen/Qwen3-8B, --config, /etc/vllm/absent.yaml]\n"
+    )
+    (tmp_path / "pod.yaml").write_text(pod)
+    r = run("--no-cache", "--show-launches", "--output-format", "json", str(tmp_path / "pod.yaml"))
+    found, missing = [x for x in json.loads(r.output) if x["file"].endswith("pod.yaml")]
+    assert {"name": "--config", "value": "serve.yaml", "line": 8, "column": 37} in found["options"]
+    assert not any("no such YAML file" in n for n in found["notes"])
+    assert any(o["name"] == "--config" and o["value"] == "/etc/vllm/absent.yaml" for o in missing["options"])
+    assert any("--config /etc/vllm/absent.yaml: no such YAML file" in n for n in missing["notes"])
