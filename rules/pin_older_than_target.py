@@ -34,7 +34,10 @@ from rules._lib.base import Rule, register
 
 rule = register(Rule("VL601", "pin-older-than-target", "File pins an older release than the target", Severity.WARNING, scope="file", fixable=True))
 
-VERSION_IN_TAG = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+# the release in a tag or pin, with its post-release or candidate suffix (``0.5.3post1``,
+# ``v0.8.5.post1``, ``0.11.0rc2``): the fix replaces all of it, never leaving a suffix that
+# names no release of the new version; a platform suffix (``-x86_64``) stays
+VERSION_IN_TAG = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?post\d+|rc\d+)?")
 
 
 @rule.check

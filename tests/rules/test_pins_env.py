@@ -65,3 +65,11 @@ def test_env_var_no_release_ever_read_is_information(tmp_path):
     r = lint(tmp_path, "pod.yaml", MANIFEST.replace("VLLM_USE_V1", "VLLM_ADDITIONAL_ARGS"), "yaml", "0.33")
     d = only(r, "VL701")
     assert d.severity.value == "info" and "plugin" in d.message
+
+
+def test_pin_fix_replaces_the_post_release_suffix_too(tmp_path):
+    # `0.5.3post1` -> `0.33.0`, never `0.33.0post1` (no such release)
+    task = "resources: {accelerators: L4}\nsetup: |\n  pip install vllm==0.5.3post1\nrun: |\n  vllm serve m --max-model-len 4096\n"
+    assert "vllm==0.33.0\n" in fixed(tmp_path, "task.yaml", task, "yaml", "0.33", unsafe=True)
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: v, image: 'vllm/vllm-openai:v0.8.5.post1', args: [m]}]\n"
+    assert "vllm/vllm-openai:v0.33.0'" in fixed(tmp_path, "pod.yaml", pod, "yaml", "0.33", unsafe=True)
