@@ -11,20 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from linter.source_file import SourceFile
-from linter.sources import yaml as yaml_source
-from tests.rules.lint_helpers import codes, fixed, flagged, have, lint, only
-from tests.sources.token_checks import check_launch, check_token, values
+from tests.rules.lint_helpers import codes, fixed, flagged, have, lint
+from tests.sources.test_yaml_dispatch import _extract  # extract, and check every token stands where it says
+from tests.sources.token_checks import check_token, values
 
 needs = pytest.mark.skipif(not have("0.30.0", "0.33.0"), reason="inventories not generated")
-
-
-def _extract(text: str, path: str = "x.yaml"):
-    src = SourceFile.from_text(path, text)
-    out = yaml_source.extract(src)
-    for launch in out.launches:
-        check_launch(src, launch)
-    return src, out
 
 
 def _at(result, code: str) -> list[tuple[int, int]]:
