@@ -311,13 +311,16 @@ def extract(src: SourceFile) -> Extraction:
     blank = "".join(ch if ch in "\r\n" else " " for ch in src.text)  # once per file, not per block
     analysed = 0
     prev_end = 0
+    mentions_vllm = "vllm" in src.text.lower()
     for block in blocks:
         if not block.lines:
             continue
         since, prev_end = prev_end, block.lines[-1][1]
         content = "\n".join(src.text[a:b] for a, b in block.lines).lower()
         named = block.lang in YAML_LANGS and _named_as_config(src.text, block, since)
-        if "vllm" not in content and "lmcache" not in content and not named:
+        # a Ray Serve LLM / RayLLM config block in a document about vLLM: its engine_kwargs are vLLM's
+        serve_config = block.lang in YAML_LANGS and "engine_kwargs" in content and mentions_vllm
+        if "vllm" not in content and "lmcache" not in content and not named and not serve_config:
             continue  # nothing to find: no start, no pin (a config block the prose names is read)
         analysed += 1
         if analysed > _MAX_BLOCKS:

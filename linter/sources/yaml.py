@@ -377,7 +377,8 @@ class _Generic:
         key = path[-1] if path else ""
         self._command_and_args(path, node)
         kwargs = get(node, "engine_kwargs")
-        if isinstance(kwargs, MappingNode) and _option_keys(kwargs):
+        engine_type = (text_of(get(node, "type")) or "").lower()
+        if isinstance(kwargs, MappingNode) and _option_keys(kwargs) and (not engine_type or "vllm" in engine_type):
             self._ray_llm(path, node, kwargs, above)
             self.seen.add(id(kwargs))
         if self._chart(path, node):
