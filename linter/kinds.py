@@ -80,8 +80,8 @@ def _has_chart(folder: str) -> bool:
 
 
 def _helm_template(path: str, lower: str, ext: str, head: bytes) -> bool:
-    if ext == ".tpl":  # Go templates of YAML (Helm helpers, values rendered by Terraform)
-        return True
+    if ext == ".tpl":  # Go templates of YAML (values rendered by Terraform); Helm's `_*.tpl` partials only define
+        return not lower.startswith("_")
     if ext not in _YAML or lower.startswith("values"):
         return False
     parts = os.path.normpath(path).replace(os.sep, "/").split("/")

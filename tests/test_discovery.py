@@ -65,7 +65,7 @@ def found(root: Path, **kwargs) -> dict[str, str]:
         ("constraints.txt", b"", "requirements"),
         ("requirements/common.txt", b"", "requirements"),
         ("notes.txt", b"", None),
-        ("config.json", b"", None),
+        ("config.json", b"", "yaml"),  # JSON is read as YAML, for its launches only
         ("image.png", b"", None),
     ],
 )
