@@ -20,7 +20,7 @@ from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell, kserve
 from linter.sources.commands import likely_vllm_image
-from linter.sources.words import kept_env, shell_script_index, split_words
+from linter.sources.words import is_shell, kept_env, shell_script_index, split_words
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token
 
@@ -341,7 +341,7 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
     if len(cmd) != 1 or templated(cmd[0]):
         return out
     script = commands.basename(cmd[0].value)
-    if script in embedded_shell.SHELLS or "." in script and not script.endswith((".sh", ".bash")):
+    if is_shell(script) or "." in script and not script.endswith((".sh", ".bash")):
         return out
     out.launches.append(Launch(
         src.path, kind, span, entrypoint="vllm serve", args=list(args), group=group,
