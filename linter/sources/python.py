@@ -1,6 +1,15 @@
 """Launches in Python source: ``LLM(...)``/``EngineArgs(...)`` calls and subprocess argv.
 
-Parsed with libcst (a concrete syntax tree keeps every character's place).
+Parsed once, with CPython's own parser (the stdlib :mod:`ast`): the tree
+decides whether a call can launch and gives every node's place.  ``ast``
+columns are UTF-8 byte offsets within a line; :class:`_Places` turns them into
+the character offsets a :class:`~linter.launch.Span` holds (lines end at
+``\\n``, ``\\r\\n`` or a lone ``\\r``, as CPython counts them).  String literals
+are re-read from the file text (:func:`_literal_pieces`, :func:`decode_body`)
+so every decoded character keeps its place: implicit concatenation, f-string
+fields, escapes and CRLF included.  libcst, which keeps whitespace, is used
+only by the fix check (:mod:`linter.fix_check`).
+
 What is found:
 
 * ``LLM(...)``, ``EngineArgs(...)``, ``AsyncEngineArgs(...)`` (under any alias
@@ -21,26 +30,24 @@ are not evaluated (every append counts once).
 from __future__ import annotations
 
 import ast
-import dataclasses
-import io
 import json
-import tokenize
-import warnings
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+import sys
+import warnings
+from dataclasses import dataclass
 from typing import Any
-
-import libcst as cst
-from libcst._nodes.internal import CodegenState
 
 from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
+from linter.sources import embedded_shell
 from linter.sources.commands import match_words
+from linter.sources.placed import PlacedText
 from linter.sources.words import kept_env, shell_script_index
+
+# A Python string expression, decoded: the project's one placed-text type.
+PyString = PlacedText
 
 SETTINGS_CLASSES = ("LLM", "EngineArgs", "AsyncEngineArgs")
 ARGV_CALLS = frozenset(
@@ -56,10 +63,42 @@ SHELL_CALLS = frozenset(
 )
 _LINE_RE = re.compile(r"\r\n|\r|\n")
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
+_PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
 # ---------------------------------------------------------------------------
-# Python string literals -> (value, OffsetMap)
+# Places: ast (line, UTF-8 byte column) -> character offsets
+
+
+class _Places:
+    """Character offsets of ``ast`` positions in one text."""
+
+    def __init__(self, text: str, shift: list[int] | None = None) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
+        self.shift = shift  # characters (ASCII blanks) removed from each line before parsing
+
+    def at(self, lineno: int, col: int) -> int:
+        start = self.starts[lineno - 1]
+        if self.shift is not None:
+            col += self.shift[lineno - 1]
+        if col <= 0:
+            return start
+        head = self.text[start : start + col]
+        if head.isascii():  # col ASCII characters are col bytes
+            return start + col
+        end = self.starts[lineno] if lineno < len(self.starts) else len(self.text)
+        return start + len(self.text[start:end].encode("utf-8")[:col].decode("utf-8"))
+
+    def span(self, node: ast.AST) -> Span:
+        a = self.at(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        b = self.at(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+        return Span(a, max(a, b))
+
+
+# ---------------------------------------------------------------------------
+# Python string literals -> PlacedText
 
 
 def _split_literal(code: str) -> tuple[str, str, int]:
@@ -73,49 +112,37 @@ def _split_literal(code: str) -> tuple[str, str, int]:
 
 
 def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_bytes: bool = False,
-                out: list[str] | None = None, omap: OffsetMap | None = None, pos: int = 0) -> tuple[str, OffsetMap]:
+                into: PlacedText | None = None) -> tuple[str, OffsetMap]:
     """Undo a literal body's escapes, recording which characters stand verbatim.
 
     ``file_start`` is the file offset of ``body[0]``.  ``fmt``: an f-string text
-    part (``{{``/``}}`` stand for one brace).  ``out``/``omap``/``pos`` let callers
-    append to a value being assembled (``pos`` = its current length).
+    part (``{{``/``}}`` stand for one brace).  ``into`` is the placed text being
+    assembled (a new one by default); its value and runs are returned.
     """
-    out = [] if out is None else out
-    omap = OffsetMap(fallback=file_start) if omap is None else omap
-    n = pos
+    out = PlacedText(start=file_start, end=file_start + len(body)) if into is None else into
     i = 0
     run = 0  # start of the current verbatim run in body
     length = len(body)
 
     def flush(upto: int) -> None:
-        nonlocal n
         if upto > run:
-            omap.add(n, file_start + run, upto - run)
-            out.append(body[run:upto])
-            n += upto - run
-
-    def emit(text: str, mapped_at: int | None = None) -> None:
-        nonlocal n
-        if mapped_at is not None:
-            omap.add(n, file_start + mapped_at, len(text))
-        out.append(text)
-        n += len(text)
+            out.lit(body[run:upto], file_start + run)
 
     while i < length:
         c = body[i]
-        if c == "\r":
+        if c == "\r":  # CPython reads every line end as \n
             flush(i)
             if body.startswith("\r\n", i):
-                emit("\n", i + 1)
+                out.lit("\n", file_start + i + 1)
                 i += 2
             else:
-                emit("\n")
+                out.lit("\n", None)
                 i += 1
             run = i
             continue
         if fmt and c in "{}" and body.startswith(c * 2, i):
             flush(i)
-            emit(c, i)
+            out.lit(c, file_start + i)
             i += 2
             run = i
             continue
@@ -133,7 +160,7 @@ def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_
             continue
         if nxt in _SIMPLE_ESCAPES:
             flush(i)
-            emit(_SIMPLE_ESCAPES[nxt])
+            out.lit(_SIMPLE_ESCAPES[nxt], None)
             i += 2
             run = i
             continue
@@ -142,7 +169,7 @@ def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_
             while j < min(i + 4, length) and body[j] in "01234567":
                 j += 1
             flush(i)
-            emit(chr(int(body[i + 1 : j], 8)))
+            out.lit(chr(int(body[i + 1 : j], 8)), None)
             i = j
             run = i
             continue
@@ -151,7 +178,7 @@ def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_
             digits = body[i + 2 : i + 2 + width]
             if len(digits) == width and all(d in "0123456789abcdefABCDEF" for d in digits):
                 flush(i)
-                emit(chr(int(digits, 16)))
+                out.lit(chr(int(digits, 16)), None)
                 i += 2 + width
                 run = i
                 continue
@@ -166,52 +193,181 @@ def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_
                     ch = None
                 if ch is not None:
                     flush(i)
-                    emit(ch)
+                    out.lit(ch, None)
                     i = close + 1
                     run = i
                     continue
         i += 2  # unknown escape: both characters stay
     flush(length)
-    return "".join(out), omap
+    return out.value, out.omap
+
+
+def _skip_string(raw: str, i: int) -> int:
+    """Index just after the string literal starting at ``raw[i]`` (prefix included)."""
+    j = i
+    while j < len(raw) and raw[j] not in "'\"":
+        j += 1
+    prefix = raw[i:j].lower()
+    quote = raw[j : j + 3] if raw[j : j + 3] in ('"""', "'''") else raw[j : j + 1]
+    k = j + len(quote)
+    return _body_end(raw, k, quote, "f" in prefix) + len(quote)
+
+
+def _field_end(raw: str, i: int) -> int:
+    """``raw[i]`` is the ``{`` of an f-string field: the index just after its ``}``."""
+    depth = 0
+    spec = False
+    j = i + 1
+    while j < len(raw):
+        c = raw[j]
+        if spec:  # format spec: literal text and nested fields
+            if c == "{":
+                j = _field_end(raw, j)
+                continue
+            if c == "}":
+                return j + 1
+            j += 1
+            continue
+        if c in "'\"":
+            j = _skip_string(raw, j)
+            continue
+        if c.isalpha() or c == "_":  # a name, or the prefix of a nested string literal
+            k = j
+            while k < len(raw) and (raw[k].isalnum() or raw[k] == "_"):
+                k += 1
+            if k < len(raw) and raw[k] in "'\"" and raw[j:k].lower() in _PREFIXES:
+                j = _skip_string(raw, j)
+            else:
+                j = k
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "}":
+            if depth == 0:
+                return j + 1
+            depth -= 1
+        elif c == ":" and depth == 0 and not raw.startswith(":=", j):
+            spec = True
+        elif c == "#":
+            while j < len(raw) and raw[j] not in "\r\n":
+                j += 1
+            continue
+        j += 1
+    return len(raw)
+
+
+def _body_end(raw: str, k: int, quote: str, fmt: bool) -> int:
+    """Index of the closing quote of a body starting at ``raw[k]``."""
+    while k < len(raw):
+        c = raw[k]
+        if c == "\\":
+            k += 2
+            continue
+        if raw.startswith(quote, k):
+            return k
+        if fmt and c == "{":
+            if raw.startswith("{{", k):
+                k += 2
+                continue
+            k = _field_end(raw, k)
+            continue
+        k += 1
+    return len(raw)
 
 
 @dataclass
-class PyString:
-    """A string expression: its value, where its characters are, and its unknown parts."""
-
-    value: str
-    omap: OffsetMap
-    span: Span
-    opaque: list[tuple[int, int]] = field(default_factory=list)
-    single: bool = True  # one literal, not an implicit concatenation
-    is_bytes: bool = False
+class _Piece:
+    start: int  # offset of the literal in the raw text
+    end: int
+    prefix: str
+    body_start: int
+    body_end: int
 
 
-def _fill_template(s: PyString, style: str) -> PyString:
+def _literal_pieces(raw: str) -> list[_Piece] | None:
+    """The string literals of a (possibly implicitly concatenated) string expression's text."""
+    pieces: list[_Piece] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        if c in " \t\f\r\n\\":
+            i += 1
+            continue
+        if c == "#":
+            while i < n and raw[i] not in "\r\n":
+                i += 1
+            continue
+        j = i
+        while j < n and raw[j].isalpha():
+            j += 1
+        if j >= n or raw[j] not in "'\"":
+            return None
+        quote = raw[j : j + 3] if raw[j : j + 3] in ('"""', "'''") else raw[j]
+        prefix = raw[i:j].lower()
+        body_start = j + len(quote)
+        body_end = _body_end(raw, body_start, quote, "f" in prefix)
+        pieces.append(_Piece(i, body_end + len(quote), prefix, body_start, body_end))
+        i = body_end + len(quote)
+    return pieces
+
+
+def _placeholder(expr_code: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_]+", "_", expr_code).strip("_") or "expr"
+    if name[0].isdigit():
+        name = "_" + name
+    return "${" + name[:40] + "}"
+
+
+def _decode_fstring_body(raw: str, a: int, b: int, base: int, out: PlacedText, *, raw_mode: bool, placeholders: bool) -> None:
+    """The text parts and fields of an f-string body ``raw[a:b]`` (``base``: file offset of ``raw[0]``)."""
+    k = a
+    text_start = a
+    while k < b:
+        c = raw[k]
+        if c == "\\":
+            if not raw_mode and raw.startswith("N{", k + 1):  # \N{NAME}: not a field
+                close = raw.find("}", k + 3, b)
+                k = close + 1 if close != -1 else b
+                continue
+            # a backslash never escapes a brace: ``\{x}`` is a backslash and a field
+            k += 2 if k + 1 < b and raw[k + 1] not in "{}" else 1
+            continue
+        if c in "{}" and raw.startswith(c * 2, k):
+            k += 2
+            continue
+        if c == "{":
+            decode_body(raw[text_start:k], base + text_start, raw=raw_mode, fmt=True, into=out)
+            end = min(_field_end(raw, k), b)
+            field = raw[k:end]
+            if placeholders:
+                inner = field[1:-1].split("!")[0].split(":")[0].rstrip("=")
+                out.unknown(_placeholder(inner.strip()), None)
+            else:
+                out.unknown(field, base + k)
+            k = end
+            text_start = k
+            continue
+        k += 1
+    decode_body(raw[text_start:b], base + text_start, raw=raw_mode, fmt=True, into=out)
+
+
+def _fill_template(s: PlacedText, style: str) -> PlacedText:
     """Replace ``{...}`` (``str.format``) or ``%s`` / ``%(name)d`` fields with shell placeholders."""
     value = s.value
-    out: list[str] = []
-    omap = OffsetMap(fallback=s.omap.fallback)
-    opaque: list[tuple[int, int]] = []
-    n = 0
+    out = PlacedText(start=s.start, end=s.end)
     i = 0
     count = 0
 
     def keep(j: int) -> None:
-        nonlocal n
-        f = s.omap.to_file(j)
-        if f is not None:
-            omap.add(n, f, 1)
-        out.append(value[j])
-        n += 1
+        out.put(value[j], s.omap.to_file(j))
 
     def field_(name: str) -> None:
-        nonlocal n, count
-        text = _placeholder(name or f"arg{count}")
+        nonlocal count
+        out.unknown(_placeholder(name or f"arg{count}"), None)
         count += 1
-        opaque.append((n, n + len(text)))
-        out.append(text)
-        n += len(text)
 
     while i < len(value):
         c = value[i]
@@ -248,7 +404,7 @@ def _fill_template(s: PyString, style: str) -> PyString:
                 continue
         keep(i)
         i += 1
-    return PyString("".join(out), omap, s.span, opaque, single=False)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -256,71 +412,92 @@ def _fill_template(s: PyString, style: str) -> PyString:
 
 @dataclass
 class _Binding:
-    expr: cst.BaseExpression | None = None
-    elements: list[cst.BaseElement] | None = None  # set for a list being built
+    expr: ast.expr | None = None
+    elements: list[ast.expr] | None = None  # set for a list being built (ast.Starred for a splat)
     mutated: bool = False
 
 
-def _placeholder(expr_code: str) -> str:
-    name = re.sub(r"[^A-Za-z0-9_]+", "_", expr_code).strip("_") or "expr"
-    if name[0].isdigit():
-        name = "_" + name
-    return "${" + name[:40] + "}"
+def _starred(value: ast.expr) -> ast.Starred:
+    return ast.Starred(value=value, ctx=ast.Load())
+
+
+# Fields that never hold a node that can launch, and nodes with no such field.
+_NOT_NODES = frozenset({"ctx", "type_comment", "kind", "id", "attr", "arg", "op", "level", "simple", "conversion", "is_async", "type_ignores"})
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal, ast.alias})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+class _TooDeep(Exception):
+    pass
+
+
+# libcst's native parser overflowed the C stack on deep nesting; CPython's own parser
+# refuses more than 200 nested brackets, but builds trees of a thousand nested unary
+# operators.  The walk below is recursive: deeper trees are reported, not read.
+_MAX_NESTING = 200
 
 
 class _Extractor:
-    def __init__(self, src: SourceFile, module: cst.Module, positions: Any) -> None:
+    def __init__(self, src: SourceFile, places: _Places) -> None:
         self.src = src
-        self.module = module
-        self.positions = positions
+        self.places = places
         self.result = Extraction()
         self.imports: dict[str, str] = {}
         self.star_vllm = False
         self.scopes: list[dict[str, _Binding]] = [{}]
-        self._shell_mod: Any = None
 
     # -- positions -----------------------------------------------------------
 
-    def span(self, node: cst.CSTNode) -> Span:
-        start, end = self.positions[node]
-        return Span(start, end)
+    def span(self, node: ast.AST) -> Span:
+        return self.places.span(node)
 
-    def code(self, node: cst.CSTNode) -> str:
+    def code(self, node: ast.AST) -> str:
         s = self.span(node)
         return self.src.text[s.start : s.end]
 
+    # -- walking ---------------------------------------------------------------
+
+    def walk(self, node: ast.AST, depth: int = 0) -> None:
+        if depth > _MAX_NESTING:
+            raise _TooDeep
+        cls = type(node)
+        handler = _HANDLERS.get(cls)
+        if handler is not None and handler(self, node, depth) is False:
+            return
+        names = _FIELDS.get(cls)
+        if names is None:
+            names = _FIELDS[cls] = () if cls in _LEAVES else tuple(f for f in cls._fields if f not in _NOT_NODES)
+        for name in names:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.walk(item, depth + 1)
+            elif isinstance(value, ast.AST):
+                self.walk(value, depth + 1)
+
     # -- names -----------------------------------------------------------------
 
-    def collect_imports(self, nodes: list[cst.CSTNode]) -> None:
-        for node in nodes:
-            if isinstance(node, cst.Import):
-                for alias in node.names:
-                    full = _dotted(alias.name)
-                    if full is None:
-                        continue
-                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                        self.imports[alias.asname.name.value] = full
-                    else:
-                        root = full.split(".", 1)[0]
-                        self.imports.setdefault(root, root)
-            elif isinstance(node, cst.ImportFrom):
-                if node.relative or node.module is None:
-                    continue
-                mod = _dotted(node.module)
-                if mod is None:
-                    continue
-                if isinstance(node.names, cst.ImportStar):
-                    if mod == "vllm" or mod.startswith("vllm."):
-                        self.star_vllm = True
-                    continue
-                for alias in node.names:
-                    name = _dotted(alias.name)
-                    if name is None:
-                        continue
-                    local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
-                    self.imports[local] = f"{mod}.{name}"
+    def on_import(self, node: ast.Import, depth: int) -> None:
+        for alias in node.names:
+            if alias.asname is not None:
+                self.imports[alias.asname] = alias.name
+            else:
+                root = alias.name.split(".", 1)[0]
+                self.imports.setdefault(root, root)
 
-    def qualname(self, expr: cst.BaseExpression) -> str | None:
+    def on_import_from(self, node: ast.ImportFrom, depth: int) -> None:
+        if node.level or node.module is None:
+            return
+        mod = node.module
+        for alias in node.names:
+            if alias.name == "*":
+                if mod == "vllm" or mod.startswith("vllm."):
+                    self.star_vllm = True
+                continue
+            self.imports[alias.asname or alias.name] = f"{mod}.{alias.name}"
+
+    def qualname(self, expr: ast.AST) -> str | None:
         dotted = _dotted(expr)
         return None if dotted is None else self.qualify(dotted)
 
@@ -347,112 +524,117 @@ class _Extractor:
 
     # -- scopes and bindings ------------------------------------------------
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        # parameters shadow outer names with values unknown here
-        params = node.params
-        scope: dict[str, _Binding] = {}
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-            scope[param.name.value] = _Binding()
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                scope[star.name.value] = _Binding()
+    def on_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> bool:
+        # decorators and defaults belong to the outer scope; parameters shadow outer names
+        for child in [*node.decorator_list, *node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+            self.walk(child, depth + 1)
+        a = node.args
+        scope = {p.arg: _Binding() for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]}
         self.scopes.append(scope)
+        try:
+            for stmt in node.body:
+                self.walk(stmt, depth + 1)
+        finally:
+            self.scopes.pop()
+        return False
 
-    def visit_For(self, node: cst.For) -> None:
+    def on_class(self, node: ast.ClassDef, depth: int) -> bool:
+        for child in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.walk(child, depth + 1)
+        self.scopes.append({})
+        try:
+            for stmt in node.body:
+                self.walk(stmt, depth + 1)
+        finally:
+            self.scopes.pop()
+        return False
+
+    def on_for(self, node: ast.For | ast.AsyncFor, depth: int) -> None:
         self._bind(node.target, None)
 
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self._bind(node.asname.name, None)
+    def on_with_item(self, node: ast.withitem, depth: int) -> None:
+        if node.optional_vars is not None:
+            self._bind(node.optional_vars, None)
 
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scopes.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.scopes.append({})
-
-    def leave_ClassDef(self, node: cst.ClassDef) -> None:
-        self.scopes.pop()
-
-    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        if isinstance(target, cst.Name):
+    def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
             elements = self.list_elements(value) if value is not None else None
-            self.scopes[-1][target.value] = _Binding(expr=value, elements=elements)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                self._bind(el.value, None)
-        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            b = self.lookup(target.value.value)
+            self.scopes[-1][target.id] = _Binding(expr=value, elements=elements)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for el in target.elts:
+                self._bind(el.value if isinstance(el, ast.Starred) else el, None)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            b = self.lookup(target.value.id)
             if b is not None:
                 b.mutated = True
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def on_assign(self, node: ast.Assign, depth: int) -> None:
         for t in node.targets:
-            self._bind(t.target, node.value)
+            self._bind(t, node.value)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+    def on_ann_assign(self, node: ast.AnnAssign, depth: int) -> None:
         if node.value is not None:
             self._bind(node.target, node.value)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if not isinstance(node.target, cst.Name):
+    def on_aug_assign(self, node: ast.AugAssign, depth: int) -> None:
+        if not isinstance(node.target, ast.Name):
             self._bind(node.target, None)
             return
-        b = self.lookup(node.target.value)
+        b = self.lookup(node.target.id)
         if b is None:
             return
-        if b.elements is not None and isinstance(node.operator, cst.AddAssign):
+        if b.elements is not None and isinstance(node.op, ast.Add):
             extra = self.list_elements(node.value)
-            b.elements = b.elements + (extra if extra is not None else [cst.StarredElement(value=node.value)])
+            b.elements = b.elements + (extra if extra is not None else [_starred(node.value)])
         else:
             b.mutated = True
             b.expr = None
             b.elements = None
 
-    def _mutation(self, node: cst.Call) -> None:
+    def _mutation(self, node: ast.Call) -> None:
         func = node.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             return
-        b = self.lookup(func.value.value)
+        b = self.lookup(func.value.id)
         if b is None:
             return
-        method = func.attr.value
-        if b.elements is not None and node.args and not node.args[0].star:
-            if method == "append" and len(node.args) == 1:
-                b.elements = b.elements + [cst.Element(value=node.args[0].value)]
+        method = func.attr
+        if b.elements is not None and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+            if method == "append":
+                b.elements = b.elements + [node.args[0]]
                 return
-            if method == "extend" and len(node.args) == 1:
-                extra = self.list_elements(node.args[0].value)
-                b.elements = b.elements + (extra if extra is not None else [cst.StarredElement(value=node.args[0].value)])
+            if method == "extend":
+                extra = self.list_elements(node.args[0])
+                b.elements = b.elements + (extra if extra is not None else [_starred(node.args[0])])
                 return
         if method in ("append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "__setitem__"):
             b.mutated = True
 
-    def list_elements(self, expr: cst.BaseExpression | None, depth: int = 0) -> list[cst.BaseElement] | None:
+    def list_elements(self, expr: ast.expr | None, depth: int = 0) -> list[ast.expr] | None:
         """The elements of a list/tuple expression (following names and ``+``), or None."""
         if expr is None or depth > 20:
             return None
-        if isinstance(expr, (cst.List, cst.Tuple)):
-            return list(expr.elements)
-        if isinstance(expr, cst.Name):
-            b = self.lookup(expr.value)
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            return list(expr.elts)
+        if isinstance(expr, ast.Name):
+            b = self.lookup(expr.id)
             if b is None:
                 return None
             return list(b.elements) if b.elements is not None else None
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
             left = self.list_elements(expr.left, depth + 1)
             if left is None:
                 return None
             right = self.list_elements(expr.right, depth + 1)
-            return left + (right if right is not None else [cst.StarredElement(value=expr.right)])
-        if isinstance(expr, cst.Call) and self.qualname(expr.func) in ("list", "tuple") and len(expr.args) == 1:
-            return self.list_elements(expr.args[0].value, depth + 1)
+            return left + (right if right is not None else [_starred(expr.right)])
+        if isinstance(expr, ast.Call) and self.qualname(expr.func) in ("list", "tuple") and len(expr.args) == 1 and not expr.keywords:
+            return self.list_elements(expr.args[0], depth + 1)
         return None
 
-    def resolve(self, expr: cst.BaseExpression, depth: int = 0) -> cst.BaseExpression:
+    def resolve(self, expr: ast.expr, depth: int = 0) -> ast.expr:
         """Follow a name to the expression last assigned to it in scope."""
-        while isinstance(expr, cst.Name) and depth < 20:
-            b = self.lookup(expr.value)
+        while isinstance(expr, ast.Name) and depth < 20:
+            b = self.lookup(expr.id)
             if b is None or b.expr is None or b.elements is not None or b.mutated:
                 return expr
             expr = b.expr
@@ -461,98 +643,89 @@ class _Extractor:
 
     # -- strings --------------------------------------------------------------
 
-    def string(self, node: cst.BaseExpression, *, placeholders: bool = False) -> PyString | None:
-        """A string literal's value and map, or None for other expressions."""
-        if isinstance(node, cst.SimpleString):
-            span = self.span(node)
-            prefix, quote, body_off = _split_literal(node.value)
-            body = node.value[body_off : len(node.value) - len(quote)]
-            value, omap = decode_body(body, span.start + body_off, raw="r" in prefix, is_bytes="b" in prefix)
-            return PyString(value, omap, span, is_bytes="b" in prefix)
-        if isinstance(node, cst.ConcatenatedString):
-            left = self.string(node.left, placeholders=placeholders)
-            right = self.string(node.right, placeholders=placeholders)
-            if left is None or right is None:
-                return None
-            omap = OffsetMap(list(left.omap.segments), left.omap.fallback)
-            shift = len(left.value)
-            for s, f, n in right.omap.segments:
-                omap.add(s + shift, f, n)
-            opaque = left.opaque + [(s + shift, e + shift) for s, e in right.opaque]
-            return PyString(left.value + right.value, omap, self.span(node), opaque, single=False, is_bytes=left.is_bytes)
-        if isinstance(node, cst.FormattedString):
-            span = self.span(node)
-            raw = "r" in node.prefix.lower()
-            out: list[str] = []
-            omap = OffsetMap(fallback=span.start)
-            opaque: list[tuple[int, int]] = []
-            n = 0
-            for part in node.parts:
-                pspan = self.span(part)
-                if isinstance(part, cst.FormattedStringText):
-                    decode_body(part.value, pspan.start, raw=raw, fmt=True, out=out, omap=omap, pos=n)
-                    n = sum(len(x) for x in out)
-                else:
-                    text = self.src.text[pspan.start : pspan.end]
-                    if placeholders:
-                        text = _placeholder(self.code(part.expression))
-                    else:
-                        omap.add(n, pspan.start, len(text))
-                    opaque.append((n, n + len(text)))
-                    out.append(text)
-                    n += len(text)
-            return PyString("".join(out), omap, span, opaque)
-        return None
+    def string(self, node: ast.expr, *, placeholders: bool = False) -> PlacedText | None:
+        """A string expression's value and places (bytes decoded as Latin-1), or None for others.
 
-    def str_token(self, s: PyString) -> Token:
-        value_start = None
-        if s.single:
-            if s.value:
-                value_start = s.omap.contiguous(0, len(s.value))
+        ``placeholders``: f-string fields become ``${name}`` (for a shell script);
+        otherwise they stay as written, marked opaque.
+        """
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            fmt = False
+        elif isinstance(node, ast.JoinedStr):
+            fmt = True
+        else:
+            return None
+        span = self.span(node)
+        raw = self.src.text[span.start : span.end]
+        out = PlacedText(start=span.start, end=span.end)
+        pieces = _literal_pieces(raw)
+        if pieces is None:
+            pieces = []
+        for piece in pieces:
+            body_at = span.start + piece.body_start
+            if out.anchor is None and piece.body_start == piece.body_end:
+                out.anchor = body_at
+            if "f" in piece.prefix:
+                _decode_fstring_body(raw, piece.body_start, piece.body_end, span.start, out,
+                                     raw_mode="r" in piece.prefix, placeholders=placeholders)
             else:
-                _, _, body_off = _split_literal(self.src.text[s.span.start : s.span.end])
-                value_start = s.span.start + body_off
-        return Token(s.value, s.span, value_start, tuple(s.opaque))
+                decode_body(raw[piece.body_start : piece.body_end], body_at, raw="r" in piece.prefix,
+                            is_bytes="b" in piece.prefix, into=out)
+        if not fmt:
+            expected = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value  # type: ignore[union-attr]
+            if not pieces or out.value != expected:  # never place what is not proven: the value, no places
+                out = PlacedText(start=span.start, end=span.end)
+                out.lit(expected, None)
+        return out
 
-    def opaque_token(self, node: cst.CSTNode, *, splat: bool = False) -> Token:
+    @staticmethod
+    def is_bytes(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) and isinstance(node.value, bytes)
+
+    def str_token(self, s: PlacedText) -> Token:
+        return s.token(self.src)
+
+    def opaque_token(self, node: ast.AST, *, splat: bool = False) -> Token:
         span = self.span(node)
         text = self.src.text[span.start : span.end]
         return Token(text, span, None, ((0, len(text)),), splat)
 
     # -- argv -------------------------------------------------------------------
 
-    def element_token(self, expr: cst.BaseExpression) -> Token:
+    def element_token(self, expr: ast.expr) -> Token:
         s = self.string(expr)
         if s is not None:
             return self.str_token(s)
-        if isinstance(expr, (cst.Integer, cst.Float)):
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
             span = self.span(expr)
-            return Token(expr.value, span, span.start)
+            text = self.src.text[span.start : span.end]
+            return Token(text, span, span.start)
         qn = self.qualname(expr)
         if qn == "sys.executable":
             return Token("python", self.span(expr))
-        if isinstance(expr, cst.Call) and self.qualname(expr.func) == "shutil.which" and expr.args:
-            s = self.string(expr.args[0].value)
+        if isinstance(expr, ast.Call) and self.qualname(expr.func) == "shutil.which" and expr.args:
+            s = self.string(expr.args[0])
             if s is not None and not s.opaque:
                 return Token(s.value, self.span(expr))
         return self.opaque_token(expr)
 
-    def words(self, expr: cst.BaseExpression, depth: int = 0) -> tuple[list[Token], list[cst.BaseExpression | None]] | None:
+    def words(self, expr: ast.expr, depth: int = 0) -> tuple[list[Token], list[ast.expr | None]] | None:
         """argv tokens of a list expression (and the expression behind each token)."""
         elements = self.list_elements(expr)
         if elements is None:
             target = self.resolve(expr)
             # "vllm serve x --y 1".split()
-            if (isinstance(target, cst.Call) and isinstance(target.func, cst.Attribute)
-                    and target.func.attr.value == "split" and not target.args):
+            if (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute)
+                    and target.func.attr == "split" and not target.args and not target.keywords):
                 s = self.string(target.func.value)
-                if s is not None and not s.is_bytes:
-                    return self.split_words(s), [None] * len(self.split_words(s))
+                if s is not None and not self.is_bytes(target.func.value):
+                    toks = self.split_words(s)
+                    return toks, [None] * len(toks)
             return None
         tokens: list[Token] = []
-        nodes: list[cst.BaseExpression | None] = []
+        nodes: list[ast.expr | None] = []
         for el in elements:
-            if isinstance(el, cst.StarredElement):
+            if isinstance(el, ast.Starred):
                 inner = self.words(el.value, depth + 1) if depth < 10 else None
                 if inner is not None:
                     tokens.extend(inner[0])
@@ -561,28 +734,30 @@ class _Extractor:
                     tokens.append(self.opaque_token(el.value, splat=True))
                     nodes.append(None)
             else:
-                tokens.append(self.element_token(el.value))
-                nodes.append(el.value)
+                tokens.append(self.element_token(el))
+                nodes.append(el)
         return tokens, nodes
 
-    def split_words(self, s: PyString) -> list[Token]:
+    def split_words(self, s: PlacedText) -> list[Token]:
         out = []
-        for m in re.finditer(r"\S+", s.value):
+        value = s.value
+        for m in re.finditer(r"\S+", value):
             a, b = m.span()
-            start = s.omap.contiguous(a, b)
-            first = s.omap.nearest(a)
-            span = Span(first, max(first, s.omap.span_end(b))) if start is None else Span(start, start + b - a)
-            opaque = tuple((max(x, a) - a, min(y, b) - a) for x, y in s.opaque if x < b and a < y)
-            out.append(Token(m.group(), span, start if s.single else None, opaque))
+            span, exact = s.sub_span(a, b, self.src)
+            if not exact:
+                first = s.omap.nearest(a)
+                span = Span(first, max(first, s.omap.span_end(b)))
+            opaque = tuple((max(x, a) - a, min(y, b) - a) for x, y in s.merged_opaque() if x < b and a < y)
+            out.append(Token(m.group(), span, span.start if exact else None, opaque))
         return out
 
-    def argv_launch(self, call: cst.Call, tokens: list[Token], nodes: list[cst.BaseExpression | None], env: list[EnvVar]) -> None:
+    def argv_launch(self, call: ast.AST, tokens: list[Token], nodes: list[ast.expr | None], env: list[EnvVar]) -> None:
         m = match_words(tokens)
         if m is None:
             # ["bash", "-c", "vllm serve ..."]
-            k = shell_script_index(tokens)
-            if k is not None and nodes[k] is not None:
-                self.shell_script(nodes[k], env)
+            i = shell_script_index(tokens)
+            if i is not None and nodes[i] is not None:
+                self.shell_script(nodes[i], env)  # type: ignore[arg-type]
             return
         envs = list(env)
         for name, value in m.env:
@@ -591,86 +766,67 @@ class _Extractor:
         self.result.launches.append(Launch(
             path=self.src.path, kind="python", span=self.span(call), program=m.program, entrypoint=m.entrypoint,
             style="argv", entry=m.entry, args=m.args, env=envs, image=m.image, group=self.src.path,
+            evidence=f"`{' '.join(t.value for t in m.entry)}` command in a Python argv", strong=True,
         ))
 
-    def env_vars(self, call: cst.Call) -> list[EnvVar]:
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == "env":
-                items = self.dict_items(arg.value)
-                if items is None:
-                    return []
-                return [EnvVar(k, v) for k, v, _ in items[0] if kept_env(k.value)]
-        return []
+    def env_vars(self, call: ast.Call) -> list[EnvVar]:
+        value = _keyword(call, "env")
+        if value is None:
+            return []
+        items = self.dict_items(value)
+        if items is None:
+            return []
+        return [EnvVar(k, v) for k, v, _ in items[0] if kept_env(k.value)]
 
     # -- shell ---------------------------------------------------------------------
 
-    def script(self, expr: cst.BaseExpression, depth: int = 0) -> PyString | None:
+    def script(self, expr: ast.expr, depth: int = 0) -> PlacedText | None:
         expr = self.resolve(expr)
         s = self.string(expr, placeholders=True)
         if s is not None:
-            return None if s.is_bytes else s
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add) and depth < 10:
+            return None if self.is_bytes(expr) else s
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add) and depth < 10:
             left = self.script(expr.left, depth + 1)
             right = self.script(expr.right, depth + 1)
             if left is None and right is None:
                 return None
-            parts = [left if left is not None else self._script_placeholder(expr.left),
-                     right if right is not None else self._script_placeholder(expr.right)]
-            omap = OffsetMap(list(parts[0].omap.segments), parts[0].omap.fallback)
-            shift = len(parts[0].value)
-            for s_, f, n in parts[1].omap.segments:
-                omap.add(s_ + shift, f, n)
-            return PyString(parts[0].value + parts[1].value, omap, self.span(expr), single=False)
+            span = self.span(expr)
+            out = PlacedText(start=span.start, end=span.end)
+            out.extend(left if left is not None else self._script_placeholder(expr.left))
+            out.extend(right if right is not None else self._script_placeholder(expr.right))
+            return out
         # "vllm serve {} --port {}".format(m, p) and "vllm serve %s" % m
-        if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format"):
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "format":
             s = self.string(expr.func.value)
-            if s is not None and not s.is_bytes and not s.opaque:
+            if s is not None and not self.is_bytes(expr.func.value) and not s.opaque:
                 return _fill_template(s, "brace")
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo):
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
             s = self.string(expr.left)
-            if s is not None and not s.is_bytes and not s.opaque:
+            if s is not None and not self.is_bytes(expr.left) and not s.opaque:
                 return _fill_template(s, "percent")
         return None
 
-    def _script_placeholder(self, expr: cst.BaseExpression) -> PyString:
-        text = _placeholder(self.code(expr))
+    def _script_placeholder(self, expr: ast.expr) -> PlacedText:
         span = self.span(expr)
-        return PyString(text, OffsetMap(fallback=span.start), span, [(0, len(text))], single=False)
+        out = PlacedText(start=span.start, end=span.end)
+        out.unknown(_placeholder(self.code(expr)), None)
+        return out
 
-    def shell_module(self) -> Any:
-        if self._shell_mod is None:
-            try:
-                from linter.sources import shell as mod  # written in parallel; optional until it lands
-
-                self._shell_mod = mod if hasattr(mod, "extract_script") else False
-            except ImportError:
-                self._shell_mod = False
-        return self._shell_mod
-
-    def shell_script(self, expr: cst.BaseExpression, env: list[EnvVar]) -> None:
+    def shell_script(self, expr: ast.expr, env: list[EnvVar]) -> None:
         # " ".join([...]) handed to a shell: the words are (nearly) an argv
         target = self.resolve(expr)
-        if (isinstance(target, cst.Call) and isinstance(target.func, cst.Attribute) and target.func.attr.value == "join"
-                and len(target.args) == 1):
+        if (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr == "join"
+                and len(target.args) == 1 and not target.keywords):
             sep = self.string(target.func.value)
-            if sep is not None and sep.value.strip() == "" and sep.value:
-                w = self.words(target.args[0].value)
+            if sep is not None and sep.value and sep.value.strip() == "":
+                w = self.words(target.args[0])
                 if w is not None:
-                    self.argv_launch(expr if isinstance(expr, cst.Call) else target, w[0], w[1], env)
+                    self.argv_launch(expr if isinstance(expr, ast.Call) else target, w[0], w[1], env)
                     return
         s = self.script(expr)
         if s is None:
             return
-        mod = self.shell_module()
-        if not mod:
-            return
-        try:
-            extraction = mod.extract_script(self.src, s.value, s.omap, kind="python", group=self.src.path)
-        except Exception as exc:  # the shell extractor must not take the Python one down
-            self.result.problems.append(Problem(s.span, f"shell string not analysed: {type(exc).__name__}: {exc}"))
-            return
-        if not isinstance(extraction, Extraction):
-            extraction = Extraction(launches=list(extraction or []))
+        extraction = embedded_shell.extract(self.src, s.value, s.offset_map(), kind="python", group=self.src.path)
         if env:
             for launch in extraction.launches:
                 launch.env.extend(env)
@@ -678,119 +834,131 @@ class _Extractor:
 
     # -- settings ---------------------------------------------------------------
 
-    def setting_value(self, expr: cst.BaseExpression) -> tuple[Token, str]:
+    def setting_value(self, expr: ast.expr) -> tuple[Token, str]:
         span = self.span(expr)
         text = self.src.text[span.start : span.end]
         s = self.string(expr)
-        if s is not None and not s.opaque and not s.is_bytes:
-            tok = self.str_token(s)
-            return tok, "str"
-        if isinstance(expr, cst.Integer) or (isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)) and isinstance(expr.expression, cst.Integer)):
-            value = str(_literal(expr))
+        if s is not None and not s.opaque and not self.is_bytes(expr):
+            return self.str_token(s), "str"
+        number = expr.operand if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)) else expr
+        if isinstance(number, ast.Constant) and type(number.value) in (int, float):
+            if type(number.value) is float:
+                return Token(text, span, span.start), "float"
+            value = str(ast.literal_eval(expr))
             return Token(value, span, span.start if value == text else None), "int"
-        if isinstance(expr, cst.Float) or (isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)) and isinstance(expr.expression, cst.Float)):
-            return Token(text, span, span.start), "float"
-        if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
-            return Token(expr.value, span, span.start), ("null" if expr.value == "None" else "bool")
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Dict)):
+        if isinstance(expr, ast.Constant) and (expr.value is None or isinstance(expr.value, bool)):
+            return Token(text, span, span.start), ("null" if expr.value is None else "bool")
+        if isinstance(expr, (ast.List, ast.Tuple, ast.Dict)):
             try:
-                obj = _literal(expr)
-                value = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-            except (_NotLiteral, TypeError, ValueError):
-                pass
+                value = json.dumps(ast.literal_eval(expr), separators=(",", ":"), ensure_ascii=False)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                pass  # not a literal (names, calls), or not JSON (sets, bytes, complex numbers)
             else:
                 return Token(value, span), "json"
         return Token(text, span, None, ((0, len(text)),)), "opaque"
 
-    def dict_items(self, expr: cst.BaseExpression) -> tuple[list[tuple[Token, Token, str]], list[str]] | None:
+    def dict_items(self, expr: ast.expr) -> tuple[list[tuple[Token, Token, str]], list[str]] | None:
         """Keys and values of a dict literal or ``dict(k=v)`` (following a name), with notes."""
         notes: list[str] = []
-        if isinstance(expr, cst.Name):
-            b = self.lookup(expr.value)
+        if isinstance(expr, ast.Name):
+            b = self.lookup(expr.id)
             if b is None or b.expr is None:
                 return None
             if b.mutated:
-                notes.append(f"{expr.value} is changed after it is built; only its literal keys are known")
+                notes.append(f"{expr.id} is changed after it is built; only its literal keys are known")
             expr = b.expr
         items: list[tuple[Token, Token, str]] = []
-        if isinstance(expr, cst.Dict):
-            for el in expr.elements:
-                if isinstance(el, cst.StarredDictElement):
-                    inner = self.dict_items(el.value)
+        if isinstance(expr, ast.Dict):
+            for key_node, value_node in zip(expr.keys, expr.values):
+                if key_node is None:  # **other
+                    inner = self.dict_items(value_node)
                     if inner is None:
-                        notes.append(f"**{self.code(el.value)} not resolved")
+                        if self.qualname(value_node) != "os.environ":
+                            notes.append(f"**{self.code(value_node)} not resolved")
                     else:
                         items.extend(inner[0])
                         notes.extend(inner[1])
                     continue
-                key = self.string(el.key)
-                if key is None or key.opaque:
-                    notes.append(f"key {self.code(el.key)} not resolved")
+                key = self.string(key_node)
+                if key is None or key.opaque or self.is_bytes(key_node):
+                    notes.append(f"key {self.code(key_node)} not resolved")
                     continue
-                value, kind = self.setting_value(el.value)
+                value, kind = self.setting_value(value_node)
                 items.append((self.str_token(key), value, kind))
             return items, notes
-        if isinstance(expr, cst.Call) and self.qualname(expr.func) == "dict":
+        if isinstance(expr, ast.Call) and self.qualname(expr.func) == "dict":
             for arg in expr.args:
-                if arg.keyword is not None:
-                    value, kind = self.setting_value(arg.value)
-                    kspan = self.span(arg.keyword)
-                    items.append((Token(arg.keyword.value, kspan, kspan.start), value, kind))
-                elif arg.star == "**" or not arg.star:
-                    inner = self.dict_items(arg.value)
+                inner = self.dict_items(arg.value if isinstance(arg, ast.Starred) else arg)
+                if inner is None:
+                    if self.qualname(arg) != "os.environ":
+                        notes.append(f"{self.code(arg)} not resolved")
+                else:
+                    items.extend(inner[0])
+                    notes.extend(inner[1])
+            for kw in expr.keywords:
+                if kw.arg is None:
+                    inner = self.dict_items(kw.value)
                     if inner is None:
-                        if self.qualname(arg.value) != "os.environ":
-                            notes.append(f"{self.code(arg.value)} not resolved")
+                        notes.append(f"**{self.code(kw.value)} not resolved")
                     else:
                         items.extend(inner[0])
                         notes.extend(inner[1])
+                    continue
+                value, kind = self.setting_value(kw.value)
+                items.append((self.keyword_token(kw), value, kind))
             return items, notes
         return None
 
-    def settings_launch(self, call: cst.Call, entrypoint: str) -> None:
+    def keyword_token(self, kw: ast.keyword) -> Token:
+        """The keyword name of ``name=value`` (ast places the keyword node at its name)."""
+        start = self.span(kw).start
+        return Token(kw.arg or "", Span(start, start + len(kw.arg or "")), start)
+
+    def settings_launch(self, call: ast.Call, entrypoint: str, qn: str) -> None:
         settings: list[Setting] = []
         notes: list[str] = []
         positional = 0
-        for arg in call.args:
-            if arg.keyword is not None:
-                kspan = self.span(arg.keyword)
-                value, kind = self.setting_value(arg.value)
-                settings.append(Setting(Token(arg.keyword.value, kspan, kspan.start), value, kind))  # type: ignore[arg-type]
-            elif arg.star == "**":
-                items = self.dict_items(arg.value)
+        for item in _call_arguments(call):
+            if isinstance(item, ast.keyword):
+                if item.arg is not None:
+                    value, kind = self.setting_value(item.value)
+                    settings.append(Setting(self.keyword_token(item), value, kind))  # type: ignore[arg-type]
+                    continue
+                items = self.dict_items(item.value)
                 if items is None:
-                    notes.append(f"**{self.code(arg.value)}: keyword arguments not known statically")
+                    notes.append(f"**{self.code(item.value)}: keyword arguments not known statically")
                 else:
                     for name, value, kind in items[0]:
                         settings.append(Setting(name, value, kind))  # type: ignore[arg-type]
                     notes.extend(items[1])
-            elif arg.star == "*":
-                notes.append(f"*{self.code(arg.value)}: positional arguments not known statically")
+            elif isinstance(item, ast.Starred):
+                notes.append(f"*{self.code(item.value)}: positional arguments not known statically")
                 positional = -1_000
             else:
                 if positional == 0:
-                    value, kind = self.setting_value(arg.value)
+                    value, kind = self.setting_value(item)
                     # the model, given positionally: no keyword to edit
                     settings.append(Setting(Token("model", value.span, None), value, kind))  # type: ignore[arg-type]
                 else:
-                    notes.append(f"positional argument {self.code(arg.value)} not mapped to a setting")
+                    notes.append(f"positional argument {self.code(item)} not mapped to a setting")
                 positional += 1
         self.result.launches.append(Launch(
             path=self.src.path, kind="python", span=self.span(call), entrypoint=entrypoint, style="settings",
             entry=[Token(self.code(call.func), self.span(call.func), self.span(call.func).start)],
             settings=settings, group=self.src.path, notes=notes,
+            evidence=f"{entrypoint} imported from {qn.rsplit('.', 1)[0] if '.' in qn else 'vllm (import *)'}", strong=True,
         ))
 
     # -- calls -------------------------------------------------------------------
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def on_call(self, node: ast.Call, depth: int) -> None:
         self._mutation(node)
         qn = self.qualname(node.func)
         if qn is None:
             return
         cls = self.settings_class(qn)
         if cls is not None:
-            self.settings_launch(node, cls)
+            self.settings_launch(node, cls, qn)
             return
         if qn in ARGV_CALLS:
             args_expr = _arg(node, 0, "args")
@@ -798,11 +966,11 @@ class _Extractor:
                 return
             env = self.env_vars(node)
             shell = _arg(node, 8, "shell")
-            if isinstance(shell, cst.Name) and shell.value == "True":
+            if isinstance(shell, ast.Constant) and shell.value is True:
                 elements = self.list_elements(args_expr)
                 if elements is not None:
-                    if elements and isinstance(elements[0], cst.Element):
-                        self.shell_script(elements[0].value, env)
+                    if elements and not isinstance(elements[0], ast.Starred):
+                        self.shell_script(elements[0], env)
                     return
                 self.shell_script(args_expr, env)
                 return
@@ -819,264 +987,80 @@ class _Extractor:
             return
         if qn in EXECL_CALLS:
             first, trailing = EXECL_CALLS[qn]
-            args = list(node.args[first : len(node.args) - trailing])
-            self._positional_argv(node, args)
+            self._positional_argv(node, list(node.args[first : len(node.args) - trailing]))
             return
         if qn in EXEC_ARGS_CALLS:
-            self._positional_argv(node, [a for a in node.args if a.keyword is None], env=self.env_vars(node))
+            self._positional_argv(node, list(node.args), env=self.env_vars(node))
             return
         if qn in SHELL_CALLS:
             expr = _arg(node, 0, "cmd" if qn != "shlex.split" else "s")
             if expr is not None:
                 self.shell_script(expr, self.env_vars(node))
 
-    def _positional_argv(self, node: cst.Call, args: list[cst.Arg], env: list[EnvVar] | None = None) -> None:
-        elements: list[cst.BaseElement] = []
-        for a in args:
-            if a.keyword is not None or a.star == "**":
-                continue
-            elements.append(cst.StarredElement(value=a.value) if a.star == "*" else cst.Element(value=a.value))
-        w = self.words(cst.List(elements=elements))
+    def _positional_argv(self, node: ast.Call, args: list[ast.expr], env: list[EnvVar] | None = None) -> None:
+        w = self.words(ast.List(elts=args, ctx=ast.Load()))
         if w is not None:
             self.argv_launch(node, w[0], w[1], env or [])
 
 
-class _NotLiteral(Exception):
-    pass
+_HANDLERS: dict[type, Any] = {
+    ast.Import: _Extractor.on_import,
+    ast.ImportFrom: _Extractor.on_import_from,
+    ast.FunctionDef: _Extractor.on_function,
+    ast.AsyncFunctionDef: _Extractor.on_function,
+    ast.ClassDef: _Extractor.on_class,
+    ast.For: _Extractor.on_for,
+    ast.AsyncFor: _Extractor.on_for,
+    ast.withitem: _Extractor.on_with_item,
+    ast.Assign: _Extractor.on_assign,
+    ast.AnnAssign: _Extractor.on_ann_assign,
+    ast.AugAssign: _Extractor.on_aug_assign,
+    ast.Call: _Extractor.on_call,
+}
 
 
-def _literal(expr: cst.BaseExpression) -> Any:
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-        v = expr.evaluated_value
-        if isinstance(v, bytes) or v is None:
-            raise _NotLiteral
-        return v
-    if isinstance(expr, (cst.Integer, cst.Float)):
-        return expr.evaluated_value
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
-        v = _literal(expr.expression)
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise _NotLiteral
-        return -v if isinstance(expr.operator, cst.Minus) else v
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[expr.value]
-    if isinstance(expr, (cst.List, cst.Tuple)):
-        out = []
-        for el in expr.elements:
-            if not isinstance(el, cst.Element):
-                raise _NotLiteral
-            out.append(_literal(el.value))
-        return out
-    if isinstance(expr, cst.Dict):
-        d = {}
-        for el in expr.elements:
-            if not isinstance(el, cst.DictElement):
-                raise _NotLiteral
-            key = _literal(el.key)
-            if isinstance(key, (list, dict)):
-                raise _NotLiteral
-            d[key] = _literal(el.value)
-        return d
-    raise _NotLiteral
+def _call_arguments(call: ast.Call) -> list[ast.expr | ast.keyword]:
+    """Positional arguments and keywords in source order (ast keeps them apart)."""
+    items: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+    items.sort(key=lambda n: (n.lineno, n.col_offset))
+    return items
 
 
-def _arg(call: cst.Call, index: int, keyword: str | None) -> cst.BaseExpression | None:
-    positional = 0
-    for arg in call.args:
-        if arg.keyword is not None:
-            if keyword is not None and arg.keyword.value == keyword:
-                return arg.value
-            continue
-        if arg.star:
-            return None  # *args before it: its position is unknown
-        if positional == index:
-            return arg.value
-        positional += 1
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
     return None
 
 
-def _dotted(expr: cst.CSTNode) -> str | None:
+def _arg(call: ast.Call, index: int, keyword: str | None) -> ast.expr | None:
+    if keyword is not None:
+        value = _keyword(call, keyword)
+        if value is not None:
+            return value
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            return None  # *args before it: its position is unknown
+        if i == index:
+            return arg
+    return None
+
+
+def _dotted(expr: ast.AST) -> str | None:
     parts = []
-    while isinstance(expr, cst.Attribute):
-        parts.append(expr.attr.value)
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
         expr = expr.value
-    if not isinstance(expr, cst.Name):
+    if not isinstance(expr, ast.Name):
         return None
-    parts.append(expr.value)
+    parts.append(expr.id)
     return ".".join(reversed(parts))
-
-
-# ---------------------------------------------------------------------------
-# Fast traversal and positions.  libcst's own visitors rebuild every node and its
-# PositionProvider tracks lines and columns with a regex per token; both cost
-# several times the parse.  These read the dataclass fields directly and count
-# characters during one code generation pass.
-
-_SKIP_FIELDS = ("whitespace", "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
-                "comma", "semicolon", "equal", "colon", "dot", "star", "operator", "asynchronous")
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    names = _FIELDS.get(type(node))
-    if names is None:
-        names = tuple(f.name for f in dataclasses.fields(node) if not f.name.startswith(_SKIP_FIELDS))
-        _FIELDS[type(node)] = names
-    for name in names:
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                if isinstance(item, cst.CSTNode):
-                    yield item
-
-
-def _walk(node: cst.CSTNode, visitor: Any, handlers: dict[type, tuple[Any, Any]]) -> None:
-    """Call ``visitor.visit_<Type>`` / ``leave_<Type>`` around each node, in source order."""
-    pair = handlers.get(type(node))
-    if pair is None:
-        name = type(node).__name__
-        pair = (getattr(type(visitor), "visit_" + name, None), getattr(type(visitor), "leave_" + name, None))
-        handlers[type(node)] = pair
-    if pair[0] is not None:
-        pair[0](visitor, node)
-    for child in _children(node):
-        _walk(child, visitor, handlers)
-    if pair[1] is not None:
-        pair[1](visitor, node)
-
-
-@dataclass
-class _OffsetState(CodegenState):
-    """Code generation that only counts characters: node -> (start, end) offsets, syntactic like PositionProvider."""
-
-    computed: dict = field(default_factory=dict)
-    offset: int = 0
-    stack: list = field(default_factory=list)
-
-    def add_indent_tokens(self) -> None:
-        for token in self.indent_tokens:
-            self.offset += len(token)
-
-    def add_token(self, value: str) -> None:
-        self.offset += len(value)
-
-    def pop_trailing_newline(self) -> None:
-        pass
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        self.stack.append(self.offset)
-
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        start = self.stack.pop()
-        if node not in self.computed:
-            self.computed[node] = (start, self.offset)
-
-    @contextmanager
-    def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
-                                  end_node: cst.CSTNode | None = None) -> Iterator[None]:
-        start = self.offset
-        try:
-            yield
-        finally:
-            end = self.offset
-            if start_node is not None:
-                start = self.computed[start_node][0]
-            if end_node is not None:
-                end = self.computed[end_node][1]
-            self.computed[node] = (start, end)
-
-
-def _positions(module: cst.Module) -> dict:
-    state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
-    module._codegen(state)
-    return state.computed
-
-
-class _Scan:
-    """One cheap pass: the import statements and the dotted names of every called function."""
-
-    def __init__(self) -> None:
-        self.imports: list[cst.CSTNode] = []
-        self.called: set[str] = set()
-
-    def visit_Import(self, node: cst.Import) -> None:
-        self.imports.append(node)
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.imports.append(node)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        dotted = _dotted(node.func)
-        if dotted is not None:
-            self.called.add(dotted)
 
 
 # A launch needs one of these words in the text: the name of a settings class, or
 # of the module or function that starts a process (``import subprocess``,
 # ``os.system``, ``os.execvp``, ``pty.spawn``, ``shlex.split``).
 _TRIGGERS = ("LLM", "EngineArgs", "subprocess", "system", "exec", "popen", "shlex", "spawn", "getoutput")
-
-
-# libcst's native parser overflows the C stack (a segmentation fault, not an
-# exception) on a few thousand nested brackets or unary operators, and takes
-# minutes and gigabytes on long operator chains.  CPython's own parser refuses
-# more than 200 nested brackets and 100 indentation levels; vllm-lint reads no
-# file whose syntax tree is deeper than this.
-_MAX_NESTING = 200
-_MAX_RUN_TOKENS = 1000  # tokens between commas in one statement, when CPython cannot parse the file
-
-
-def _too_deep(text: str) -> str | None:
-    """Why the text must not reach libcst (nested too deeply), or None.
-
-    CPython's parser (it only builds a tree, it runs nothing) measures the
-    nesting; a file it refuses for another reason (syntax newer than the
-    running Python, a real syntax error) is measured on its tokens instead.
-    """
-    try:
-        with warnings.catch_warnings():  # invalid escapes warn on stderr (SyntaxWarning on 3.12+)
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (RecursionError, MemoryError):
-        return "nested too deeply for Python's own parser"
-    except SyntaxError as exc:
-        if exc.msg and exc.msg.startswith("too many"):
-            return f"Python's own parser refuses it: {exc.msg}"
-        return _too_deep_tokens(text)
-    except ValueError:  # NUL characters: libcst reports them
-        return None
-    stack = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > _MAX_NESTING:
-            return f"more than {_MAX_NESTING} levels of nested expressions"
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return None
-
-
-def _too_deep_tokens(text: str) -> str | None:
-    depth = 0
-    count = 0
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.OP:
-                if tok.string in "([{":
-                    depth += 1
-                    if depth > _MAX_NESTING:
-                        return f"more than {_MAX_NESTING} nested brackets"
-                elif tok.string in ")]}":
-                    depth = max(0, depth - 1)
-            if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or tok.string == ",":
-                count = 0
-            else:
-                count += 1  # an operator chain (``not not ...``, ``a+b+...``) nests in libcst
-                if count > _MAX_RUN_TOKENS:
-                    return f"an expression of more than {_MAX_RUN_TOKENS} tokens"
-    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
-        return None  # libcst reports the error itself
-    return None
 
 
 def _might_launch(text: str) -> bool:
@@ -1086,43 +1070,84 @@ def _might_launch(text: str) -> bool:
     return any(word in text for word in _TRIGGERS)
 
 
-def _has_candidate(extractor: _Extractor, called: set[str]) -> bool:
-    """Whether any call could be a launch (decided before positions, which cost more than parsing)."""
-    interesting = ARGV_CALLS | set(EXECV_CALLS) | set(EXECL_CALLS) | EXEC_ARGS_CALLS | SHELL_CALLS
-    for dotted in called:
-        qn = extractor.qualify(dotted)
-        if qn in interesting or extractor.settings_class(qn) is not None:
-            return True
-    return False
+def _parse(text: str) -> ast.Module | SyntaxError | Problem:
+    try:
+        with warnings.catch_warnings():  # invalid escapes warn on stderr (SyntaxWarning on 3.12+)
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (RecursionError, MemoryError):
+        return Problem(Span(0, 0), "Python source nested too deeply to analyse (nested too deeply for Python's own parser)")
+    except SyntaxError as exc:
+        if exc.msg and exc.msg.startswith("too many"):
+            return Problem(Span(0, 0), f"Python source nested too deeply to analyse (Python's own parser refuses it: {exc.msg})")
+        return exc
+    except ValueError as exc:  # NUL characters
+        return Problem(Span(0, 0), f"Python source not parsed: {exc}")
+
+
+def _syntax_problem(text: str, exc: SyntaxError) -> Problem:
+    places = _Places(text)
+    line = min(max(exc.lineno or 1, 1), len(places.starts))
+    start = min(places.starts[line - 1] + max((exc.offset or 1) - 1, 0), len(text))  # offset: 1-based characters
+    return Problem(Span(start, min(start + 1, len(text))), f"Python syntax error: {exc.msg} (as {_PYTHON} reads it)")
+
+
+def _dedent(text: str) -> tuple[str, list[int]] | None:
+    """The text with the indentation common to all its code lines removed, and what each line lost.
+
+    A module indented as a whole (a Markdown code block inside a block quote or a
+    list item, handed over in place) is valid Python once dedented.
+    """
+    starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
+    ends = [*starts[1:], len(text)]
+    common: str | None = None
+    for a, b in zip(starts, ends):
+        line = text[a:b].rstrip("\r\n")
+        body = line.lstrip(" \t")
+        if not body or body.startswith("#"):
+            continue
+        lead = line[: len(line) - len(body)]
+        if common is None or not lead.startswith(common):
+            common = lead if common is None else _common_prefix(common, lead)
+    if not common:
+        return None
+    out: list[str] = []
+    shift: list[int] = []
+    for a, b in zip(starts, ends):
+        line = text[a:b]
+        k = 0
+        while k < len(common) and k < len(line) and line[k] == common[k]:
+            k += 1
+        out.append(line[k:])
+        shift.append(k)
+    return "".join(out), shift
+
+
+def _common_prefix(a: str, b: str) -> str:
+    k = 0
+    while k < len(a) and k < len(b) and a[k] == b[k]:
+        k += 1
+    return a[:k]
 
 
 def extract(src: SourceFile) -> Extraction:
     if not _might_launch(src.text):
         return Extraction()
-    deep = _too_deep(src.text)
-    if deep is not None:
-        return Extraction(problems=[Problem(Span(0, 0), f"Python source nested too deeply to analyse ({deep})")])
+    tree = _parse(src.text)
+    places = _Places(src.text)
+    if isinstance(tree, IndentationError) and tree.msg == "unexpected indent":
+        dedented = _dedent(src.text)
+        if dedented is not None:
+            again = _parse(dedented[0])
+            if not isinstance(again, SyntaxError):
+                tree, places = again, _Places(src.text, dedented[1])
+    if isinstance(tree, SyntaxError):
+        return Extraction(problems=[_syntax_problem(src.text, tree)])
+    if isinstance(tree, Problem):
+        return Extraction(problems=[tree])
+    extractor = _Extractor(src, places)
     try:
-        module = cst.parse_module(src.text)
-    except cst.ParserSyntaxError as exc:
-        line_starts = [0] + [m.end() for m in _LINE_RE.finditer(src.text)]
-        line = min(max(exc.raw_line, 1), len(line_starts))
-        start = min(line_starts[line - 1] + max(exc.raw_column, 0), len(src.text))
-        end = min(start + 1, len(src.text))
-        return Extraction(problems=[Problem(Span(start, end), f"Python syntax error: {exc.message}")])
-    except (RecursionError, Exception) as exc:  # libcst raises a few other kinds on odd input
-        return Extraction(problems=[Problem(Span(0, 0), f"Python source not parsed: {type(exc).__name__}: {exc}")])
-    try:
-        if module.code != src.text:  # libcst did not round-trip (a lone CR line end): offsets would drift
-            return Extraction(problems=[Problem(Span(0, 0), "Python source not analysed: unusual line ends")])
-        scan = _Scan()
-        _walk(module, scan, {})
-        extractor = _Extractor(src, module, None)
-        extractor.collect_imports(scan.imports)
-        if not _has_candidate(extractor, scan.called):
-            return Extraction()
-        extractor.positions = _positions(module)
-        _walk(module, extractor, {})
-    except RecursionError:
-        return Extraction(problems=[Problem(Span(0, 0), "Python source nested too deeply to analyse")])
+        extractor.walk(tree)
+    except (_TooDeep, RecursionError):
+        return Extraction(problems=[Problem(Span(0, 0), f"Python source nested too deeply to analyse (more than {_MAX_NESTING} levels of nested expressions)")])
     return extractor.result

@@ -419,3 +419,157 @@ subprocess.Popen("vllm serve %s --tensor-parallel-size %d --kv-cache-dtype fp8" 
     assert ex.launches[2].args[4].editable
     assert [(e.name.value, e.value.value) for e in ex.launches[2].env] == [("VLLM_ATTENTION_BACKEND", "FLASHINFER")]
     check_token(src, ex.launches[2].env[0].name, "VLLM_ATTENTION_BACKEND")
+
+
+# ---------------------------------------------------------------------------
+# Places from CPython's tree: UTF-8 byte columns, every line end, every literal form
+
+
+PLACES = (
+    '# -*- coding: utf-8 -*-\r\n'
+    '"""Démarrage du modèle — 😀 (CRLF file)."""\r\n'
+    'import subprocess\r\n'
+    'from vllm import LLM\r\n'
+    'name = "Qwen/Qwen3-8B"\r\n'
+    'cmd = ["vllm", "serve", f"{name}", "--served-model-name", "モデル", f"--port={8000 + 1}",\r\n'
+    '       "--max-model-len" "=4096", r"--chat-template=C:\\tpl", f\'--api-key={key!r:>10}\',\r\n'
+    '       f"--hf-overrides={{\\"rope\\": {cfg[\'r\']}}}", "--seed" "", f"\\N{BULLET}{n}"]\r\n'
+    'subprocess.run(cmd)\r\n'
+    'llm = LLM(model="é😀", max_model_len=1_024,\r\n'
+    "  dtype='half')\r"  # a lone CR ends this line: CPython reads it as a line end
+    'LLM(model="m",   swap_space=4)\n'
+)
+
+
+def test_positions_from_byte_columns_crlf_and_lone_cr() -> None:
+    src, ex = run(PLACES)
+    assert ex.problems == []
+    argv, first, second = ex.launches
+    assert argv.evidence == "`vllm serve` command in a Python argv" and argv.strong
+    got = [(t.value, src.text[t.span.start : t.span.end], t.editable, t.opaque) for t in argv.args]
+    assert got == [
+        ("{name}", 'f"{name}"', True, ((0, 6),)),
+        ("--served-model-name", '"--served-model-name"', True, ()),
+        ("モデル", '"モデル"', True, ()),
+        ("--port={8000 + 1}", 'f"--port={8000 + 1}"', True, ((7, 17),)),
+        ("--max-model-len=4096", '"--max-model-len" "=4096"', False, ()),  # two places: not one edit
+        ("--chat-template=C:\\tpl", 'r"--chat-template=C:\\tpl"', True, ()),
+        ("--api-key={key!r:>10}", "f'--api-key={key!r:>10}'", True, ((10, 21),)),
+        ('--hf-overrides={"rope": {cfg[\'r\']}}', 'f"--hf-overrides={{\\"rope\\": {cfg[\'r\']}}}"', False, ((24, 34),)),
+        ("--seed", '"--seed" ""', True, ()),  # the empty half adds nothing: "--seed" stands verbatim
+        ("\u2022{n}", 'f"\\N{BULLET}{n}"', False, ((1, 4),)),
+    ]
+    fields = {s.name.value: s for s in first.settings}
+    check_token(src, fields["model"].value, '"é😀"')
+    assert fields["model"].value.value == "é😀" and fields["model"].value.editable
+    check_token(src, fields["max_model_len"].value, "1_024")
+    assert fields["max_model_len"].value.value == "1024" and not fields["max_model_len"].value.editable
+    check_token(src, fields["dtype"].name, "dtype")
+    check_token(src, fields["dtype"].value, "'half'")
+    # the line after the lone CR: columns count from it
+    swap = {s.name.value: s for s in second.settings}["swap_space"]
+    check_token(src, swap.name, "swap_space")
+    check_token(src, swap.value, "4")
+    assert first.evidence == "LLM imported from vllm" and first.strong
+
+
+def test_multiline_and_escaped_literals_keep_exact_runs() -> None:
+    text = (
+        "import subprocess\n"
+        "subprocess.run(\n"
+        "    [\n"
+        "        'vllm',  # the CLI\n"
+        "        'serve',\n"
+        "        ('meta-llama/'\n"
+        "         # a comment between the halves\n"
+        "         'Llama-3.1-8B'),\n"
+        "        '--download-dir', '/data/caf\\u00e9',\n"
+        "        b'--trust-remote-code',\n"
+        "        '''--max-num-seqs''', \"\"\"8\"\"\",\n"
+        "    ]\n"
+        ")\n"
+    )
+    src, ex = run(text)
+    [launch] = ex.launches
+    got = [(t.value, src.text[t.span.start : t.span.end], t.editable) for t in launch.args]
+    assert got == [
+        ("meta-llama/Llama-3.1-8B", "'meta-llama/'\n         # a comment between the halves\n         'Llama-3.1-8B'", False),
+        ("--download-dir", "'--download-dir'", True),
+        ("/data/café", "'/data/caf\\u00e9'", False),  # an escape: the value is known, not editable
+        ("--trust-remote-code", "b'--trust-remote-code'", True),
+        ("--max-num-seqs", "'''--max-num-seqs'''", True),
+        ("8", '"""8"""', True),
+    ]
+
+
+def test_reading_does_not_import_libcst() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from linter.source_file import SourceFile\n"
+        "from linter.sources import python\n"
+        "ex = python.extract(SourceFile.from_text('a.py', 'from vllm import LLM\\nLLM(model=\"m\")\\n'))\n"
+        "assert len(ex.launches) == 1\n"
+        "assert 'libcst' not in sys.modules, 'libcst imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_syntax_error_points_at_the_broken_place_in_characters() -> None:
+    text = "from vllm import LLM\nmodèle = 'é'; llm = LLM(model=modèle,, seed=1)\n"
+    src, ex = run(text)
+    [problem] = ex.problems
+    assert problem.message.startswith("Python syntax error:")
+    assert src.text[problem.span.start :].startswith(", seed")
+
+
+MD_PYTHON = (
+    "# Offline inference\r\n"
+    "\r\n"
+    "> In a block quote:\r\n"
+    "> ```python\r\n"
+    "> from vllm import LLM\r\n"
+    "> llm = LLM(model='quoted/model', swap_space=4)\r\n"
+    "> ```\r\n"
+    "\r\n"
+    "-\r\n"
+    "  ```py\r\n"
+    "  from vllm import LLM\r\n"
+    "  prompt = '''Réponds\r\n"
+    "  en français'''\r\n"
+    "  LLM(model='listed/model', enforce_eager=True)\r\n"
+    "  ```\r\n"
+    "\r\n"
+    "```python\r\n"
+    "print('vllm is mentioned, nothing is launched')\r\n"
+    "```\r\n"
+    "Text after the last block, no final line end"
+)
+
+
+def test_python_blocks_in_markdown_that_cpython_reads_raise_nothing() -> None:
+    from linter.sources import markdown
+
+    src = SourceFile.from_text("README.md", MD_PYTHON)
+    ex = markdown.extract(src)
+    assert ex.problems == []  # no "unusual line ends", no syntax error for valid Python
+    assert [settings_of(l)["model"] for l in ex.launches] == [("str", "quoted/model"), ("str", "listed/model")]
+    for launch in ex.launches:
+        check_launch(src, launch)
+    swap = {s.name.value: s for s in ex.launches[0].settings}["swap_space"]
+    check_token(src, swap.value, "4")
+    assert swap.value.editable
+    eager = {s.name.value: s for s in ex.launches[1].settings}["enforce_eager"]
+    check_token(src, eager.name, "enforce_eager")
+
+
+def test_python_block_that_is_not_python_is_still_reported() -> None:
+    from linter.sources import markdown
+
+    text = "```python\nfrom vllm import LLM\nllm = LLM(model='m'\n```\n\n```python\nfrom vllm import LLM\nLLM(model='ok')\n```\n"
+    ex = markdown.extract(SourceFile.from_text("README.md", text))
+    [problem] = ex.problems
+    assert problem.message.startswith("Python syntax error:")
+    assert [settings_of(l)["model"] for l in ex.launches] == [("str", "ok")]
