@@ -30,6 +30,7 @@ are not evaluated (every append counts once).
 from __future__ import annotations
 
 import ast
+import bisect
 import json
 import re
 import sys
@@ -42,7 +43,7 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
 from linter.sources import embedded_shell
-from linter.sources.commands import match_words
+from linter.sources.commands import is_vllm_image, match_words, sub_token
 from linter.sources.placed import PlacedText
 from linter.sources.words import kept_env, shell_script_index
 
@@ -62,6 +63,7 @@ SHELL_CALLS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell", "shlex.split"}
 )
 _LINE_RE = re.compile(r"\r\n|\r|\n")
+_MENTION_RE = re.compile("vllm|lmcache", re.IGNORECASE)
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
 _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
@@ -78,6 +80,7 @@ class _Places:
         self.text = text
         self.starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
         self.shift = shift  # characters (ASCII blanks) removed from each line before parsing
+        self.hot = sorted({bisect.bisect_right(self.starts, m.start()) for m in _MENTION_RE.finditer(text)})  # 1-based lines
 
     def at(self, lineno: int, col: int) -> int:
         start = self.starts[lineno - 1]
@@ -445,6 +448,14 @@ class _Extractor:
         self.imports: dict[str, str] = {}
         self.star_vllm = False
         self.scopes: list[dict[str, _Binding]] = [{}]
+        self.launched: set[int] = set()  # bindings and expressions already read as a launch
+        self.provisional: dict[int, list[Launch]] = {}  # commands that are only built, returned or handed on
+        self.module_env: list[EnvVar] = []  # os.environ["VLLM_*"] set so far, in source order
+        self.functions: list[tuple[str, str | None, str | None]] = []  # (name, **kwargs parameter, class)
+        self.classes: list[str] = []
+        self.forwarders: dict[str, Launch] = {}  # class or function -> settings launch fed by its **kwargs
+        self.word_notes: list[str] = []
+        self.alive: list[object] = []
 
     # -- positions -----------------------------------------------------------
 
@@ -525,28 +536,37 @@ class _Extractor:
     # -- scopes and bindings ------------------------------------------------
 
     def on_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> bool:
+        if len(self.scopes) == 1:
+            self.imports.pop(node.name, None)  # a module-level def shadows an import of the same name
         # decorators and defaults belong to the outer scope; parameters shadow outer names
         for child in [*node.decorator_list, *node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
             self.walk(child, depth + 1)
         a = node.args
         scope = {p.arg: _Binding() for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]}
         self.scopes.append(scope)
+        self.functions.append((node.name, a.kwarg.arg if a.kwarg is not None else None, self.classes[-1] if self.classes else None))
         try:
             for stmt in node.body:
                 self.walk(stmt, depth + 1)
+            self.unused_commands(scope)
         finally:
             self.scopes.pop()
+            self.functions.pop()
         return False
 
     def on_class(self, node: ast.ClassDef, depth: int) -> bool:
+        if len(self.scopes) == 1:
+            self.imports.pop(node.name, None)  # from here on the name is this class, not an import
         for child in [*node.decorator_list, *node.bases, *node.keywords]:
             self.walk(child, depth + 1)
         self.scopes.append({})
+        self.classes.append(node.name)
         try:
             for stmt in node.body:
                 self.walk(stmt, depth + 1)
         finally:
             self.scopes.pop()
+            self.classes.pop()
         return False
 
     def on_for(self, node: ast.For | ast.AsyncFor, depth: int) -> None:
@@ -570,7 +590,37 @@ class _Extractor:
 
     def on_assign(self, node: ast.Assign, depth: int) -> None:
         for t in node.targets:
+            if isinstance(t, ast.Subscript) and self.qualname(t.value) == "os.environ":
+                self.set_environ(t.slice, node.value)
+                continue
             self._bind(t, node.value)
+
+    def on_return(self, node: ast.Return, depth: int) -> None:
+        if node.value is not None:
+            self.use(node.value, node.value)
+
+    def set_environ(self, key: ast.expr, value: ast.expr | None) -> None:
+        """``os.environ["VLLM_X"] = v`` (and setdefault, update, putenv): the environment of later launches."""
+        name = self.string(key)
+        if name is None or name.opaque or not name.value.startswith(("VLLM_", "LMCACHE_")):
+            return
+        self.module_env.append(EnvVar(self.str_token(name), self.setting_value(value)[0] if value is not None else None))
+
+    def environ_call(self, node: ast.Call, qn: str) -> bool:
+        if qn in ("os.environ.setdefault", "os.putenv") and len(node.args) == 2:
+            self.set_environ(node.args[0], node.args[1])
+            return True
+        if qn == "os.environ.update":
+            for arg in node.args:
+                items = self.dict_items(arg)
+                for k, v, _ in (items[0] if items else []):
+                    if k.value.startswith(("VLLM_", "LMCACHE_")):
+                        self.module_env.append(EnvVar(k, v))
+            for kw in node.keywords:
+                if kw.arg is not None and kw.arg.startswith(("VLLM_", "LMCACHE_")):
+                    self.module_env.append(EnvVar(self.keyword_token(kw), self.setting_value(kw.value)[0]))
+            return True
+        return False
 
     def on_ann_assign(self, node: ast.AnnAssign, depth: int) -> None:
         if node.value is not None:
@@ -629,7 +679,31 @@ class _Extractor:
             return left + (right if right is not None else [_starred(expr.right)])
         if isinstance(expr, ast.Call) and self.qualname(expr.func) in ("list", "tuple") and len(expr.args) == 1 and not expr.keywords:
             return self.list_elements(expr.args[0], depth + 1)
+        if isinstance(expr, ast.IfExp):  # ``[...] if c else [...]``: both branches' elements, conditional
+            body = self.list_elements(expr.body, depth + 1)
+            orelse = self.list_elements(expr.orelse, depth + 1)
+            if body is None or orelse is None:
+                return None
+            return self.conditional(body, orelse, expr)
         return None
+
+    def conditional(self, body: list[ast.expr], orelse: list[ast.expr], expr: ast.IfExp) -> list[ast.expr]:
+        """The elements of both branches when they give different options, else of the first."""
+        def names(elements: list[ast.expr]) -> set[str]:
+            out = set()
+            for el in elements:
+                s = self.string(el) if not isinstance(el, ast.Starred) else None
+                if s is not None and s.value.startswith("-"):
+                    out.add(s.value.split("=", 1)[0])
+            return out
+
+        first, second = names(body), names(orelse)
+        if first & second:
+            self.word_notes.append(f"conditional: only the first branch of `{self.code(expr)}` is read (both set the same options)")
+            return body
+        if body and orelse:
+            self.word_notes.append(f"conditional options: both branches of `{self.code(expr)}` are listed")
+        return body + orelse
 
     def resolve(self, expr: ast.expr, depth: int = 0) -> ast.expr:
         """Follow a name to the expression last assigned to it in scope."""
@@ -733,10 +807,35 @@ class _Extractor:
                 else:
                     tokens.append(self.opaque_token(el.value, splat=True))
                     nodes.append(None)
+            elif isinstance(el, ast.IfExp):
+                for tok, node in self.conditional_element(el):
+                    tokens.append(tok)
+                    nodes.append(node)
             else:
                 tokens.append(self.element_token(el))
                 nodes.append(el)
         return tokens, nodes
+
+    def conditional_element(self, el: ast.IfExp) -> list[tuple[Token, ast.expr | None]]:
+        """``"--a" if c else "--b"``: both options (conditional); a conditional value is one unknown word."""
+        branches = []
+        for branch in (el.body, el.orelse):
+            s = self.string(branch)
+            if s is None and not (isinstance(branch, ast.Constant) and branch.value is None):
+                return [(self.opaque_token(el), None)]
+            branches.append((branch, s))
+        options = [(b, s) for b, s in branches if s is not None and s.value.startswith("-") and not s.opaque]
+        empty = [b for b, s in branches if s is None or s.value == ""]
+        if len(options) + len(empty) != 2 or not options:
+            return [(self.opaque_token(el), None)]
+        if len(options) == 2 and options[0][1].value.split("=", 1)[0] == options[1][1].value.split("=", 1)[0]:
+            self.word_notes.append(f"conditional: only the first branch of `{self.code(el)}` is read (both set the same option)")
+            options = options[:1]
+        elif len(options) == 2:
+            self.word_notes.append(f"conditional options: both branches of `{self.code(el)}` are listed")
+        else:
+            self.word_notes.append(f"conditional option: `{options[0][1].value}` (from `{self.code(el)}`)")
+        return [(self.str_token(s), b) for b, s in options]
 
     def split_words(self, s: PlacedText) -> list[Token]:
         out = []
@@ -751,23 +850,137 @@ class _Extractor:
             out.append(Token(m.group(), span, span.start if exact else None, opaque))
         return out
 
-    def argv_launch(self, call: ast.AST, tokens: list[Token], nodes: list[ast.expr | None], env: list[EnvVar]) -> None:
-        m = match_words(tokens)
+    def argv_launch(self, call: ast.AST, tokens: list[Token], nodes: list[ast.expr | None], env: list[EnvVar], *,
+                    image_entrypoint: bool = False, image: Token | None = None, evidence: str = "", strong: bool = True,
+                    provisional: int | None = None, local: bool = True) -> bool:
+        """A launch from argv words, or from the script of ``bash -c SCRIPT``; whether one was found."""
+        notes, self.word_notes = self.word_notes, []
+        m = match_words(tokens, image_entrypoint=image_entrypoint)
         if m is None:
             # ["bash", "-c", "vllm serve ..."]
             i = shell_script_index(tokens)
             if i is not None and nodes[i] is not None:
-                self.shell_script(nodes[i], env)  # type: ignore[arg-type]
-            return
+                return self.shell_script(nodes[i], env, provisional=provisional)  # type: ignore[arg-type]
+            return False
         envs = list(env)
         for name, value in m.env:
             if kept_env(name.value):
                 envs.append(EnvVar(name, value))
-        self.result.launches.append(Launch(
+        if not evidence:
+            evidence = f"`{' '.join(t.value for t in m.entry)}` command in a Python argv"
+        self.add_launch(Launch(
             path=self.src.path, kind="python", span=self.span(call), program=m.program, entrypoint=m.entrypoint,
-            style="argv", entry=m.entry, args=m.args, env=envs, image=m.image, group=self.src.path,
-            evidence=f"`{' '.join(t.value for t in m.entry)}` command in a Python argv", strong=True,
-        ))
+            style="argv", entry=m.entry, args=m.args, env=envs, image=m.image or image, group=self.src.path,
+            notes=notes, evidence=evidence, strong=strong,
+        ), provisional, local=local)
+        return True
+
+    def add_launch(self, launch: Launch, provisional: int | None = None, *, local: bool = True) -> None:
+        """``local``: the launch runs in this process or its child, so it inherits ``os.environ``."""
+        if self.module_env and local:
+            launch.env = [*self.module_env, *launch.env]
+        if provisional is None:
+            self.result.launches.append(launch)
+        else:
+            self.provisional.setdefault(provisional, []).append(launch)
+
+    # -- commands that are built, returned or handed to a runner vLLM-lint does not know
+
+    def key(self, expr: ast.expr) -> int:
+        """What a use of ``expr`` reads: the binding of a name, the list of a join, else the expression."""
+        argv = self.quoted_join(expr)
+        if argv is not None:
+            expr = argv
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "join" and len(expr.args) == 1:
+            expr = expr.args[0]
+            if isinstance(expr, ast.Call) and self.qualname(expr.func) == "map" and len(expr.args) == 2:
+                expr = expr.args[1]
+        obj: object = expr
+        if isinstance(expr, ast.Name):
+            b = self.lookup(expr.id)
+            if b is not None:
+                obj = b
+        self.alive.append(obj)  # an id names its object only while the object lives
+        return id(obj)
+
+    def use(self, expr: ast.expr, at: ast.AST, *, strings: bool = True) -> None:
+        """An argv list or command string whose head starts vLLM, wherever it goes: a launch."""
+        if not self.mentions(expr):
+            return
+        k = self.key(expr)
+        if k in self.launched or k in self.provisional:
+            return
+        argv = self.quoted_join(expr)
+        elements = self.list_elements(argv if argv is not None else expr)
+        if elements is not None:
+            if self.vllmish(elements):
+                w = self.words(argv if argv is not None else expr)
+                if w is not None:
+                    self.argv_launch(at, w[0], w[1], [], provisional=k)
+            self.word_notes = []
+            return
+        if not strings:
+            return
+        s = self.script(expr)
+        if s is not None and _command_head(s.value):
+            self.run_script(s, [], provisional=k)
+
+    def hot(self, node: ast.AST) -> bool:
+        """Whether a line of ``node`` names vLLM or LMCache."""
+        lines = self.places.hot
+        i = bisect.bisect_left(lines, node.lineno)  # type: ignore[attr-defined]
+        return i < len(lines) and lines[i] <= node.end_lineno  # type: ignore[attr-defined]
+
+    def mentions(self, expr: ast.expr, depth: int = 0) -> bool:
+        """Cheap test before reading a use: vLLM is named on its lines or where its names were bound."""
+        if self.hot(expr):
+            return True
+        if depth > 4:
+            return False
+        nodes = [expr]
+        if isinstance(expr, ast.Call):
+            nodes.extend(a.value if isinstance(a, ast.Starred) else a for a in expr.args)
+            if isinstance(expr.func, ast.Attribute):
+                nodes.append(expr.func.value)
+        for node in nodes:
+            if isinstance(node, ast.Name):
+                b = self.lookup(node.id)
+                if b is None:
+                    continue
+                if b.elements is not None and self.vllmish(b.elements):
+                    return True
+                if b.expr is not None and self.mentions(b.expr, depth + 1):
+                    return True
+            elif node is not expr and isinstance(node, ast.Call) and self.mentions(node, depth + 1):
+                return True
+        return False
+
+    def vllmish(self, elements: list[ast.expr]) -> bool:
+        """Cheap test before reading words: a literal among the first elements names vLLM or LMCache."""
+        for el in elements[:30]:
+            if isinstance(el, ast.Constant) and isinstance(el.value, str):
+                low = el.value.lower()
+                if "vllm" in low or "lmcache" in low:
+                    return True
+        return False
+
+    def unused_commands(self, scope: dict[str, _Binding]) -> None:
+        """argv lists bound in a scope and never handed to anything vllm-lint reads."""
+        for b in scope.values():
+            if b.elements is not None and b.expr is not None and id(b) not in self.launched and id(b) not in self.provisional:
+                self.alive.append(b)
+                if self.vllmish(b.elements):
+                    w = self.words(ast.List(elts=b.elements, ctx=ast.Load()))
+                    if w is not None:
+                        self.argv_launch(b.expr, w[0], w[1], [], provisional=id(b))
+                    self.word_notes = []
+
+    def finish(self) -> None:
+        self.unused_commands(self.scopes[0])
+        for k, launches in self.provisional.items():
+            if k not in self.launched:
+                self.result.launches.extend(launches)
+        self.result.launches.sort(key=lambda launch: launch.span.start)
 
     def env_vars(self, call: ast.Call) -> list[EnvVar]:
         value = _keyword(call, "env")
@@ -795,6 +1008,8 @@ class _Extractor:
             out.extend(left if left is not None else self._script_placeholder(expr.left))
             out.extend(right if right is not None else self._script_placeholder(expr.right))
             return out
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "join" and len(expr.args) == 1 and not expr.keywords:
+            return self.joined(expr)
         # "vllm serve {} --port {}".format(m, p) and "vllm serve %s" % m
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "format":
             s = self.string(expr.func.value)
@@ -812,25 +1027,77 @@ class _Extractor:
         out.unknown(_placeholder(self.code(expr)), None)
         return out
 
-    def shell_script(self, expr: ast.expr, env: list[EnvVar]) -> None:
-        # " ".join([...]) handed to a shell: the words are (nearly) an argv
-        target = self.resolve(expr)
-        if (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr == "join"
-                and len(target.args) == 1 and not target.keywords):
-            sep = self.string(target.func.value)
-            if sep is not None and sep.value and sep.value.strip() == "":
-                w = self.words(target.args[0])
-                if w is not None:
-                    self.argv_launch(expr if isinstance(expr, ast.Call) else target, w[0], w[1], env)
-                    return
+    def quoted_join(self, expr: ast.expr) -> ast.expr | None:
+        """The argv list behind ``shlex.join(x)``, ``" ".join(shlex.quote(a) for a in x)``, ``" ".join(map(shlex.quote, x))``."""
+        if not isinstance(expr, ast.Call) or len(expr.args) != 1 or expr.keywords:
+            return None
+        if self.qualname(expr.func) == "shlex.join":
+            return expr.args[0]
+        if not (isinstance(expr.func, ast.Attribute) and expr.func.attr == "join"):
+            return None
+        arg = expr.args[0]
+        if isinstance(arg, ast.Call) and self.qualname(arg.func) == "map" and len(arg.args) == 2 and self.qualname(arg.args[0]) == "shlex.quote":
+            return arg.args[1]
+        if isinstance(arg, (ast.GeneratorExp, ast.ListComp)) and len(arg.generators) == 1:
+            gen = arg.generators[0]
+            elt = arg.elt
+            if (not gen.ifs and isinstance(gen.target, ast.Name) and isinstance(elt, ast.Call) and self.qualname(elt.func) == "shlex.quote"
+                    and len(elt.args) == 1 and isinstance(elt.args[0], ast.Name) and elt.args[0].id == gen.target.id):
+                return gen.iter
+        return None
+
+    def joined(self, expr: ast.Call) -> PlacedText | None:
+        """``" ".join(cmd)``: the script a shell reads, each element placed (its words are shell words)."""
+        sep = self.string(expr.func.value) if isinstance(expr.func, ast.Attribute) else None
+        if sep is None or not sep.value or sep.value.strip():
+            return None
+        arg = expr.args[0]
+        if isinstance(arg, ast.Call) and self.qualname(arg.func) == "map" and len(arg.args) == 2 and self.qualname(arg.args[0]) == "str":
+            arg = arg.args[1]
+        elements = self.list_elements(arg)
+        if elements is None:
+            return None
+        span = self.span(expr)
+        out = PlacedText(start=span.start, end=span.end)
+        for i, el in enumerate(elements):
+            if i:
+                out.lit(sep.value, None)
+            value = el.value if isinstance(el, ast.Starred) else el
+            s = None if isinstance(el, ast.Starred) or self.is_bytes(el) else self.string(el, placeholders=True)
+            if s is not None:
+                out.extend(s)
+            elif isinstance(value, ast.Constant) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool):
+                vspan = self.span(value)
+                out.lit(self.src.text[vspan.start : vspan.end], vspan.start)
+            else:
+                out.extend(self._script_placeholder(value))
+        return out
+
+    def shell_script(self, expr: ast.expr, env: list[EnvVar], *, provisional: int | None = None) -> bool:
+        argv = self.quoted_join(self.resolve(expr))
+        if argv is not None:  # every element quoted for the shell: the words are the argv
+            w = self.words(argv)
+            return w is not None and self.argv_launch(expr, w[0], w[1], env, provisional=provisional)
         s = self.script(expr)
         if s is None:
-            return
+            return False
+        return self.run_script(s, env, provisional=provisional)
+
+    def run_script(self, s: PlacedText, env: list[EnvVar], *, provisional: int | None = None) -> bool:
         extraction = embedded_shell.extract(self.src, s.value, s.offset_map(), kind="python", group=self.src.path)
-        if env:
-            for launch in extraction.launches:
-                launch.env.extend(env)
-        self.result.extend(extraction)
+        for launch in extraction.launches:
+            launch.env.extend(env)
+            if self.module_env:
+                launch.env = [*self.module_env, *launch.env]
+            if not launch.evidence:
+                launch.evidence = f"`{' '.join(t.value for t in launch.entry)}` command in a Python string"
+        if provisional is None:
+            self.result.extend(extraction)
+        else:
+            self.provisional.setdefault(provisional, []).extend(extraction.launches)
+            self.result.problems.extend(extraction.problems)
+            self.result.pins.extend(extraction.pins)
+        return bool(extraction.launches)
 
     # -- settings ---------------------------------------------------------------
 
@@ -914,9 +1181,11 @@ class _Extractor:
         start = self.span(kw).start
         return Token(kw.arg or "", Span(start, start + len(kw.arg or "")), start)
 
-    def settings_launch(self, call: ast.Call, entrypoint: str, qn: str) -> None:
+    def call_settings(self, call: ast.Call) -> tuple[list[Setting], list[str], str | None]:
+        """Settings from a call's arguments (positional model first), its notes, and the ``**kwargs`` it forwards."""
         settings: list[Setting] = []
         notes: list[str] = []
+        forwarded = None
         positional = 0
         for item in _call_arguments(call):
             if isinstance(item, ast.keyword):
@@ -927,6 +1196,8 @@ class _Extractor:
                 items = self.dict_items(item.value)
                 if items is None:
                     notes.append(f"**{self.code(item.value)}: keyword arguments not known statically")
+                    if isinstance(item.value, ast.Name) and self.functions and self.functions[-1][1] == item.value.id:
+                        forwarded = item.value.id
                 else:
                     for name, value, kind in items[0]:
                         settings.append(Setting(name, value, kind))  # type: ignore[arg-type]
@@ -942,28 +1213,201 @@ class _Extractor:
                 else:
                     notes.append(f"positional argument {self.code(item)} not mapped to a setting")
                 positional += 1
-        self.result.launches.append(Launch(
+        return settings, notes, forwarded
+
+    def settings_launch(self, call: ast.Call, entrypoint: str, qn: str) -> None:
+        settings, notes, forwarded = self.call_settings(call)
+        launch = Launch(
             path=self.src.path, kind="python", span=self.span(call), entrypoint=entrypoint, style="settings",
             entry=[Token(self.code(call.func), self.span(call.func), self.span(call.func).start)],
             settings=settings, group=self.src.path, notes=notes,
             evidence=f"{entrypoint} imported from {qn.rsplit('.', 1)[0] if '.' in qn else 'vllm (import *)'}", strong=True,
-        ))
+        )
+        self.add_launch(launch)
+        if forwarded is not None:  # ``def __init__(self, **kw): AsyncEngineArgs(**kw)``: the keywords come from .bind(...)
+            name, _kw, cls = self.functions[-1]
+            self.forwarders[cls if name == "__init__" and cls else name] = launch
+
+    def bind_launch(self, call: ast.Call, owner: str, inner: Launch) -> None:
+        """``Deployment.bind(model=..., max_model_len=...)`` (Ray Serve): the keywords of the settings launch inside it."""
+        settings, notes, _ = self.call_settings(call)
+        # positional arguments of bind() go to __init__'s own parameters, not to the forwarded keywords
+        settings = [s for s in settings if not (s.value is not None and s.name.span == s.value.span and not s.name.editable)]
+        kept = [n for n in inner.notes if not n.startswith("**")]
+        if inner in self.result.launches:
+            self.result.launches.remove(inner)
+        self.add_launch(Launch(
+            path=self.src.path, kind="python", span=self.span(call), entrypoint=inner.entrypoint, style="settings",
+            entry=list(inner.entry), settings=[*inner.settings, *settings], group=self.src.path, notes=[*kept, *notes],
+            evidence=f"{inner.evidence}, given the keywords of {owner}.bind(...)", strong=True,
+        ), local=False)
+
+    def llm_config_launch(self, call: ast.Call) -> None:
+        """Ray Serve LLM: ``LLMConfig(model_loading_config=..., engine_kwargs=dict(...), runtime_env=...)``."""
+        settings: list[Setting] = []
+        notes: list[str] = []
+        loading = _keyword(call, "model_loading_config")
+        if loading is not None:
+            model = self.mapping_get(loading, "model_source") or self.mapping_get(loading, "model_id")
+            if model is not None:
+                value, kind = self.setting_value(model)
+                settings.append(Setting(Token("model", value.span, None), value, kind))  # type: ignore[arg-type]
+        engine = _keyword(call, "engine_kwargs")
+        if engine is not None:
+            items = self.dict_items(engine)
+            if items is None:
+                notes.append(f"engine_kwargs={self.code(engine)} not known statically")
+            else:
+                settings.extend(Setting(k, v, kind) for k, v, kind in items[0])  # type: ignore[arg-type]
+                notes.extend(items[1])
+        env: list[EnvVar] = []
+        runtime = _keyword(call, "runtime_env")
+        env_vars = self.mapping_get(runtime, "env_vars") if runtime is not None else None
+        if env_vars is not None:
+            items = self.dict_items(env_vars)
+            env = [EnvVar(k, v) for k, v, _ in (items[0] if items else []) if k.value.startswith(("VLLM_", "LMCACHE_"))]
+        self.add_launch(Launch(
+            path=self.src.path, kind="python", span=self.span(call), entrypoint="LLMConfig", style="settings",
+            entry=[Token(self.code(call.func), self.span(call.func), self.span(call.func).start)],
+            settings=settings, env=env, group=self.src.path, notes=notes,
+            evidence="LLMConfig imported from ray.serve.llm (engine_kwargs are vLLM's engine arguments)", strong=True,
+        ), local=False)
+
+    def mapping_get(self, expr: ast.expr, key: str) -> ast.expr | None:
+        """The value of ``key`` in a dict literal, ``dict(...)`` or any call's keywords (following a name)."""
+        expr = self.resolve(expr)
+        if isinstance(expr, ast.Dict):
+            for k, v in zip(expr.keys, expr.values):
+                if isinstance(k, ast.Constant) and k.value == key:
+                    return v
+            return None
+        if isinstance(expr, ast.Call):
+            return _keyword(expr, key)
+        return None
+
+    # -- containers -----------------------------------------------------------------
+
+    def container_launch(self, call: ast.Call, entry: ast.expr | None, argv: ast.expr | None, image_expr: ast.expr | None,
+                         env: list[EnvVar], *, runtime: str = "") -> None:
+        """A container started from Python: ``entry`` replaces the image's entrypoint, ``argv`` follows it.
+
+        docker-py ``containers.run(image, command, entrypoint=...)``; Kubernetes and KServe
+        client models (``V1Container(command=..., args=...)``, ``V1beta1ModelSpec(args=...)``).
+        """
+        entry_w = self.command_words(entry) if entry is not None else ([], [])
+        argv_w = self.command_words(argv) if argv is not None else ([], [])
+        if entry_w is None or argv_w is None:
+            return
+        image = self.element_token(image_expr) if image_expr is not None else None
+        tokens, nodes = [*entry_w[0], *argv_w[0]], [*entry_w[1], *argv_w[1]]
+        if entry is None and image is not None and not image.is_opaque and is_vllm_image(image.value):
+            self.argv_launch(call, argv_w[0], argv_w[1], env, image_entrypoint=True, image=image,
+                             evidence=f"image {image.value} whose entrypoint takes the arguments", local=False)
+            return
+        if entry is None and runtime and argv is not None:
+            if match_words(argv_w[0]) is None:  # args handed to the runtime's vLLM server
+                self.argv_launch(call, argv_w[0], argv_w[1], env, image_entrypoint=True, image=image,
+                                 evidence=f"arguments of a {runtime}", strong=False, local=False)
+                return
+        if tokens:
+            self.argv_launch(call, tokens, nodes, env, image=image, local=False)
+
+    def command_words(self, expr: ast.expr) -> tuple[list[Token], list[ast.expr | None]] | None:
+        """Words of a command given as a list or as one string (split as docker-py and Kubernetes do not: by blanks)."""
+        if isinstance(expr, ast.Constant) and expr.value is None:
+            return [], []
+        w = self.words(expr)
+        if w is not None:
+            return w
+        s = self.string(self.resolve(expr))
+        if s is None:
+            return None
+        toks = self.split_words(s)
+        return toks, [None] * len(toks)
+
+    def container_env(self, expr: ast.expr | None) -> list[EnvVar]:
+        """``environment={"K": v}`` / ``["K=v"]`` (docker-py); ``env=[V1EnvVar(name=, value=), {"name":, "value":}]``."""
+        if expr is None:
+            return []
+        items = self.dict_items(expr)
+        if items is not None:
+            return [EnvVar(k, v) for k, v, _ in items[0] if k.value.startswith(("VLLM_", "LMCACHE_"))]
+        out: list[EnvVar] = []
+        for el in self.list_elements(expr) or []:
+            s = self.string(el)
+            if s is not None:
+                tok = self.str_token(s)
+                if "=" in tok.value and tok.value.startswith(("VLLM_", "LMCACHE_")):
+                    eq = tok.value.index("=")
+                    out.append(EnvVar(sub_token(tok, 0, eq), sub_token(tok, eq + 1, len(tok.value))))
+                continue
+            name = self.mapping_get(el, "name")
+            n = self.string(name) if name is not None else None
+            if n is not None and not n.opaque and n.value.startswith(("VLLM_", "LMCACHE_")):
+                value = self.mapping_get(el, "value")
+                out.append(EnvVar(self.str_token(n), self.setting_value(value)[0] if value is not None else None))
+        return out
 
     # -- calls -------------------------------------------------------------------
 
     def on_call(self, node: ast.Call, depth: int) -> None:
         self._mutation(node)
         qn = self.qualname(node.func)
-        if qn is None:
+        if qn is not None and self.known_call(node, qn):
             return
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr == "bind":
+                base = func.value
+                if isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and base.func.attr == "options":
+                    base = base.func.value
+                owner = _dotted(base)
+                inner = self.forwarders.get(owner.rsplit(".", 1)[-1]) if owner else None
+                if inner is not None:
+                    self.bind_launch(node, owner, inner)  # type: ignore[arg-type]
+                    return
+            if func.attr in ("run", "create") and isinstance(func.value, ast.Attribute) and func.value.attr == "containers":
+                image = _arg(node, 0, "image")
+                command = _arg(node, 1, "command")
+                for expr in (command, _keyword(node, "entrypoint")):
+                    if expr is not None:
+                        self.launched.add(self.key(expr))
+                self.container_launch(node, _keyword(node, "entrypoint"), command, image, self.container_env(_keyword(node, "environment")))
+                return
+        last = qn.rsplit(".", 1)[-1] if qn else ""
+        if last.startswith("V1") and (_keyword(node, "args") is not None or _keyword(node, "command") is not None):
+            fmt = self.mapping_get(_keyword(node, "model_format"), "name") if _keyword(node, "model_format") is not None else None
+            fmt_s = self.string(fmt) if fmt is not None else None
+            runtime = "KServe huggingface model spec" if fmt_s is not None and fmt_s.value.lower() == "huggingface" else ""
+            for k in ("args", "command"):
+                if _keyword(node, k) is not None:
+                    self.launched.add(self.key(_keyword(node, k)))  # type: ignore[arg-type]
+            self.container_launch(node, _keyword(node, "command"), _keyword(node, "args"), _keyword(node, "image"),
+                                  self.container_env(_keyword(node, "env")), runtime=runtime)
+            return
+        # an unknown runner (``conn.run(cmd)``, ``pool.submit(start, cmd)``): a command handed to it is a launch
+        strings = last not in _NOT_RUNNERS
+        for arg in node.args:
+            self.use(arg.value if isinstance(arg, ast.Starred) else arg, node, strings=strings)
+        for kw in node.keywords:
+            if kw.arg not in _NOT_COMMAND_KEYWORDS:
+                self.use(kw.value, node, strings=strings)
+
+    def known_call(self, node: ast.Call, qn: str) -> bool:
         cls = self.settings_class(qn)
         if cls is not None:
             self.settings_launch(node, cls, qn)
-            return
+            return True
+        if qn.startswith("ray.serve.llm") and qn.rsplit(".", 1)[-1] == "LLMConfig":
+            self.llm_config_launch(node)
+            return True
+        if self.environ_call(node, qn):
+            return True
         if qn in ARGV_CALLS:
             args_expr = _arg(node, 0, "args")
             if args_expr is None:
-                return
+                return True
+            self.launched.add(self.key(args_expr))
             env = self.env_vars(node)
             shell = _arg(node, 8, "shell")
             if isinstance(shell, ast.Constant) and shell.value is True:
@@ -971,36 +1415,56 @@ class _Extractor:
                 if elements is not None:
                     if elements and not isinstance(elements[0], ast.Starred):
                         self.shell_script(elements[0], env)
-                    return
+                    return True
                 self.shell_script(args_expr, env)
-                return
+                return True
             w = self.words(args_expr)
             if w is not None:
                 self.argv_launch(node, w[0], w[1], env)
-            return
+            return True
         if qn in EXECV_CALLS:
             args_expr = _arg(node, EXECV_CALLS[qn], None)
             if args_expr is not None:
+                self.launched.add(self.key(args_expr))
                 w = self.words(args_expr)
                 if w is not None:
                     self.argv_launch(node, w[0], w[1], [])
-            return
+            return True
         if qn in EXECL_CALLS:
             first, trailing = EXECL_CALLS[qn]
             self._positional_argv(node, list(node.args[first : len(node.args) - trailing]))
-            return
+            return True
         if qn in EXEC_ARGS_CALLS:
             self._positional_argv(node, list(node.args), env=self.env_vars(node))
-            return
+            return True
         if qn in SHELL_CALLS:
             expr = _arg(node, 0, "cmd" if qn != "shlex.split" else "s")
             if expr is not None:
+                self.launched.add(self.key(expr))
                 self.shell_script(expr, self.env_vars(node))
+            return True
+        return False
 
     def _positional_argv(self, node: ast.Call, args: list[ast.expr], env: list[EnvVar] | None = None) -> None:
         w = self.words(ast.List(elts=args, ctx=ast.Load()))
         if w is not None:
             self.argv_launch(node, w[0], w[1], env or [])
+
+
+# Calls whose string arguments are messages, not commands (a list is still read).
+_NOT_RUNNERS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "write",
+                          "echo", "secho", "add_argument", "format", "startswith", "endswith", "find", "replace", "split",
+                          "append", "extend", "insert", "index", "count", "get", "join"})
+_NOT_COMMAND_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message", "doc", "text", "prompt", "title"})
+
+
+def _command_head(value: str) -> bool:
+    """Whether a command string starts vLLM (after env assignments and wrappers)."""
+    low = value.lower()
+    if "vllm" not in low and "lmcache" not in low:
+        return False
+    words = value.split(None, 40)[:40]
+    return match_words([Token(w, Span(0, 0)) for w in words]) is not None
 
 
 _HANDLERS: dict[type, Any] = {
@@ -1016,6 +1480,7 @@ _HANDLERS: dict[type, Any] = {
     ast.AnnAssign: _Extractor.on_ann_assign,
     ast.AugAssign: _Extractor.on_aug_assign,
     ast.Call: _Extractor.on_call,
+    ast.Return: _Extractor.on_return,
 }
 
 
@@ -1148,6 +1613,7 @@ def extract(src: SourceFile) -> Extraction:
     extractor = _Extractor(src, places)
     try:
         extractor.walk(tree)
+        extractor.finish()
     except (_TooDeep, RecursionError):
         return Extraction(problems=[Problem(Span(0, 0), f"Python source nested too deeply to analyse (more than {_MAX_NESTING} levels of nested expressions)")])
     return extractor.result

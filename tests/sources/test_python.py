@@ -573,3 +573,266 @@ def test_python_block_that_is_not_python_is_still_reported() -> None:
     [problem] = ex.problems
     assert problem.message.startswith("Python syntax error:")
     assert [settings_of(l)["model"] for l in ex.launches] == [("str", "ok")]
+
+
+# ---------------------------------------------------------------------------
+# Commands wherever they are built (issue 12, item 4)
+
+
+def args_of(launch: Launch) -> list[str]:
+    return [t.value for t in launch.args]
+
+
+BUILT = '''\
+"""Helpers that start the server on a remote host."""
+import logging
+import subprocess
+
+from fabric import Connection
+
+log = logging.getLogger(__name__)
+
+
+def build_cmd(model: str, port: int) -> list[str]:
+    """Return the argv; callers run it with vllm serve semantics (not a launch: a docstring)."""
+    cmd = ["vllm", "serve", model, "--port", str(port)]
+    cmd += ["--max-num-seqs", "64"]
+    return cmd
+
+
+def start_remote(host: str) -> None:
+    conn = Connection(host)
+    cmd = ["python3", "-m", "vllm.entrypoints.openai.api_server", "--model", "m", "--swap-space", "4"]
+    conn.run(" ".join(cmd), hide=True)
+    conn.run("vllm serve remote/model --gpu-memory-utilization 0.8", pty=True)
+    print("vllm serve is-a-message --port 1")
+    log.info("restart with: vllm serve also-a-message")
+
+
+def start_local() -> subprocess.Popen:
+    cmd = ["vllm", "serve", "local/model", "--seed", "7"]
+    log.info("running %s", " ".join(cmd))
+    print(cmd)
+    return subprocess.Popen(cmd)
+
+
+DEFAULT_ARGV = ["vllm", "serve", "unused/model", "--port", "9000"]
+NOT_VLLM = ["uvicorn", "app:main", "--port", "8000"]
+'''
+
+
+def test_commands_returned_handed_on_or_only_built() -> None:
+    src, ex = run(BUILT)
+    assert ex.problems == []
+    got = [(l.entrypoint, args_of(l)) for l in ex.launches]
+    assert got == [
+        ("vllm serve", ["model", "--port", "str(port)", "--max-num-seqs", "64"]),
+        ("api_server", ["--model", "m", "--swap-space", "4"]),
+        ("vllm serve", ["remote/model", "--gpu-memory-utilization", "0.8"]),
+        ("vllm serve", ["local/model", "--seed", "7"]),
+        ("vllm serve", ["unused/model", "--port", "9000"]),
+    ]
+    returned, joined, remote, local, unused = ex.launches
+    check_token(src, returned.args[4], '"64"')
+    assert returned.args[4].editable and returned.strong
+    # joined for a shell: the words are shell words, placed inside their Python literals
+    check_token(src, joined.args[3], "4")
+    assert joined.args[3].editable and joined.evidence.startswith("`python3 -m vllm.entrypoints.openai.api_server`")
+    check_token(src, remote.args[2], "0.8")
+    # the list that is logged, printed and then run is one launch, at the call that runs it
+    assert src.text[local.span.start : local.span.end] == "subprocess.Popen(cmd)"
+    check_token(src, unused.args[2], '"9000"')
+
+
+def test_joined_elements_are_shell_words_and_quoted_joins_are_argv() -> None:
+    text = '''\
+import shlex
+import subprocess
+
+args = ["vllm", "serve", "j/model", "--max-model-len 2048", "--dtype 'half'", *extra]
+subprocess.run(" ".join(args), shell=True, check=True)
+subprocess.run(shlex.join(["vllm", "serve", "q/model", "--served-model-name", "a b"]), shell=True)
+subprocess.run(" ".join(shlex.quote(a) for a in ["vllm", "serve", "g/model", "--chat-template", "{{ x }}"]), shell=True)
+'''
+    src, ex = run(text)
+    first, second, third = ex.launches
+    assert args_of(first)[:5] == ["j/model", "--max-model-len", "2048", "--dtype", "half"]
+    assert first.args[-1].is_opaque  # *extra: unknown words
+    check_token(src, first.args[2], "2048")
+    assert first.args[2].editable
+    check_token(src, first.args[1], "--max-model-len")
+    assert args_of(second) == ["q/model", "--served-model-name", "a b"]  # one argv item, quoted by shlex
+    check_token(src, second.args[2], '"a b"')
+    assert args_of(third) == ["g/model", "--chat-template", "{{ x }}"]
+
+
+def test_conditional_elements_are_conditional_options() -> None:
+    text = '''\
+import subprocess
+
+def serve(model, eager, cache, big):
+    cmd = ["vllm", "serve", model]
+    cmd += ["--enforce-eager"] if eager else []
+    cmd.append("--enable-prefix-caching" if cache else "--no-enable-prefix-caching")
+    cmd.extend(["--max-model-len", "32768" if big else "8192"])
+    cmd += ["--port", "8001"] if big else ["--port", "8002"]
+    cmd.append("--seed=1" if big else "--seed=2")
+    subprocess.run(cmd, check=True)
+'''
+    src, ex = run(text)
+    [launch] = ex.launches
+    assert args_of(launch) == [
+        "model", "--enforce-eager", "--enable-prefix-caching", "--no-enable-prefix-caching",
+        "--max-model-len", '"32768" if big else "8192"', "--port", "8001", "--seed=1",
+    ]
+    value = launch.args[5]
+    assert value.is_opaque and not value.editable  # a conditional value is one unknown word
+    check_token(src, launch.args[3], '"--no-enable-prefix-caching"')
+    assert launch.args[3].editable
+    assert any("both branches" in n and "--no-enable-prefix-caching" in n for n in launch.notes)
+    assert sum("only the first branch" in n for n in launch.notes) == 2  # --port and --seed: one of each
+
+
+def test_os_environ_before_a_launch_is_its_environment() -> None:
+    text = '''\
+import os
+import subprocess
+
+import docker
+from vllm import LLM
+
+os.environ["VLLM_USE_V1"] = "1"
+os.environ.setdefault("VLLM_LOGGING_LEVEL", "DEBUG")
+os.environ["HF_TOKEN"] = token
+llm = LLM(model="m")
+os.environ.update(VLLM_ALLOW_LONG_MAX_MODEL_LEN="1")
+subprocess.run(["vllm", "serve", "n"], env={**os.environ, "VLLM_SERVER_DEV_MODE": "1"})
+docker.from_env().containers.run("vllm/vllm-openai:v0.30.0", ["--model", "c"])
+'''
+    src, ex = run(text)
+    llm, sub, container = ex.launches
+    assert [e.name.value for e in llm.env] == ["VLLM_USE_V1", "VLLM_LOGGING_LEVEL"]
+    check_token(src, llm.env[0].name, '"VLLM_USE_V1"')
+    check_token(src, llm.env[1].value, '"DEBUG"')
+    assert [e.name.value for e in sub.env] == ["VLLM_USE_V1", "VLLM_LOGGING_LEVEL", "VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_SERVER_DEV_MODE"]
+    check_token(src, sub.env[2].name, "VLLM_ALLOW_LONG_MAX_MODEL_LEN")
+    assert container.env == []  # a container does not inherit this process's environment
+
+
+def test_docker_py_containers() -> None:
+    text = '''\
+import docker
+
+client = docker.from_env()
+client.containers.run(
+    "vllm/vllm-openai:v0.30.0",
+    command=["--model", "Qwen/Qwen3-8B", "--max-num-seqs", "8"],
+    environment={"VLLM_ATTENTION_BACKEND": "FLASHINFER", "HF_HOME": "/cache"},
+    device_requests=[docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])],
+    detach=True,
+)
+client.containers.run("python:3.12-slim", "vllm serve e/model --dtype half", environment=["VLLM_HOST_IP=10.0.0.2", "A=1"])
+client.containers.run("redis:7", command=["redis-server", "--port", "6380"])  # not vLLM
+'''
+    src, ex = run(text)
+    image, shell_cmd = ex.launches
+    assert image.entrypoint == "image" and image.image.value == "vllm/vllm-openai:v0.30.0"
+    assert args_of(image) == ["--model", "Qwen/Qwen3-8B", "--max-num-seqs", "8"]
+    assert image.strong and image.evidence == "image vllm/vllm-openai:v0.30.0 whose entrypoint takes the arguments"
+    assert [(e.name.value, e.value.value) for e in image.env] == [("VLLM_ATTENTION_BACKEND", "FLASHINFER")]
+    check_token(src, image.args[3], '"8"')
+    assert shell_cmd.entrypoint == "vllm serve" and args_of(shell_cmd) == ["e/model", "--dtype", "half"]
+    check_token(src, shell_cmd.args[2], "half")
+    assert shell_cmd.args[2].editable
+    assert [(e.name.value, e.value.value) for e in shell_cmd.env] == [("VLLM_HOST_IP", "10.0.0.2")]
+    check_token(src, shell_cmd.env[0].value, "10.0.0.2")
+
+
+def test_kserve_and_kubernetes_client_specs() -> None:
+    text = '''\
+from kserve import V1beta1InferenceService, V1beta1ModelFormat, V1beta1ModelSpec, V1beta1PredictorSpec
+from kubernetes.client import V1Container, V1EnvVar
+
+predictor = V1beta1PredictorSpec(
+    model=V1beta1ModelSpec(
+        model_format=V1beta1ModelFormat(name="huggingface"),
+        args=["--model_name=llama3", "--model_id=meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "4096"],
+        env=[V1EnvVar(name="VLLM_WORKER_MULTIPROC_METHOD", value="spawn"), {"name": "HF_HOME", "value": "/mnt"}],
+    )
+)
+server = V1Container(name="vllm", image="vllm/vllm-openai:v0.29.0", args=["--model", "k/model", "--tensor-parallel-size", "2"])
+sidecar = V1Container(name="proxy", image="envoyproxy/envoy:v1.30", args=["--config-path", "/etc/envoy.yaml"])
+'''
+    src, ex = run(text)
+    kserve, container = ex.launches
+    assert kserve.entrypoint == "image" and not kserve.strong  # the runtime's own flags come first: weak, never fixed
+    assert "KServe huggingface" in kserve.evidence
+    assert [(e.name.value, e.value.value) for e in kserve.env] == [("VLLM_WORKER_MULTIPROC_METHOD", "spawn")]
+    check_token(src, kserve.env[0].value, '"spawn"')
+    assert container.strong and container.image.value == "vllm/vllm-openai:v0.29.0"
+    assert args_of(container) == ["--model", "k/model", "--tensor-parallel-size", "2"]
+    check_token(src, container.args[3], '"2"')
+
+
+def test_ray_bind_forwards_keywords_into_engine_args() -> None:
+    text = '''\
+from ray import serve
+from vllm.engine.arg_utils import AsyncEngineArgs
+from vllm.engine.async_llm_engine import AsyncLLMEngine
+
+
+@serve.deployment(ray_actor_options={"num_gpus": 1})
+class VLLMDeployment:
+    def __init__(self, response_role: str, **engine_kwargs):
+        args = AsyncEngineArgs(disable_log_requests=True, **engine_kwargs)
+        self.engine = AsyncLLMEngine.from_engine_args(args)
+
+
+deployment = VLLMDeployment.options(name="chat").bind("assistant", model="Qwen/Qwen3-8B", max_model_len=8192, **{"swap_space": 2})
+'''
+    src, ex = run(text)
+    [launch] = ex.launches
+    assert launch.entrypoint == "AsyncEngineArgs" and launch.strong
+    assert "VLLMDeployment.bind" in launch.evidence
+    assert settings_of(launch) == {
+        "disable_log_requests": ("bool", "True"), "model": ("str", "Qwen/Qwen3-8B"),
+        "max_model_len": ("int", "8192"), "swap_space": ("int", "2"),
+    }
+    by_name = {s.name.value: s for s in launch.settings}
+    check_token(src, by_name["max_model_len"].name, "max_model_len")
+    check_token(src, by_name["max_model_len"].value, "8192")
+    check_token(src, by_name["swap_space"].name, '"swap_space"')
+    assert launch.notes == []
+
+
+def test_ray_serve_llm_config() -> None:
+    text = '''\
+from ray import serve
+from ray.serve.llm import LLMConfig, build_openai_app
+
+llm_config = LLMConfig(
+    model_loading_config=dict(model_id="qwen-0.5b", model_source="Qwen/Qwen2.5-0.5B-Instruct"),
+    deployment_config=dict(autoscaling_config=dict(min_replicas=1, max_replicas=2)),
+    engine_kwargs=dict(tensor_parallel_size=2, max_model_len=8192, enable_chunked_prefill=True),
+    runtime_env=dict(env_vars={"VLLM_USE_V1": "1", "HF_TOKEN": "x"}),
+)
+serve.run(build_openai_app({"llm_configs": [llm_config]}))
+
+
+class LLMConfig:  # a local class of the same name is not Ray's
+    pass
+
+
+LLMConfig(engine_kwargs=dict(max_model_len=1))
+'''
+    src, ex = run(text)
+    [launch] = ex.launches
+    assert launch.entrypoint == "LLMConfig" and launch.strong and "ray.serve.llm" in launch.evidence
+    assert settings_of(launch) == {
+        "model": ("str", "Qwen/Qwen2.5-0.5B-Instruct"), "tensor_parallel_size": ("int", "2"),
+        "max_model_len": ("int", "8192"), "enable_chunked_prefill": ("bool", "True"),
+    }
+    model = launch.settings[0]
+    check_token(src, model.value, '"Qwen/Qwen2.5-0.5B-Instruct"')
+    assert not model.name.editable
+    assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_USE_V1", "1")]
