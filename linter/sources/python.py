@@ -1595,24 +1595,59 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:k]
 
 
+_MAGIC_RE = re.compile(r"(?m)^[ \t]*([!%])[^\r\n]*")
+
+
+def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """IPython line magics (``!pip install vllm``, ``%env X=1``) turned into comments of the same length.
+
+    They are not Python (CPython refuses the cell), but a notebook cell or a Markdown
+    block copied from one is read around them; a ``!`` line is a shell command.
+    Returns the masked text and the ``(start, end)`` of each ``!`` command.
+    """
+    chars = list(text)
+    shell: list[tuple[int, int]] = []
+    for m in _MAGIC_RE.finditer(text):
+        chars[m.start(1)] = "#"
+        if m.group(1) == "!":
+            shell.append((m.start(1) + 1, m.end()))
+    return "".join(chars), shell
+
+
+def _tree(text: str) -> tuple[ast.Module | SyntaxError | Problem, list[int] | None, list[tuple[int, int]]]:
+    """The module's tree (or why there is none), the per-line shift of a dedented read, and shell magics."""
+    tree = _parse(text)
+    if not isinstance(tree, SyntaxError):
+        return tree, None, []
+    masked, shell = _mask_magics(text)
+    for candidate in ([masked] if masked != text else []) + [text]:
+        again = _parse(candidate) if candidate is not text else tree
+        if isinstance(again, IndentationError) and again.msg == "unexpected indent":
+            dedented = _dedent(candidate)
+            if dedented is not None:
+                third = _parse(dedented[0])
+                if not isinstance(third, SyntaxError):
+                    return third, dedented[1], shell if candidate is masked else []
+        if not isinstance(again, SyntaxError):
+            return again, None, shell if candidate is masked else []
+    return tree, None, []
+
+
 def extract(src: SourceFile) -> Extraction:
     if not _might_launch(src.text):
         return Extraction()
-    tree = _parse(src.text)
-    places = _Places(src.text)
-    if isinstance(tree, IndentationError) and tree.msg == "unexpected indent":
-        dedented = _dedent(src.text)
-        if dedented is not None:
-            again = _parse(dedented[0])
-            if not isinstance(again, SyntaxError):
-                tree, places = again, _Places(src.text, dedented[1])
+    tree, shift, magics = _tree(src.text)
     if isinstance(tree, SyntaxError):
         return Extraction(problems=[_syntax_problem(src.text, tree)])
     if isinstance(tree, Problem):
         return Extraction(problems=[tree])
-    extractor = _Extractor(src, places)
+    extractor = _Extractor(src, _Places(src.text, shift))
     try:
         extractor.walk(tree)
+        for a, b in magics:  # ``!vllm serve ...`` in a notebook cell
+            command = PlacedText(start=a, end=b)
+            command.lit(src.text[a:b], a)
+            extractor.run_script(command, [])
         extractor.finish()
     except (_TooDeep, RecursionError):
         return Extraction(problems=[Problem(Span(0, 0), f"Python source nested too deeply to analyse (more than {_MAX_NESTING} levels of nested expressions)")])

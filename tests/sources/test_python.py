@@ -836,3 +836,30 @@ LLMConfig(engine_kwargs=dict(max_model_len=1))
     check_token(src, model.value, '"Qwen/Qwen2.5-0.5B-Instruct"')
     assert not model.name.editable
     assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_USE_V1", "1")]
+
+
+def test_notebook_magics_are_read_around_and_shell_magics_are_commands() -> None:
+    text = (
+        "!pip install -q vllm==0.30.0\n"
+        "%env VLLM_LOGGING_LEVEL=DEBUG\n"
+        "from vllm import LLM\n"
+        "!vllm serve Qwen/Qwen3-0.6B --port 8000 --max-model-len 4096 &\n"
+        "if ready:\n"
+        "    llm = LLM(model='facebook/opt-125m', swap_space=2)\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    served, llm = ex.launches
+    assert args_of(served) == ["Qwen/Qwen3-0.6B", "--port", "8000", "--max-model-len", "4096"]
+    check_token(src, served.args[4], "4096")
+    assert served.args[4].editable
+    assert settings_of(llm)["swap_space"] == ("int", "2")
+    [pin] = ex.pins
+    assert src.text[pin.span.start : pin.span.end] == "0.30.0"
+
+
+def test_magics_do_not_hide_a_real_syntax_error() -> None:
+    text = "!pip install vllm\nfrom vllm import LLM\nllm = LLM(model='m'\n"
+    _, ex = run(text)
+    [problem] = ex.problems
+    assert problem.message.startswith("Python syntax error:")
