@@ -152,6 +152,9 @@ def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_
         if c != "\\" or i + 1 >= length:
             i += 1
             continue
+        if fmt and body[i + 1] in "{}":  # a backslash never escapes a brace: it stays, the brace is read next
+            i += 1
+            continue
         if raw:
             i += 2  # a backslash keeps the next character (even a quote) verbatim
             continue
@@ -266,7 +269,7 @@ def _body_end(raw: str, k: int, quote: str, fmt: bool) -> int:
     while k < len(raw):
         c = raw[k]
         if c == "\\":
-            k += 2
+            k += 1 if fmt and raw[k + 1 : k + 2] in ("{", "}") else 2  # a backslash never escapes a brace
             continue
         if raw.startswith(quote, k):
             return k

@@ -863,3 +863,51 @@ def test_magics_do_not_hide_a_real_syntax_error() -> None:
     _, ex = run(text)
     [problem] = ex.problems
     assert problem.message.startswith("Python syntax error:")
+
+
+def test_raw_fstring_braces_and_debug_fields() -> None:
+    text = (
+        "import subprocess\n"
+        "subprocess.run(['vllm', 'serve', 'm', rf'--chat-template=\\{{{tpl}\\}}', f'--seed={seed=}', f\"--x=\\{{y}}\"])\n"
+    )
+    src, ex = run(text)
+    [launch] = ex.launches
+    assert [t.value for t in launch.args] == ["m", "--chat-template=\\{{tpl}\\}", "--seed={seed=}", "--x=\\{y}"]
+    assert launch.args[1].opaque == ((18, 23),)  # only {tpl} is unknown
+    check_token(src, launch.args[2], "f'--seed={seed=}'")
+
+
+def test_every_literal_of_this_project_decodes_as_cpython_reads_it() -> None:
+    """The project's own Python: each string literal's value is CPython's, each run stands verbatim."""
+    import ast
+    import warnings
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    checked = 0
+    for path in sorted([*root.glob("linter/**/*.py"), *root.glob("tests/**/*.py"), *root.glob("rules/**/*.py")]):
+        text = path.read_text(encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+        ex = pysrc._Extractor(SourceFile.from_text(str(path), text), pysrc._Places(text))
+        inner = {id(v) for j in ast.walk(tree) if isinstance(j, ast.JoinedStr) for v in ast.walk(j) if v is not j}
+        for node in ast.walk(tree):
+            if id(node) in inner or not (isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))):
+                continue
+            s = ex.string(node)
+            for a, f, n in s.omap.segments:
+                assert s.value[a : a + n] == text[f : f + n], (path, node.lineno)
+            if isinstance(node, ast.Constant):
+                expected = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+                assert s.value == expected, (path, node.lineno)
+            else:
+                parts, at = [], 0
+                for a, b in s.merged_opaque():
+                    parts.append(s.value[at:a])
+                    at = b
+                parts.append(s.value[at:])
+                if not any(s.value[a:b].rstrip("}").split("!")[0].split(":")[0].rstrip().endswith("=") for a, b in s.merged_opaque()):
+                    assert "".join(parts) == "".join(v.value for v in node.values if isinstance(v, ast.Constant)), (path, node.lineno)
+            checked += 1
+    assert checked > 5000
