@@ -77,7 +77,9 @@ def _needs_head(name: str) -> bool:
 
 
 def might_launch(data: bytes | bytearray | memoryview) -> bool:
-    """False when ``data`` cannot hold a launch (no ``vllm`` nor ``lmcache`` in any case).
+    """False when ``data`` cannot hold a launch (no ``vllm``, ``lmcache`` nor ``ray.serve.llm`` in any case).
+
+    ``ray.serve.llm``: Ray Serve LLM's ``LLMConfig`` starts vLLM without the word.
 
     Lower-cases at most about 1 MiB at a time, so a big buffer is never copied whole.
     """
@@ -86,7 +88,7 @@ def might_launch(data: bytes | bytearray | memoryview) -> bool:
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        if b"vllm" in chunk or b"lmcache" in chunk:
+        if b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk:
             return True
         # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
         if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
@@ -95,7 +97,7 @@ def might_launch(data: bytes | bytearray | memoryview) -> bool:
 
 
 _WIDE_NEEDLES = tuple(
-    word.encode(enc) for word in ("vllm", "lmcache") for enc in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+    word.encode(enc) for word in ("vllm", "lmcache", "ray.serve.llm") for enc in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 )
 
 

@@ -63,7 +63,7 @@ SHELL_CALLS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell", "shlex.split"}
 )
 _LINE_RE = re.compile(r"\r\n|\r|\n")
-_MENTION_RE = re.compile("vllm|lmcache", re.IGNORECASE)
+_MENTION_RE = re.compile(r"vllm|lmcache|ray\.serve\.llm", re.IGNORECASE)
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
 _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
@@ -1525,17 +1525,9 @@ def _dotted(expr: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
-# A launch needs one of these words in the text: the name of a settings class, or
-# of the module or function that starts a process (``import subprocess``,
-# ``os.system``, ``os.execvp``, ``pty.spawn``, ``shlex.split``).
-_TRIGGERS = ("LLM", "EngineArgs", "subprocess", "system", "exec", "popen", "shlex", "spawn", "getoutput")
-
-
 def _might_launch(text: str) -> bool:
-    lowered = text.lower()
-    if "vllm" not in lowered and "lmcache" not in lowered:
-        return False
-    return any(word in text for word in _TRIGGERS)
+    """A launch names vLLM or LMCache somewhere (a command word, an import, an image), or Ray Serve LLM."""
+    return _MENTION_RE.search(text) is not None
 
 
 def _parse(text: str) -> ast.Module | SyntaxError | Problem:
