@@ -1,4 +1,4 @@
-"""Launches in Python source: ``LLM(...)``/``EngineArgs(...)`` calls and subprocess argv.
+"""Launches in Python source: ``LLM(...)``/``EngineArgs(...)`` calls, argv lists and command strings.
 
 Parsed once, with CPython's own parser (the stdlib :mod:`ast`): the tree
 decides whether a call can launch and gives every node's place.  ``ast``
@@ -22,9 +22,33 @@ What is found:
   ``asyncio.create_subprocess_shell``) go to the shell extractor with an
   :class:`~linter.offset_map.OffsetMap` built from the Python literal.
 
+* Ray Serve LLM ``LLMConfig(...)`` (from ``ray.serve.llm``): ``engine_kwargs``
+  are the settings, ``model_loading_config``'s ``model_source`` (else
+  ``model_id``) the model, ``runtime_env["env_vars"]`` the environment; and
+  ``Deployment.bind(**kw)`` into a class whose ``__init__(**kw)`` builds
+  ``AsyncEngineArgs(**kw)``: bind's keywords are that launch's settings.
+* containers: docker-py ``containers.run/create(image, command, entrypoint=,
+  environment=)``, Kubernetes and KServe client models (``V1Container``,
+  ``V1beta1ModelSpec`` ... with ``command``/``args``/``image``/``env``).  The
+  args of a KServe ``huggingface`` model spec are weak evidence (the runtime
+  takes flags of its own first).
+* anywhere else, an argv list or command string whose head starts vLLM is a
+  launch: returned, handed to a runner vllm-lint does not know
+  (``conn.run(cmd)``), or only bound.  ``" ".join(cmd)`` read by a shell is a
+  script whose elements are shell words; ``shlex.join(cmd)`` keeps the argv.
+  A command read by a known runner is not read again where it is logged.
+* ``os.environ["VLLM_X"] = ...`` (``setdefault``, ``update``, ``putenv``)
+  before a local launch is its environment (not a container's).
+* IPython line magics are read around; a ``!`` line is a shell command.
+
 A list bound to a name in the same scope (``cmd = [...]``, ``cmd += [...]``,
 ``cmd.append(x)``, ``cmd.extend([...])``) is followed; conditions and loops
-are not evaluated (every append counts once).
+are not evaluated (every append counts once).  A conditional element
+(``"--a" if c else "--b"``, ``[...] if c else []``) gives both options, noted
+on the launch; a conditional value is one unknown word.
+
+The reading depends on the running Python's grammar: syntax newer than it
+(``f"{d["k"]}"`` before 3.12) is reported as a syntax error of that version.
 """
 
 from __future__ import annotations
@@ -562,11 +586,13 @@ class _Extractor:
             self.imports.pop(node.name, None)  # from here on the name is this class, not an import
         for child in [*node.decorator_list, *node.bases, *node.keywords]:
             self.walk(child, depth + 1)
-        self.scopes.append({})
+        scope: dict[str, _Binding] = {}
+        self.scopes.append(scope)
         self.classes.append(node.name)
         try:
             for stmt in node.body:
                 self.walk(stmt, depth + 1)
+            self.unused_commands(scope)  # ``CMD = [...]`` as a class attribute, run as ``self.CMD``
         finally:
             self.scopes.pop()
             self.classes.pop()

@@ -911,3 +911,24 @@ def test_every_literal_of_this_project_decodes_as_cpython_reads_it() -> None:
                     assert "".join(parts) == "".join(v.value for v in node.values if isinstance(v, ast.Constant)), (path, node.lineno)
             checked += 1
     assert checked > 5000
+
+
+def test_class_attribute_command_and_messages_beside_it() -> None:
+    text = '''\
+import subprocess
+
+
+class Server:
+    """Wraps `vllm serve`; see `vllm serve --help` for the options."""
+
+    CMD = ["vllm", "serve", "facebook/opt-125m", "--max-num-seqs", "4"]
+    HELP = "vllm serve MODEL --port PORT"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.CMD + ["--port", str(self.port)])
+        print(self.HELP)
+'''
+    src, ex = run(text)
+    [launch] = ex.launches  # the docstring and the help string are messages, not commands
+    assert args_of(launch) == ["facebook/opt-125m", "--max-num-seqs", "4"]
+    check_token(src, launch.args[2], '"4"')
