@@ -1635,13 +1635,34 @@ def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(chars), shell
 
 
+_PROMPT_RE = re.compile(r"(?m)^([ \t]*)(>>>|\.\.\.)( |$)")
+
+
+def _session_code(text: str) -> str | None:
+    """An interpreter session (``>>> x = 1`` / ``... `` / output lines) as its code, in place.
+
+    Prompts become blanks (the dedented read removes them), output lines blank lines.
+    """
+    if ">>>" not in text:
+        return None
+    chars = [c if c in "\r\n" else " " for c in text]
+    found = False
+    for m in _PROMPT_RE.finditer(text):
+        end = text.find("\n", m.end())
+        end = len(text) if end == -1 else end
+        chars[m.end() : end] = text[m.end() : end]
+        found = found or m.group(2) == ">>>"
+    return "".join(chars) if found else None
+
+
 def _tree(text: str) -> tuple[ast.Module | SyntaxError | Problem, list[int] | None, list[tuple[int, int]]]:
     """The module's tree (or why there is none), the per-line shift of a dedented read, and shell magics."""
     tree = _parse(text)
     if not isinstance(tree, SyntaxError):
         return tree, None, []
     masked, shell = _mask_magics(text)
-    for candidate in ([masked] if masked != text else []) + [text]:
+    session = _session_code(text)
+    for candidate in ([masked] if masked != text else []) + ([session] if session is not None else []) + [text]:
         again = _parse(candidate) if candidate is not text else tree
         if isinstance(again, IndentationError) and again.msg == "unexpected indent":
             dedented = _dedent(candidate)

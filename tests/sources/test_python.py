@@ -932,3 +932,19 @@ class Server:
     [launch] = ex.launches  # the docstring and the help string are messages, not commands
     assert args_of(launch) == ["facebook/opt-125m", "--max-num-seqs", "4"]
     check_token(src, launch.args[2], '"4"')
+
+
+def test_interpreter_session_is_read_as_its_code() -> None:
+    text = (
+        ">>> from vllm import LLM\n"
+        ">>> llm = LLM(model='Qwen/Qwen3-0.6B',\n"
+        "...           max_model_len=2048)\n"
+        "INFO 05-01 12:00:00 llm_engine.py:100] Initializing an LLM engine (v0.30.0)\n"
+        ">>> llm.generate('Hello')\n"
+        "[RequestOutput(request_id=0, prompt='Hello', ...)]\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    [launch] = ex.launches
+    assert settings_of(launch)["max_model_len"] == ("int", "2048")
+    check_token(src, {s.name.value: s for s in launch.settings}["max_model_len"].value, "2048")
