@@ -1167,13 +1167,7 @@ class _Extractor:
         if isinstance(expr, ast.Dict):
             for key_node, value_node in zip(expr.keys, expr.values):
                 if key_node is None:  # **other
-                    inner = self.dict_items(value_node)
-                    if inner is None:
-                        if self.qualname(value_node) != "os.environ":
-                            notes.append(f"**{self.code(value_node)} not resolved")
-                    else:
-                        items.extend(inner[0])
-                        notes.extend(inner[1])
+                    self._merge(value_node, f"**{self.code(value_node)}", items, notes)
                     continue
                 key = self.string(key_node)
                 if key is None or key.opaque or self.is_bytes(key_node):
@@ -1184,26 +1178,25 @@ class _Extractor:
             return items, notes
         if isinstance(expr, ast.Call) and self.qualname(expr.func) == "dict":
             for arg in expr.args:
-                inner = self.dict_items(arg.value if isinstance(arg, ast.Starred) else arg)
-                if inner is None:
-                    if self.qualname(arg) != "os.environ":
-                        notes.append(f"{self.code(arg)} not resolved")
-                else:
-                    items.extend(inner[0])
-                    notes.extend(inner[1])
+                self._merge(arg.value if isinstance(arg, ast.Starred) else arg, self.code(arg), items, notes)
             for kw in expr.keywords:
                 if kw.arg is None:
-                    inner = self.dict_items(kw.value)
-                    if inner is None:
-                        notes.append(f"**{self.code(kw.value)} not resolved")
-                    else:
-                        items.extend(inner[0])
-                        notes.extend(inner[1])
+                    self._merge(kw.value, f"**{self.code(kw.value)}", items, notes)
                     continue
                 value, kind = self.setting_value(kw.value)
                 items.append((self.keyword_token(kw), value, kind))
             return items, notes
         return None
+
+    def _merge(self, expr: ast.expr, label: str, items: list[tuple[Token, Token, str]], notes: list[str]) -> None:
+        """The items of a mapping spread into another (``**other``, ``dict(other)``); ``os.environ`` adds none of note."""
+        inner = self.dict_items(expr)
+        if inner is None:
+            if self.qualname(expr) != "os.environ":
+                notes.append(f"{label} not resolved")
+            return
+        items.extend(inner[0])
+        notes.extend(inner[1])
 
     def keyword_token(self, kw: ast.keyword) -> Token:
         """The keyword name of ``name=value`` (ast places the keyword node at its name)."""
