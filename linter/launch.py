@@ -145,7 +145,7 @@ class Launch:
     kind: str  # a row of linter.kinds.KINDS: the file's kind, or the form it takes there (k8s, compose, actions ...)
     span: Span
     program: Program = "vllm"
-    entrypoint: str = "vllm serve"  # "vllm serve", "api_server", "image", "LLM", "EngineArgs", "AsyncEngineArgs", "config", "lmcache server"
+    entrypoint: str = "vllm serve"  # "vllm serve", "api_server", "image", "LLM", "EngineArgs", "AsyncEngineArgs", "LLMConfig" (Ray Serve LLM), "config", "lmcache server"
     style: Style = "argv"
     entry: list[Token] = field(default_factory=list)
     args: list[Token] = field(default_factory=list)
