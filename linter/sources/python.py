@@ -128,16 +128,6 @@ class _Places:
 # Python string literals -> PlacedText
 
 
-def _split_literal(code: str) -> tuple[str, str, int]:
-    """``rb'''x'''`` -> (prefix lowercased, quote, offset of the body)."""
-    i = 0
-    while i < len(code) and code[i] not in "'\"":
-        i += 1
-    prefix = code[:i].lower()
-    quote = code[i : i + 3] if code[i : i + 3] in ('"""', "'''") else code[i]
-    return prefix, quote, i + len(quote)
-
-
 def decode_body(body: str, file_start: int, *, raw: bool, fmt: bool = False, is_bytes: bool = False,
                 into: PlacedText | None = None) -> tuple[str, OffsetMap]:
     """Undo a literal body's escapes, recording which characters stand verbatim.

@@ -345,8 +345,9 @@ def test_decode_matches_python(literal: str) -> None:
         expected = ast.literal_eval(literal)
     if isinstance(expected, bytes):
         expected = expected.decode("latin-1")
-    prefix, quote, body_off = pysrc._split_literal(literal)
-    body = literal[body_off : len(literal) - len(quote)]
+    [piece] = pysrc._literal_pieces(literal)
+    prefix, body_off = piece.prefix, piece.body_start
+    body = literal[body_off : piece.body_end]
     value, omap = pysrc.decode_body(body, body_off, raw="r" in prefix, is_bytes="b" in prefix)
     assert value == expected
     for s, f, n in omap.segments:
