@@ -12,10 +12,6 @@ vulture, never imported.)
 check_dockerfile, check_markdown, check_python, check_shell, check_yaml  # linter/fix_check.py
 helm_comments, markdown_comments  # linter/sources/comments.py
 
-# libcst calls a visitor's visit_<Node>/leave_<Node> methods and a CodegenState's hooks
-_.visit_WithItem, _.visit_AnnAssign, _.leave_FunctionDef, _.leave_ClassDef  # linter/sources/python.py
-_.add_indent_tokens, _.add_token, _.pop_trailing_newline, _.before_codegen, _.after_codegen, _.record_syntactic_position
-
 # used by the tests
 _.from_text, _.byte_offset  # linter/source_file.py
 hidden  # linter/knowledge.py OptionSpec.hidden (tests/linter/test_fix_property.py)

@@ -736,7 +736,7 @@ class _Extractor:
 
     # -- strings --------------------------------------------------------------
 
-    def string(self, node: ast.expr, *, placeholders: bool = False) -> PlacedText | None:
+    def string(self, node: ast.expr, *, placeholders: bool = False) -> PyString | None:
         """A string expression's value and places (bytes decoded as Latin-1), or None for others.
 
         ``placeholders``: f-string fields become ``${name}`` (for a shell script);
