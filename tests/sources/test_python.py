@@ -949,3 +949,40 @@ def test_interpreter_session_is_read_as_its_code() -> None:
     [launch] = ex.launches
     assert settings_of(launch)["max_model_len"] == ("int", "2048")
     check_token(src, {s.name.value: s for s in launch.settings}["max_model_len"].value, "2048")
+
+
+CLIENT = '''\
+"""Benchmark client for a vLLM server: only start_server() starts one."""
+import argparse
+import os
+import subprocess
+
+import requests
+import vllm
+
+URL = os.environ.get("VLLM_URL", "http://vllm-server:8000")
+MODELS = ["vllm-model", "Qwen/Qwen3-8B"]
+STEPS = ["start the server with: vllm serve MODEL", "then run this script"]
+
+
+def start_server() -> subprocess.Popen:
+    return subprocess.Popen(["vllm", "serve", MODELS[1], "--port", "8000"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="query vllm serve")
+    parser.add_argument("--vllm-url", default=URL, help="where `vllm serve` listens")
+    args = parser.parse_args()
+    subprocess.run(["pip", "install", "vllm==0.6.0"], check=True)
+    subprocess.run(["python", "bench.py", "--backend", "vllm"], check=True)
+    print(f"vLLM {vllm.__version__} at {args.vllm_url}")
+    requests.post(f"{args.vllm_url}/v1/completions", json={"model": MODELS[0], "prompt": "hi"})
+'''
+
+
+def test_a_client_that_names_vllm_everywhere_launches_once() -> None:
+    src, ex = run(CLIENT)
+    [launch] = ex.launches
+    assert args_of(launch) == ["MODELS[1]", "--port", "8000"]
+    assert src.text[launch.span.start : launch.span.end].startswith("subprocess.Popen(")
+    check_token(src, launch.args[2], '"8000"')
