@@ -621,7 +621,7 @@ class _Extractor:
     def set_environ(self, key: ast.expr, value: ast.expr | None) -> None:
         """``os.environ["VLLM_X"] = v`` (and setdefault, update, putenv): the environment of later launches."""
         name = self.string(key)
-        if name is None or name.opaque or not name.value.startswith(("VLLM_", "LMCACHE_")):
+        if name is None or name.opaque or not kept_env(name.value):
             return
         self.module_env.append(EnvVar(self.str_token(name), self.setting_value(value)[0] if value is not None else None))
 
@@ -633,10 +633,10 @@ class _Extractor:
             for arg in node.args:
                 items = self.dict_items(arg)
                 for k, v, _ in (items[0] if items else []):
-                    if k.value.startswith(("VLLM_", "LMCACHE_")):
+                    if kept_env(k.value):
                         self.module_env.append(EnvVar(k, v))
             for kw in node.keywords:
-                if kw.arg is not None and kw.arg.startswith(("VLLM_", "LMCACHE_")):
+                if kw.arg is not None and kept_env(kw.arg):
                     self.module_env.append(EnvVar(self.keyword_token(kw), self.setting_value(kw.value)[0]))
             return True
         return False
@@ -1277,7 +1277,7 @@ class _Extractor:
         env_vars = self.mapping_get(runtime, "env_vars") if runtime is not None else None
         if env_vars is not None:
             items = self.dict_items(env_vars)
-            env = [EnvVar(k, v) for k, v, _ in (items[0] if items else []) if k.value.startswith(("VLLM_", "LMCACHE_"))]
+            env = [EnvVar(k, v) for k, v, _ in (items[0] if items else []) if kept_env(k.value)]
         self.add_launch(Launch(
             path=self.src.path, kind="python", span=self.span(call), entrypoint="LLMConfig", style="settings",
             entry=[Token(self.code(call.func), self.span(call.func), self.span(call.func).start)],
@@ -1343,19 +1343,19 @@ class _Extractor:
             return []
         items = self.dict_items(expr)
         if items is not None:
-            return [EnvVar(k, v) for k, v, _ in items[0] if k.value.startswith(("VLLM_", "LMCACHE_"))]
+            return [EnvVar(k, v) for k, v, _ in items[0] if kept_env(k.value)]
         out: list[EnvVar] = []
         for el in self.list_elements(expr) or []:
             s = self.string(el)
             if s is not None:
                 tok = self.str_token(s)
-                if "=" in tok.value and tok.value.startswith(("VLLM_", "LMCACHE_")):
+                if "=" in tok.value and kept_env(tok.value):
                     eq = tok.value.index("=")
                     out.append(EnvVar(sub_token(tok, 0, eq), sub_token(tok, eq + 1, len(tok.value))))
                 continue
             name = self.mapping_get(el, "name")
             n = self.string(name) if name is not None else None
-            if n is not None and not n.opaque and n.value.startswith(("VLLM_", "LMCACHE_")):
+            if n is not None and not n.opaque and kept_env(n.value):
                 value = self.mapping_get(el, "value")
                 out.append(EnvVar(self.str_token(n), self.setting_value(value)[0] if value is not None else None))
         return out

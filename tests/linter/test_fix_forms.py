@@ -192,7 +192,7 @@ REFUSALS = [
      "from vllm import LLM\nimport subprocess\nsubprocess.run(['vllm', 'serve', 'm', '--mamba-cache-mode', 'all' if a else 'none'])\n", None),
     ("python-kserve-runtime-args-are-weak", "isvc.py", "python",
      "from kserve import V1beta1ModelFormat, V1beta1ModelSpec\n# the Hugging Face runtime serves with vLLM\n"
-     "V1beta1ModelSpec(model_format=V1beta1ModelFormat(name='huggingface'), args=['--model_name=x', '--max-num-seq', '8'])\n", "VL201"),
+     "V1beta1ModelSpec(model_format=V1beta1ModelFormat(name='huggingface'), args=['--model_name=x', '--max-num-seq', '8'])\n", None),  # weak, with the runtime's own flag: not confirmed
     ("shell-quotes-inside-word", "serve.sh", "shell",
      "vllm serve m --max-num-\"seq\" 8\n", "VL201"),
     ("shell-backslash-inside-word", "serve.sh", "shell",
