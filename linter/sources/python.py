@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import json
 import re
 import sys
@@ -473,6 +474,7 @@ class _Extractor:
         self.forwarders: dict[str, Launch] = {}  # class or function -> settings launch fed by its **kwargs
         self.word_notes: list[str] = []
         self.alive: list[object] = []
+        self.conditional_nodes: set[int] = set()  # elements of one branch of ``[...] if c else [...]``
 
     # -- positions -----------------------------------------------------------
 
@@ -722,6 +724,8 @@ class _Extractor:
             return body
         if body and orelse:
             self.word_notes.append(f"conditional options: both branches of `{self.code(expr)}` are listed")
+        self.conditional_nodes.update(id(el) for el in (*body, *orelse))
+        self.alive.extend((*body, *orelse))
         return body + orelse
 
     def resolve(self, expr: ast.expr, depth: int = 0) -> ast.expr:
@@ -831,7 +835,8 @@ class _Extractor:
                     tokens.append(tok)
                     nodes.append(node)
             else:
-                tokens.append(self.element_token(el))
+                tok = self.element_token(el)
+                tokens.append(dataclasses.replace(tok, conditional=True) if id(el) in self.conditional_nodes else tok)
                 nodes.append(el)
         return tokens, nodes
 
@@ -854,7 +859,7 @@ class _Extractor:
             self.word_notes.append(f"conditional options: both branches of `{self.code(el)}` are listed")
         else:
             self.word_notes.append(f"conditional option: `{options[0][1].value}` (from `{self.code(el)}`)")
-        return [(self.str_token(s), b) for b, s in options]
+        return [(dataclasses.replace(self.str_token(s), conditional=True), b) for b, s in options]
 
     def split_words(self, s: PlacedText) -> list[Token]:
         out = []

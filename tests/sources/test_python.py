@@ -986,3 +986,12 @@ def test_a_client_that_names_vllm_everywhere_launches_once() -> None:
     assert args_of(launch) == ["MODELS[1]", "--port", "8000"]
     assert src.text[launch.span.start : launch.span.end].startswith("subprocess.Popen(")
     check_token(src, launch.args[2], '"8000"')
+
+
+def test_conditional_tokens_are_marked_conditional() -> None:
+    text = "import subprocess\nsubprocess.run(['vllm', 'serve', 'm', '--enforce-eager' if e else '--no-enforce-eager', *(['--seed', '1'] if s else [])])\n"
+    _, ex = run(text)
+    [launch] = ex.launches
+    assert [(t.value, t.conditional) for t in launch.args] == [
+        ("m", False), ("--enforce-eager", True), ("--no-enforce-eager", True), ("--seed", True), ("1", True),
+    ]
