@@ -123,6 +123,8 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             per_file_ignores=cfg.per_file_matcher(),
             gpu_memory_gib=cfg.gpu_memory_gib,
             model_configs=_model_configs(model_config),
+            # what a launch's ``--config FILE`` may read: the paths given (standard input: the working folder)
+            roots=tuple(os.path.realpath(p) for p in (paths if "-" not in paths else (os.curdir,))),
         )
         respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
         if "-" in paths:

@@ -16,7 +16,7 @@ from packaging.version import InvalidVersion, Version
 from linter import argmodel, kinds, knowledge
 from linter.checking import FileContext, LaunchContext
 from linter.diagnostic import Diagnostic, Finding, matches
-from linter.launch import Launch, Span, VersionHint
+from linter.launch import Launch, Span, Token, VersionHint
 from linter.source_file import MAX_FILE_BYTES, DecodeError, NotRegularFile, SourceFile, read_file  # noqa: F401 - the reader, here for its callers
 from linter.sources import Extraction
 from linter.sources.words import nearest_pin
@@ -33,6 +33,9 @@ class Settings:
     # and local config.json files from ``--model-config [MODEL=]PATH`` (key "" = every model).
     gpu_memory_gib: float | None = None
     model_configs: dict[str, str] = field(default_factory=dict)
+    # The real paths given on the command line: a ``--config FILE`` a launch names is read
+    # only when its real path is one of them or inside one (None: no limit, for library use).
+    roots: tuple[str, ...] | None = None
 
     def enabled(self, code: str, default: bool) -> bool:
         """``--select``/``--extend-select``/``--ignore`` keep ``code`` (``default``: it is in the default set)."""
@@ -129,7 +132,7 @@ def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings, 
 
 def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, inherited: Version | None = None) -> FileResult:
     """Lint one decoded file.  ``inherited``: see :func:`choose_release` (named config files only)."""
-    from rules.input_problem import parse_error
+    from rules.input_problem import parse_error, unreadable
 
     result = FileResult(src.path, src=src)
     extraction = extract(src, kind)
@@ -143,7 +146,14 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
             launch.version_hint = nearest_pin(launch.span.start, extraction.pins)
         version, pin, reason = choose_release(launch, extraction.pins, settings, inherited)
         release = knowledge.release(version)
-        named = config_path(launch, src.path) if launch.style == "argv" else None
+        named = None
+        if launch.style == "argv":
+            named, outside = config_path(launch, src.path, settings.roots)
+            if outside is not None and settings.enabled(unreadable.code, unreadable.default):
+                result.diagnostics.append(unreadable.stamp(src.path, Finding(
+                    outside.span,
+                    f"`--config {outside.value}` names a file outside the linted folder; not read (name it on the command line to check it)",
+                )))
         if named is not None:
             result.named_configs.append((named, version))
         parsed = argmodel.parse(launch, release, config=_config_settings(named))
@@ -183,22 +193,42 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
     return result
 
 
-def config_path(launch: Launch, path: str) -> str | None:
-    """The file that ``--config FILE`` names, when it can be found next to the launch's file."""
+def config_path(launch: Launch, path: str, roots: tuple[str, ...] | None = None) -> tuple[str | None, Token | None]:
+    """(the file that ``--config FILE`` names, when it can be found next to the launch's file,
+    or None; the ``FILE`` token when that file exists but its real path lies outside ``roots``).
+
+    A file outside the paths given is never read: a launch in a pull request must not be
+    able to make vllm-lint print a file of the machine it runs on (``--config ../secret.yml``,
+    an absolute path, an in-tree symbolic link to anywhere)."""
     args = launch.args
     for i, tok in enumerate(args[:-1]):
         if tok.value != "--config" or tok.is_opaque:
             continue
         target = args[i + 1]
         if target.is_opaque or not target.value.endswith((".yaml", ".yml")):
-            return None
+            return None, None
         name = target.value
         candidates = [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(path), name), name]
         for c in candidates:
             if os.path.isfile(c):
-                return c
-        return None
-    return None
+                if roots is not None and not within(c, roots):
+                    return None, target
+                return c, None
+        return None, None
+    return None, None
+
+
+def within(path: str, roots: Iterable[str]) -> bool:
+    """Whether the real path of ``path`` is one of ``roots`` or inside one of them (symbolic links resolved)."""
+    try:
+        real = os.path.realpath(path)
+        for root in roots:
+            top = os.path.realpath(root)
+            if real == top or os.path.commonpath([real, top]) == top:
+                return True
+    except (OSError, ValueError):  # a link loop, a path on another drive
+        return False
+    return False
 
 
 # real path -> settings of each config file named by ``--config FILE``, while a run

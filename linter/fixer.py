@@ -23,7 +23,7 @@ from packaging.version import Version
 
 from linter import kinds
 from linter.diagnostic import Diagnostic, Edit, Fix
-from linter.engine import FileResult, Settings, lint_source
+from linter.engine import FileResult, Settings, lint_source, within
 from linter.source_file import DecodeError, SourceFile
 
 MAX_PASSES = 8
@@ -156,16 +156,6 @@ def _dedupe(edits: list[Edit]) -> list[Edit]:
             seen.add(key)
             out.append(e)
     return out
-
-
-def within(path: str, roots: list[str]) -> bool:
-    """Whether the real path of ``path`` is one of ``roots`` or inside one of them (symbolic links resolved)."""
-    real = os.path.realpath(path)
-    for root in roots:
-        top = os.path.realpath(root)
-        if real == top or os.path.commonpath([real, top]) == top:
-            return True
-    return False
 
 
 def write_atomic(path: str, original: bytes, new: bytes) -> None:

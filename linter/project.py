@@ -222,7 +222,8 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
     big, not text, a walked file that cannot hold a launch) is linted instead, as :func:`lint`
     would, so ``--fix`` and the check report the same.
     """
-    from linter.fixer import FixError, fix_file, within, write_atomic
+    from linter.engine import within
+    from linter.fixer import FixError, fix_file, write_atomic
     from rules._lib.base import all_rules
 
     rules = all_rules()
