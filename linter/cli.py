@@ -15,6 +15,7 @@ import click
 
 from linter import knowledge
 from linter.reporters import FORMATS
+from linter.reporters.common import json_text, printable
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 
@@ -47,7 +48,7 @@ def _changes(versions, fmt, paths, cfg, *, respect_gitignore, force_exclude) -> 
     from linter import project
 
     candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
-    click.echo(changes.run(candidates, old, new, fmt), nl=False)
+    click.echo("\n".join(map(printable, changes.run(candidates, old, new, fmt).split("\n"))), nl=False)
     return EXIT_CLEAN
 
 
@@ -197,7 +198,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
         if fixed is not None:
             src, outcome = fixed.src, fixed.outcome
             if outcome.error:
-                click.echo(f"vllm-lint: {filename}: {outcome.error}", err=True)
+                click.echo(printable(f"vllm-lint: {filename}: {outcome.error}"), err=True)
             if show_fixes:
                 sys.stderr.write(fixes_summary([(filename, outcome.applied)], would=show_diff))
             remaining = [outcome.remaining] if outcome.remaining is not None else []
@@ -241,7 +242,7 @@ def _fix(candidates, settings, *, output_format: str, write: bool, unsafe: bool,
 
     run = project.fix(candidates, settings, unsafe=unsafe, write=write, roots=roots)
     for path, message in run.problems:
-        click.echo(f"vllm-lint: {path}: {message}", err=True)
+        click.echo(printable(f"vllm-lint: {path}: {message}"), err=True)
     applied = run.applied
     if not write:
         sys.stdout.write("".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed) for ff in run.files if ff.outcome.fixed != ff.outcome.original))
@@ -334,18 +335,18 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
                 }
             )
     if output_format == "json":
-        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        click.echo(json_text(out, indent=2))
     elif output_format == "json-lines":
         for row in out:
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(json_text(row))
     else:
         for row in out:
             opts = " ".join(o["name"] + ("" if o["value"] is None else f" {o['value']}") for o in row["options"])
             pin = f", pinned {row['vllm_version']}" if row["vllm_version"] else ""
-            click.echo(f"{row['file']}:{row['line']}:{row['column']}: {row['kind']} {row['entrypoint']} (checked against {row['checked_against']}{pin})")
-            click.echo(f"    model: {row['model']}" + (f"\n    options: {opts}" if opts else ""))
+            click.echo(printable(f"{row['file']}:{row['line']}:{row['column']}: {row['kind']} {row['entrypoint']} (checked against {row['checked_against']}{pin})"))
+            click.echo(f"    model: {printable(str(row['model']))}" + (f"\n    options: {printable(opts)}" if opts else ""))
             if row["evidence"]:
-                click.echo(f"    evidence: {row['evidence']}" + ("" if row["strong"] else " (weak: reported, never edited)"))
+                click.echo(f"    evidence: {printable(str(row['evidence']))}" + ("" if row["strong"] else " (weak: reported, never edited)"))
         click.echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}.")
     return EXIT_CLEAN
 

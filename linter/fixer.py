@@ -24,6 +24,7 @@ from packaging.version import Version
 from linter import kinds
 from linter.diagnostic import Diagnostic, Edit, Fix
 from linter.engine import FileResult, Settings, lint_source, within
+from linter.reporters.common import printable
 from linter.source_file import DecodeError, SourceFile
 
 MAX_PASSES = 8
@@ -208,10 +209,32 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
         raise
 
 
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def diff_name(prefix: str, path: str) -> str:
+    """``a/PATH`` for a diff header, quoted as git quotes it when the name holds a quote, a
+    backslash or a character :func:`linter.reporters.printable` would escape (C escapes,
+    other bytes of the UTF-8 name in octal): ``git apply`` and ``patch`` read it back, and a
+    terminal showing the diff obeys nothing in the name."""
+    name = prefix + path
+    if printable(name) == name and '"' not in name and "\\" not in name:
+        return name
+    out = []
+    for c in name:
+        if c in _C_ESCAPES:
+            out.append(_C_ESCAPES[c])
+        elif c.isprintable():
+            out.append(c)
+        else:
+            out.append("".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape")))
+    return '"' + "".join(out) + '"'
+
+
 def unified_diff(path: str, before: str, after: str) -> str:
     """A unified diff of ``before`` and ``after``; a last line without a newline is marked as ``diff`` does."""
     out = []
-    for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"):
+    for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=diff_name("a/", path), tofile=diff_name("b/", path)):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
 
@@ -228,7 +251,7 @@ def fixes_summary(fixed: list[tuple[str, list[Diagnostic]]], *, would: bool = Fa
     for path, applied in fixed:
         if not applied:
             continue
-        lines.append(f"- {path}:")
+        lines.append(f"- {printable(path)}:")
         counts: dict[str, int] = {}
         for d in applied:
             counts[d.code] = counts.get(d.code, 0) + 1

@@ -17,6 +17,58 @@ from linter.source_file import SourceFile
 RULES_DOC = "docs/rules.md"  # the rule pages, generated from the rule modules; anchors are lower-case codes
 
 
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str, style: str = "text", keep: str = "") -> str:
+    """``text`` with every character a terminal or log viewer could obey or hide escaped.
+
+    File names, option values and source lines come from the repository: an escape
+    sequence in them (clear screen, window title, OSC 8 links, OSC 52 clipboard writes,
+    C1 controls, bidi overrides, zero-width characters) must be shown, never obeyed.
+    Every character :meth:`str.isprintable` refuses (controls, format characters, line
+    and paragraph separators, lone surrogates from undecodable names, unassigned code
+    points) is escaped:
+
+    * ``style="text"``: as Python writes it (``\\x1b``, ``\\u202e``, ``\\n``), for people;
+    * ``style="json"``: as a JSON ``\\uXXXX`` escape, applied to serialised JSON, whose
+      only raw control character is the newline between tokens (kept): the decoded
+      values stay exact;
+    * ``style="xml"``: as an XML character reference (``&#x202e;``), applied to a
+      serialised document, newlines between elements kept.
+
+    ``keep``: characters the format itself encodes (the CR and LF of a workflow command).
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for c in text:
+        if c.isprintable() or c in keep or (c == "\n" and style != "text"):
+            out.append(c)
+            continue
+        o = ord(c)
+        if style == "json":
+            if o > 0xFFFF:
+                o -= 0x10000
+                out.append(f"\\u{0xD800 + (o >> 10):04x}\\u{0xDC00 + (o & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{o:04x}")
+        elif style == "xml":
+            out.append(f"&#x{o:x};")
+        elif c in _NAMED:
+            out.append(_NAMED[c])
+        else:
+            out.append(f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}")
+    return "".join(out)
+
+
+def json_text(value, **kwargs) -> str:
+    """``json.dumps`` for a report: UTF-8 kept readable, control and format characters escaped."""
+    import json
+
+    return printable(json.dumps(value, ensure_ascii=False, **kwargs), "json")
+
+
 def rule_doc_ref(code: str) -> str:
     """``docs/rules.md#vl101``: the rule's page, relative to the repository root."""
     return f"{RULES_DOC}#{code.lower()}"

@@ -3,7 +3,9 @@
 ``::error file=deploy/serve.sh,line=7,col=5,endLine=7,endColumn=15,title=VL102::message``
 
 Escaping follows the Actions runner: the message escapes ``%``, CR and LF;
-property values escape those and ``:`` and ``,`` too.  Columns are characters,
+property values escape those and ``:`` and ``,`` too.  Before that, control and
+format characters of paths and messages are escaped (:func:`linter.reporters.common.printable`):
+the runner prints the rest to the log as it stands.  Columns are characters,
 1-based, the end one past the last character (as in the text output).
 """
 
@@ -11,8 +13,9 @@ from __future__ import annotations
 
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
-from linter.reporters.common import char_pos, rel_path
+from linter.reporters.common import char_pos, printable, rel_path
 
+_NEWLINES = "\r\n"  # encoded by escape_data, shown as line breaks
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
@@ -28,18 +31,18 @@ def annotation(result: FileResult, d: Diagnostic) -> str:
     line, col = char_pos(result.src, d.span.start)
     end_line, end_col = char_pos(result.src, d.span.end)
     props = [
-        ("file", rel_path(result.path)),
+        ("file", printable(rel_path(result.path))),
         ("line", str(line)),
         ("col", str(col)),
         ("endLine", str(end_line)),
         ("endColumn", str(end_col)),
         ("title", d.code),
     ]
-    message = d.message
+    message = printable(d.message, keep=_NEWLINES)
     if d.vllm_version:
         message += f" [vLLM {d.vllm_version}]"
     if d.fix is not None:
-        message += f"\n{d.fix.applicability} fix: {d.fix.message}"
+        message += f"\n{d.fix.applicability} fix: {printable(d.fix.message, keep=_NEWLINES)}"
     head = ",".join(f"{k}={escape_property(v)}" for k, v in props)
     return f"::{COMMANDS[d.severity]} {head}::{escape_data(message)}"
 

@@ -8,11 +8,9 @@ compares them between the merge request and its target branch.
 
 from __future__ import annotations
 
-import json
-
 from linter.diagnostic import Severity
 from linter.engine import FileResult
-from linter.reporters.common import char_pos, fingerprinted, rel_path
+from linter.reporters.common import char_pos, fingerprinted, json_text, rel_path
 
 # error: the server fails to start or rejects the option; warning: accepted but
 # ignored, deprecated or changing meaning; info: worth knowing
@@ -38,4 +36,4 @@ def issues(results: list[FileResult]) -> list[dict]:
 
 
 def as_gitlab(results: list[FileResult]) -> str:
-    return json.dumps(issues(results), indent=2, ensure_ascii=False) + "\n"
+    return json_text(issues(results), indent=2) + "\n"

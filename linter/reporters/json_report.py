@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from linter.diagnostic import Diagnostic
 from linter.engine import FileResult
+from linter.reporters.common import json_text
 from linter.source_file import SourceFile
 
 DOCS_URL = "docs/rules.md#{code}"  # the rule pages, generated from the rule modules
@@ -45,8 +44,8 @@ def diagnostic_dict(src: SourceFile | None, d: Diagnostic) -> dict:
 
 def as_json(results: list[FileResult]) -> str:
     items = [diagnostic_dict(r.src, d) for r in results for d in r.diagnostics]
-    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+    return json_text(items, indent=2) + "\n"
 
 
 def as_json_lines(results: list[FileResult]) -> str:
-    return "".join(json.dumps(diagnostic_dict(r.src, d), ensure_ascii=False) + "\n" for r in results for d in r.diagnostics)
+    return "".join(json_text(diagnostic_dict(r.src, d)) + "\n" for r in results for d in r.diagnostics)

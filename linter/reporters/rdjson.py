@@ -10,12 +10,10 @@ offered as suggestions: they are not meant to be applied as they stand.
 
 from __future__ import annotations
 
-import json
-
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
 from linter.launch import Span
-from linter.reporters.common import rel_path, rule_doc_ref, utf8_pos
+from linter.reporters.common import json_text, rel_path, rule_doc_ref, utf8_pos
 from linter.source_file import SourceFile
 
 SEVERITIES = {Severity.ERROR: "ERROR", Severity.WARNING: "WARNING", Severity.INFO: "INFO"}
@@ -48,4 +46,4 @@ def diagnostic(result: FileResult, d: Diagnostic) -> dict:
 
 def as_rdjson(results: list[FileResult]) -> str:
     doc = {"source": dict(SOURCE), "diagnostics": [diagnostic(r, d) for r in results for d in r.diagnostics]}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc, indent=2) + "\n"

@@ -11,12 +11,10 @@ reads them; GitHub ignores them).  A clean run still has ``"results": []``.
 
 from __future__ import annotations
 
-import json
-
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
 from linter.launch import Span
-from linter.reporters.common import fingerprinted, path_uri, project_url, rule_doc_ref, tool_version, utf16_pos
+from linter.reporters.common import fingerprinted, json_text, path_uri, project_url, rule_doc_ref, tool_version, utf16_pos
 from linter.source_file import SourceFile
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -117,4 +115,4 @@ def sarif_log(results: list[FileResult]) -> dict:
 
 
 def as_sarif(results: list[FileResult]) -> str:
-    return json.dumps(sarif_log(results), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_log(results), indent=2) + "\n"

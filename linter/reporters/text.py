@@ -8,6 +8,7 @@ from packaging.version import Version
 
 from linter.diagnostic import Diagnostic
 from linter.engine import FileResult
+from linter.reporters.common import printable
 
 
 def _position(result: FileResult, d: Diagnostic) -> tuple[int, int]:
@@ -21,7 +22,7 @@ def concise(results: list[FileResult]) -> str:
     for result in results:
         for d in result.diagnostics:
             line, col = _position(result, d)
-            lines.append(f"{d.path}:{line}:{col}: {d.code} {_suffix(d)}{d.message}")
+            lines.append(f"{printable(d.path)}:{line}:{col}: {d.code} {_suffix(d)}{printable(d.message)}")
     lines.append(summary(results))
     return "\n".join(lines) + "\n"
 
@@ -37,16 +38,19 @@ def full(results: list[FileResult]) -> str:
         for d in result.diagnostics:
             line, col = _position(result, d)
             where = f" [vLLM {d.vllm_version}]" if d.vllm_version else ""
-            out.append(f"{d.path}:{line}:{col}: {d.code} {_suffix(d)}{d.message}{where}")
+            out.append(f"{printable(d.path)}:{line}:{col}: {d.code} {_suffix(d)}{printable(d.message)}{where}")
             if src is not None and src.text:
-                text = src.line_text(line)
+                text = src.line_text(line).expandtabs(1)
                 end_line, end_col = src.line_col(max(d.span.end, d.span.start))
-                width = (end_col - col) if end_line == line else len(text) - col + 1
+                end = end_col - 1 if end_line == line else len(text)
+                # the caret under the escaped line: columns counted in what is shown
+                before = len(printable(text[: col - 1]))
+                width = len(printable(text[col - 1 : end]))
                 gutter = f"{line:>4} | "
-                out.append(gutter + text.expandtabs(1))
-                out.append(" " * (len(gutter) + col - 1) + "^" * max(1, width))
+                out.append(gutter + printable(text))
+                out.append(" " * (len(gutter) + before) + "^" * max(1, width))
             if d.fix is not None:
-                out.append(f"     = {d.fix.applicability} fix: {d.fix.message}")
+                out.append(f"     = {d.fix.applicability} fix: {printable(d.fix.message)}")
             out.append("")
     out.append(summary(results))
     return "\n".join(out) + "\n"

@@ -87,3 +87,64 @@ def test_config_inside_the_tree_is_still_read(tmp_path: Path) -> None:
     # the script alone: the config is outside the paths given
     code, diags, _ = run_cli(["serve.sh"], tmp_path)
     assert [(d["code"], "not read" in d["message"]) for d in diags] == [("VL003", True)]
+
+
+# ---------------------------------------------------------------------------
+# 4. Escape sequences in names, values and lines never reach a terminal or a log raw
+
+HOSTILE = "\x1b[2J\x1b]0;owned\x07\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\\x1b]52;c;cm0gLXJm\x07\x9b31m\u202egnp.sh\u200b\u2066\ufeff\u2028"
+
+
+def _raw_controls(text: str) -> list[str]:
+    import unicodedata
+
+    return sorted({repr(c) for c in text if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs")})
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [s for v in value for s in _strings(v)] if isinstance(value, list) else []
+
+
+@pytest.fixture
+def hostile_tree(tmp_path: Path) -> Path:
+    name = "run" + HOSTILE.replace("/", "") + ".sh"
+    (tmp_path / name).write_text(f"vllm serve m --swap-space 16 --dtype '{HOSTILE}' --max-num-seq 8  # {HOSTILE}\n")
+    (tmp_path / "values.yaml").write_text(f"command: [vllm, serve, m, '--kv-cache-dtype', \"{HOSTILE.encode('unicode_escape').decode()}\"]\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_control_and_format_characters_are_escaped_in_every_format(hostile_tree: Path, fmt: str) -> None:
+    proc = raw(["--no-cache", "--output-format", fmt, "."], hostile_tree)
+    out, err = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    assert proc.returncode == 1, err
+    assert _raw_controls(out) == [] and _raw_controls(err) == []
+    if fmt in ("json", "sarif", "rdjson", "gitlab"):  # machines still get the exact text
+        from urllib.parse import unquote
+
+        assert any(HOSTILE.replace("/", "") in unquote(s) for s in _strings(json.loads(out)))
+    if fmt in ("full", "concise"):
+        assert "\\x1b[2J" in out  # shown, not obeyed
+
+
+def test_escapes_in_fix_messages_diff_and_show_launches(hostile_tree: Path) -> None:
+    for args in (["--show-launches", "--output-format", "full"], ["--show-launches"], ["--statistics"], ["--fix", "--show-fixes"],
+                 ["--changes", "0.8", "0.32"]):
+        proc = raw(["--no-cache", *args, "."], hostile_tree)
+        for stream in (proc.stdout, proc.stderr):
+            assert _raw_controls(stream.decode("utf-8")) == [], args
+    # a diff stays a patch: the lines as they are, the names quoted as git quotes them
+    (hostile_tree / "values.yaml").unlink()
+    name = next(p.name for p in hostile_tree.iterdir())
+    (hostile_tree / name).write_text("vllm serve m --max-num-seq 8\n")
+    proc = raw(["--no-cache", "--diff", "--show-fixes", "."], hostile_tree)
+    assert _raw_controls(proc.stderr.decode()) == []
+    head = [line for line in proc.stdout.decode().splitlines() if line.startswith(("---", "+++"))]
+    assert len(head) == 2 and _raw_controls("".join(head)) == []
+    applied = subprocess.run(["patch", "-p1"], cwd=hostile_tree, input=proc.stdout, capture_output=True)
+    assert applied.returncode == 0, applied.stderr
+    assert (hostile_tree / name).read_text() == "vllm serve m --max-num-seqs 8\n"
