@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from linter import knowledge
+from linter import bounded_json, knowledge
 from linter.knowledge import OptionSpec, Release
 from linter.launch import Launch, Setting, Token
 
@@ -119,7 +119,7 @@ class ParsedOption:
         if text is None:
             return None
         try:
-            value = json.loads(text)
+            value = bounded_json.loads(text)
         except ValueError:
             return None
         return value if isinstance(value, dict) else None
@@ -308,7 +308,7 @@ def _config_items(release: Release, settings: list[Setting]) -> list[Item]:
             continue
         if s.kind == "json":
             try:
-                data = json.loads(value)
+                data = bounded_json.loads(value)
             except ValueError:
                 continue
             if isinstance(data, list):
@@ -450,7 +450,7 @@ def _dotted_json(parts: list[ParsedDotted]) -> str:
             value: Any = raw.split(",")
         else:
             try:
-                value = json.loads(raw)
+                value = bounded_json.loads(raw)
             except ValueError:
                 value = raw
         d = root
@@ -706,7 +706,9 @@ def _check_values(parsed: ParsedLaunch) -> None:
                 parsed.add_error(ArgError("invalid-choice", f"invalid choice {text!r} for {spec.primary}", v, opt))
             elif spec.json and v.dotted_from is None and text.lstrip().startswith(("{", "[")):
                 try:
-                    json.loads(text)
+                    bounded_json.loads(text)
+                except bounded_json.TooDeep as exc:
+                    parsed.add_error(ArgError("invalid-json", f"{spec.primary} value is {exc}; vLLM's parser would fail on it, and vllm-lint does not read it", v, opt))
                 except ValueError as exc:
                     parsed.add_error(ArgError("invalid-json", f"{spec.primary} value is not valid JSON: {exc}", v, opt))
 

@@ -51,7 +51,6 @@ prefill backend (FlashInfer on SM90, and on SM100/SM120 with CUDA 13 when
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -443,9 +442,10 @@ def gdn_prefill_matters(config: dict, version: Version) -> bool:
 
 def load_config(path: str) -> dict | None:
     """A config.json as a dict, None when unreadable (never raises)."""
+    from linter import bounded_json
+
     try:
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
-    except (OSError, ValueError, UnicodeDecodeError):
+        raw = bounded_json.read(path)  # never blocks on a pipe, bounded in size and depth
+    except (OSError, ValueError):
         return None
     return raw if isinstance(raw, dict) else None

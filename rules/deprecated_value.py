@@ -33,8 +33,8 @@ read from each release's wheel into `rules/data/value_sets.json`: `fbgemm_fp8`,
 Versions: per fact, from `deprecated-in` (warning) and `removed-in` (error).
 """
 
-import json
 
+from linter import bounded_json
 from linter.diagnostic import Finding, Severity
 from rules._lib import facts
 from rules._lib.base import Rule, register
@@ -82,7 +82,7 @@ def _values(opt, option):
                 yield d.path[0], d.value, d.value_item, True
         return
     try:
-        data = json.loads(opt.value)
+        data = bounded_json.loads(opt.value)
     except ValueError:
         return  # invalid-json (VL204) reports it
     if isinstance(data, dict):

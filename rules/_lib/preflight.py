@@ -39,12 +39,12 @@ changes the sizes: quantization, pipeline parallelism, speculative decoding ...)
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter import bounded_json
 from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import ParsedLaunch
@@ -127,6 +127,16 @@ def _int(value) -> int | None:
     return None
 
 
+_MAX_COUNT = 1 << 32  # no layer, head or dimension count of a real model comes near
+
+
+def _count(value) -> int | None:
+    """A positive count from a config.json (a layer, head or dimension number), or None:
+    a config file of the wrong type or of absurd size gives no estimate, never a crash."""
+    n = _int(value)
+    return n if n is not None and 0 < n <= _MAX_COUNT else None
+
+
 def from_table(name: str) -> SizeFacts | None:
     m = knowledge.models().get(name.strip().rstrip("/"))
     if m is None or not m.num_hidden_layers:
@@ -181,20 +191,20 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
     :func:`hybrid_pages` (linter/hybrid_block.py) from the same config.json.
     """
     try:
-        raw = json.loads(read_file(path))  # a --model-config FILE: never blocks on a pipe
+        raw = bounded_json.read(path)  # never blocks on a pipe, bounded in size and depth
     except (OSError, ValueError):
         return None
     if not isinstance(raw, dict):
         return None
     cfg = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else raw
-    layers = _int(cfg.get("num_hidden_layers"))
-    heads = _int(cfg.get("num_attention_heads"))
+    layers = _count(cfg.get("num_hidden_layers"))
+    heads = _count(cfg.get("num_attention_heads"))
     if not layers or not heads:
         return None
-    kv_heads = _int(cfg.get("num_key_value_heads")) or heads
-    head_dim = _int(cfg.get("head_dim")) or ((_int(cfg.get("hidden_size")) or 0) // heads)
+    kv_heads = _count(cfg.get("num_key_value_heads")) or heads
+    head_dim = _count(cfg.get("head_dim")) or ((_count(cfg.get("hidden_size")) or 0) // heads)
     dtype = str(cfg.get("torch_dtype") or cfg.get("dtype") or raw.get("torch_dtype") or raw.get("dtype") or "bfloat16")
-    window = _int(cfg.get("sliding_window"))
+    window = _count(cfg.get("sliding_window"))
     types = cfg.get("layer_types")
     full = sliding = mamba = 0
     kinds_known = False
@@ -210,8 +220,8 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
                 mamba += 1
             else:
                 return None  # a layer kind the estimate does not know
-    elif window and _int(cfg.get("sliding_window_pattern")):
-        pattern = int(cfg["sliding_window_pattern"])  # Gemma 3: every pattern-th layer is global
+    elif window and _count(cfg.get("sliding_window_pattern")):
+        pattern = _count(cfg.get("sliding_window_pattern")) or 1  # Gemma 3: every pattern-th layer is global
         full = layers // pattern
         sliding = layers - full
         kinds_known = True
@@ -223,13 +233,14 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
     if (cfg.get("mamba_d_state") or cfg.get("linear_num_value_heads")) and not mamba:
         return None  # hybrid whose layer kinds the config does not list
     mla = None
-    if _int(cfg.get("kv_lora_rank")) and cfg.get("qk_rope_head_dim") is not None:
-        mla = (int(cfg["kv_lora_rank"]), int(cfg["qk_rope_head_dim"]))
+    rank, rope = _count(cfg.get("kv_lora_rank")), _int(cfg.get("qk_rope_head_dim"))
+    if rank and rope is not None and 0 <= rope <= _MAX_COUNT:
+        mla = (rank, rope)
     if window and not kinds_known and not cfg.get("use_sliding_window", True):
         window = None  # Qwen2-style configs carry a window they do not use
     folder = os.path.dirname(os.path.abspath(path))
     weights, note = _checkpoint_bytes(folder)
-    max_len = _int(cfg.get("max_position_embeddings"))
+    max_len = _count(cfg.get("max_position_embeddings"))
     return SizeFacts(
         model=name or str(raw.get("_name_or_path") or path),
         layers=layers,
@@ -251,8 +262,9 @@ def from_config(path: str, name: str | None = None) -> SizeFacts | None:
 def _checkpoint_bytes(folder: str) -> tuple[int | None, str]:
     index = os.path.join(folder, "model.safetensors.index.json")
     try:
-        total = json.loads(read_file(index, 1 << 26)).get("metadata", {}).get("total_size")  # big checkpoints list many tensors
-        if isinstance(total, int) and total > 0:
+        meta = bounded_json.read(index, 1 << 26)  # big checkpoints list many tensors
+        total = meta.get("metadata", {}).get("total_size") if isinstance(meta, dict) else None
+        if isinstance(total, int) and not isinstance(total, bool) and total > 0:
             return total, "the checkpoint's model.safetensors.index.json total_size"
     except (OSError, ValueError, AttributeError):
         pass

@@ -148,3 +148,68 @@ def test_escapes_in_fix_messages_diff_and_show_launches(hostile_tree: Path) -> N
     applied = subprocess.run(["patch", "-p1"], cwd=hostile_tree, input=proc.stdout, capture_output=True)
     assert applied.returncode == 0, applied.stderr
     assert (hostile_tree / name).read_text() == "vllm serve m --max-num-seqs 8\n"
+
+
+# ---------------------------------------------------------------------------
+# 10, 13. JSON values and config.json files are read within bounds
+
+DEEP = "[" * 1000 + "]" * 1000  # 2 KB
+
+
+def test_deep_json_option_value_gets_a_diagnostic_and_the_tree_is_linted(tmp_path: Path, good: str) -> None:
+    (tmp_path / "serve.sh").write_text(f"vllm serve m --kv-transfer-config '{DEEP}'\n")
+    (tmp_path / "deep.py").write_text(f"from vllm import LLM\nllm = LLM(model='m', kv_transfer_config='{{\"a\": {DEEP}}}')\n")
+    (tmp_path / "conf.yaml").write_text(f"compilation-config: '{DEEP}'\nmax-num-seqs: 8\n")
+    (tmp_path / "cfg.sh").write_text("vllm serve m --config conf.yaml\n")
+    (tmp_path / "dotted.sh").write_text(f"vllm serve m --compilation-config.level '{DEEP}'\n")
+    (tmp_path / "good.sh").write_text(good)
+    code, diags, err = run_cli(["."], tmp_path)
+    got = by_file(diags)
+    assert code == 1
+    assert [d["code"] for d in got["good.sh"]] == ["VL101"]
+    (deep,) = [d for d in got["serve.sh"] if d["code"] == "VL204"]
+    assert "nested deeper than" in deep["message"]
+
+
+DEEP_CONFIGS = {
+    "deep": DEEP,
+    "deep-object": '{"num_hidden_layers": 32, "num_attention_heads": 32, "x": ' + DEEP + "}",
+    "list": "[1, 2, 3]",
+    "string-rope": json.dumps({"num_hidden_layers": 32, "num_attention_heads": 32, "kv_lora_rank": 512, "qk_rope_head_dim": "64"}),
+    "list-rope": json.dumps({"num_hidden_layers": 32, "num_attention_heads": 32, "kv_lora_rank": 512, "qk_rope_head_dim": [64]}),
+    "negative-pattern": json.dumps({"num_hidden_layers": 32, "num_attention_heads": 32, "sliding_window": 128, "sliding_window_pattern": -6}),
+    "huge-layers": json.dumps({"num_hidden_layers": 1e300, "num_attention_heads": 32, "head_dim": 128}),
+    "negative-heads": json.dumps({"num_hidden_layers": 32, "num_attention_heads": -8, "hidden_size": 4096}),
+    "text-config-list": json.dumps({"text_config": [1], "num_hidden_layers": 32, "num_attention_heads": 32}),
+    "not-utf8": b"\xff\xfe{}",
+}
+KV_SERVE = "vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.9\n"
+
+
+@pytest.mark.parametrize("name", DEEP_CONFIGS)
+def test_model_config_of_any_shape_never_crashes(tmp_path: Path, name: str, good: str) -> None:
+    body = DEEP_CONFIGS[name]
+    (tmp_path / "config.json").write_bytes(body if isinstance(body, bytes) else body.encode())
+    if name == "deep-object":  # the weights index beside it, deep too
+        (tmp_path / "model.safetensors.index.json").write_text('{"metadata": ' + DEEP + "}")
+    (tmp_path / "serve.sh").write_text(KV_SERVE)
+    (tmp_path / "good.sh").write_text(good)
+    (tmp_path / "vllm-lint.toml").write_text("gpu-memory-gib = 24\n")
+    code, diags, err = run_cli(["--model-config", "config.json", "serve.sh", "good.sh"], tmp_path)
+    assert [d["code"] for d in by_file(diags)["good.sh"]] == ["VL101"]
+
+
+@pytest.mark.parametrize("name", ["deep", "deep-object", "string-rope", "fifo"])
+def test_hugging_face_cache_config_of_any_shape_never_crashes_or_blocks(tmp_path: Path, name: str, good: str) -> None:
+    snap = tmp_path / "hub" / "models--Qwen--Qwen3-8B" / "snapshots" / "abc"
+    snap.mkdir(parents=True)
+    if name == "fifo":
+        os.mkfifo(snap / "config.json")
+    else:
+        (snap / "config.json").write_text(DEEP_CONFIGS[name])
+        os.mkfifo(snap / "model.safetensors.index.json")
+    (tmp_path / "serve.sh").write_text(KV_SERVE)
+    (tmp_path / "good.sh").write_text(good)
+    (tmp_path / "vllm-lint.toml").write_text("gpu-memory-gib = 24\n")
+    code, diags, err = run_cli(["serve.sh", "good.sh"], tmp_path, env={"HF_HUB_CACHE": str(tmp_path / "hub")}, timeout=60)
+    assert [d["code"] for d in by_file(diags)["good.sh"]] == ["VL101"]
