@@ -61,27 +61,74 @@ def encode(result) -> dict:
     return out
 
 
+class BadEntry(ValueError):
+    """A compact result (from the cache) that is not one :func:`encode` could have written."""
+
+
+_APPLICABILITY = ("safe", "unsafe", "display-only")
+_SEVERITIES = {s.value: s for s in Severity}
+
+
+def _str(v) -> str:
+    if not isinstance(v, str):
+        raise BadEntry("not a string")
+    return v
+
+
+def _opt_str(v) -> str | None:
+    return None if v is None else _str(v)
+
+
+def _span(s, e, size: int | None) -> Span:
+    if not (isinstance(s, int) and isinstance(e, int)) or isinstance(s, bool) or isinstance(e, bool):
+        raise BadEntry("not a span")
+    if not 0 <= s <= e or (size is not None and e > size):
+        raise BadEntry("span outside the file")
+    return Span(s, e)
+
+
+def _rows(v, width: int) -> list:
+    if not isinstance(v, list) or not all(isinstance(r, list) and len(r) == width for r in v):
+        raise BadEntry("malformed rows")
+    return v
+
+
 def decode(path: str, payload: dict, data: bytes | None):
-    from linter.engine import FileResult, LaunchReport
+    """The FileResult of a compact result; raises :class:`BadEntry` (a ValueError) for one
+    :func:`encode` could not have written: wrong types, an unknown severity, a span outside
+    the file's text (checked when ``data`` is given) or past ``data``'s size (always)."""
+    from linter.engine import MAX_FILE_BYTES, FileResult, LaunchReport
     from linter.source_file import DecodeError, SourceFile
 
+    if not isinstance(payload, dict) or not set(payload) <= {"d", "l", "n", "x"}:
+        raise BadEntry("not a compact result")
     result = FileResult(path)
-    for code, message, dpath, start, end, severity, fix, version, related in payload.get("d", ()):
-        f = None
-        if fix is not None:
-            f = Fix(fix[0], tuple(Edit(Span(s, e), c) for s, e, c in fix[2]), fix[1])
-        result.diagnostics.append(
-            Diagnostic(code=code, message=message, path=path if dpath is None else dpath, span=Span(start, end), severity=Severity(severity),
-                       fix=f, vllm_version=version, related=[(p, Span(s, e)) for p, s, e in related])
-        )
-    for version, pin, reason in payload.get("l", ()):
-        result.launches.append(LaunchReport(None, Version(version), pin, reason))
-    result.named_configs = [(p, Version(v)) for p, v in payload.get("n", ())]
     if data is not None:
         try:
             result.src = SourceFile.from_bytes(path, data)
         except DecodeError:
             result.src = None
+    size = len(result.src.text) if result.src is not None else (len(data) if data is not None else MAX_FILE_BYTES)
+    for code, message, dpath, start, end, severity, fix, version, related in _rows(payload.get("d", []), 9):
+        f = None
+        if fix is not None:
+            if not isinstance(fix, list) or len(fix) != 3 or fix[1] not in _APPLICABILITY:
+                raise BadEntry("malformed fix")
+            f = Fix(_str(fix[0]), tuple(Edit(_span(s, e, size), _str(c)) for s, e, c in _rows(fix[2], 3)), fix[1])
+        if severity not in _SEVERITIES:
+            raise BadEntry("unknown severity")
+        dpath = _opt_str(dpath)
+        result.diagnostics.append(
+            Diagnostic(code=_str(code), message=_str(message), path=path if dpath is None else dpath,
+                       span=_span(start, end, size if dpath is None else None), severity=_SEVERITIES[severity], fix=f,
+                       vllm_version=_opt_str(version),
+                       related=[(_str(p), _span(s, e, size if p == path else None)) for p, s, e in _rows(related, 3)])
+        )
+    for version, pin, reason in _rows(payload.get("l", []), 3):
+        result.launches.append(LaunchReport(None, Version(_str(version)), _opt_str(pin), _str(reason)))
+    result.named_configs = [(_str(p), Version(_str(v))) for p, v in _rows(payload.get("n", []), 2)]
+    for f, sig in _rows(payload.get("x", []), 2):
+        _str(f), _str(sig)
     return result
 
 
@@ -107,12 +154,12 @@ def _outside_files(result, path: str) -> list[str]:
 
 def _outside_signatures(files: list[str]):
     """[[path, signature]] of ``files``, or None when one changed too recently to be trusted."""
-    from linter.cache import file_signature
+    from linter.cache import changed_at, file_signature
 
     out = []
     for f in files:
         sig = file_signature(f)
-        if sig != "missing" and int(sig.split(":")[1]) >= (time.time() - RACY_SECONDS) * 1e9:
+        if sig != "missing" and changed_at([int(x) for x in sig.split(":")]) >= (time.time() - RACY_SECONDS) * 1e9:
             return None
         out.append([f, sig])
     return out
@@ -131,17 +178,18 @@ def _read(path: str) -> bytes | None:
     return data if len(data) <= MAX_FILE_BYTES else None
 
 
-def _cached(cache, path: str, kind: str, prefilter: bool, digest: str):
-    """The stored compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed)."""
+def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: bytes | None = None):
+    """The stored compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed,
+    or with spans outside ``data``'s text)."""
     from linter.cache import settings_key
 
     inherited = _STATE.get("inherited")  # a named config file's release, which changes its result
     extra = f"\ninherited={inherited}" if inherited is not None else ""
     key = cache.key(path, kind, prefilter, settings_key(_STATE["settings"], path) + extra, digest)
     hit = cache.get(key)
-    if hit:
+    if hit is not None:
         try:
-            decode(path, hit, None)  # a well-formed entry, or a miss
+            decode(path, hit, data)  # a well-formed entry, or a miss
             if "x" in hit:  # the other files it read must be as they were
                 from linter.cache import file_signature
 
@@ -157,17 +205,18 @@ _MISS = object()
 
 def _from_index(path: str, kind: str, prefilter: bool, signature):
     """What the stat index and the cache answer without linting (``_MISS`` when they cannot)."""
+    from linter.cache import stat_signature
+
     cache = _STATE["cache"]
     if signature is None:
         try:
-            st = os.stat(path)
+            signature = stat_signature(os.stat(path))
         except OSError:
             return _MISS
-        signature = (st.st_size, st.st_mtime_ns, st.st_ino)
     known = _STATE["index"].get(path)
-    if known is None or tuple(known[:3]) != tuple(signature):
+    if known is None or tuple(known[:5]) != tuple(signature):
         return _MISS
-    digest, might = known[3], known[4]
+    digest, might = known[5], known[6]
     if prefilter and kinds.prefiltered(kind) and not might:
         return None
     _key, hit = _cached(cache, path, kind, prefilter, digest)
@@ -178,9 +227,10 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
     if not hit.get("d"):
         return hit, None
     data = _read(path)
-    if data is not None and cache.digest(data) == digest:
-        return hit, data
-    return _MISS
+    if data is None or cache.digest(data) != digest:
+        return _MISS
+    _key, hit = _cached(cache, path, kind, prefilter, digest, data)  # its spans lie in the text
+    return (hit, data) if hit else _MISS
 
 
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
@@ -191,9 +241,10 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     settings, cache = _STATE["settings"], _STATE.get("cache")
     screened = prefilter and kinds.prefiltered(kind)  # walked files without vllm/lmcache are empty results
     if cache is not None and signature is None:
+        from linter.cache import stat_signature
+
         try:
-            st = os.stat(path)
-            signature = (st.st_size, st.st_mtime_ns, st.st_ino)
+            signature = stat_signature(os.stat(path))
         except OSError:
             signature = None
     data = _read(path)
@@ -204,13 +255,13 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     might = might_launch(data) if screened else True
     digest = cache.digest(data) if cache is not None and might else ""
     update = None
-    if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
+    if cache is not None and signature is not None and changed_at(signature) < (time.time() - RACY_SECONDS) * 1e9:
         update = (path, [*signature, digest, might])
     if not might:
         return None, (update, None)  # what lint_file returns for it: an empty result
     key = None
     if cache is not None:
-        key, hit = _cached(cache, path, kind, prefilter, digest)
+        key, hit = _cached(cache, path, kind, prefilter, digest, data)
         if hit is not None:
             return ((hit, data if hit.get("d") else None) if hit else None), (update, None)
     result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter)
@@ -240,7 +291,7 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
         return lint_file(path, "vllm-config", settings, rules or _rules(), inherited=inherited)
     _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited)
     try:
-        key, hit = _cached(cache, path, "vllm-config", False, cache.digest(data))
+        key, hit = _cached(cache, path, "vllm-config", False, cache.digest(data), data)
         if hit is not None:
             return decode(path, hit, data if hit.get("d") else None)
         result = lint_file(path, "vllm-config", settings, _rules(), data=data, inherited=inherited)

@@ -20,14 +20,22 @@ and modification time of every module and data file of ``linter/`` and
 so an upgrade or an edited rule never reads an old entry.
 
 A result that read other files besides its own (the ``--config FILE`` a
-launch names, wherever it was looked for) stores their size and modification
-time (or their absence) and is used only while they are unchanged.
+launch names, wherever it was looked for) stores their signature (size,
+modification and change times, inode and device, as git's index keeps; or
+their absence) and is used only while they are unchanged.
 
 Everything is in one pack file per tool version (``cache.json``: the entries
 and a stat index that spares reading unchanged files), read once at the start
 and written once at the end.  Writes are atomic (a temporary file in the same
-folder, then ``os.replace``) and merge what a concurrent run saved meanwhile;
-a pack or an entry that cannot be read or decoded is treated as missing.  The cache never changes results:
+folder, then ``os.replace``) and merge what a concurrent run saved meanwhile.
+The pack is untrusted input (anyone who can write the folder can write it): it is
+read without blocking, up to :data:`MAX_PACK_BYTES`, never through a symbolic
+link, and every row and entry is checked before use (:func:`linter.batch.decode`
+checks an entry's spans against the file's text); a pack, row or entry that fails
+is treated as missing.  A cache root or version folder that is a symbolic link is
+refused (a committed ``.vllm-lint-cache`` link would redirect every contributor's
+writes): the run is then uncached.  Writes go through a descriptor of the version
+folder opened without following links.  The cache never changes results:
 ``tests/linter/test_cache.py`` checks cached and uncached runs print the same.
 """
 
@@ -37,9 +45,10 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
+import secrets
 
-FORMAT = 1  # bump when the entry layout changes
+FORMAT = 2  # bump when the entry layout changes (2: ctime and device in every signature)
+MAX_PACK_BYTES = 512 * 1024 * 1024
 DIRNAME = ".vllm-lint-cache"
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _WATCHED = ("linter", "rules")  # walked, sub-folders included
@@ -80,12 +89,24 @@ def tool_key() -> str:
     return h.hexdigest()
 
 
+def stat_signature(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    """(size, mtime, ctime, inode, device): what git's index compares.  An in-place rewrite
+    that keeps the size and mtime (``unzip -o``, ``touch -r``, ``rsync --inplace -t``)
+    still changes the ctime, which no user call can set back."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def changed_at(signature) -> int:
+    """The last time (ns) the file's bytes or metadata changed, for the racy check."""
+    return max(signature[1], signature[2])
+
+
 def file_signature(path: str) -> str:
     try:
         st = os.stat(path)
     except OSError:
         return "missing"
-    return f"{st.st_size}:{st.st_mtime_ns}"
+    return ":".join(map(str, stat_signature(st)))
 
 
 def settings_key(settings, path: str) -> str:
@@ -154,23 +175,74 @@ class Cache:
     # -- one pack file per tool version: the entries and the stat index
     #
     # ``entries``: key -> [path, compact result].  ``files`` (the stat index, like
-    # git's): path -> [size, mtime_ns, inode, content digest, whether the bytes name
-    # vllm/lmcache]; it spares reading unchanged files.  A file is only recorded when
-    # last modified over RACY_SECONDS before, so an edit in the same clock tick as
-    # the recording cannot hide behind an equal mtime.  One file rather than one per
-    # entry: creating files is the slow part of a cold run on most file systems.
+    # git's): path -> [size, mtime_ns, ctime_ns, inode, device, content digest, whether
+    # the bytes name vllm/lmcache]; it spares reading unchanged files.  A file is only
+    # recorded when last changed over RACY_SECONDS before, so an edit in the same clock
+    # tick as the recording cannot hide behind an equal mtime.  One file rather than one
+    # per entry: creating files is the slow part of a cold run on most file systems.
+
+    def _open_folder(self, create: bool) -> int | None:
+        """A descriptor of the version folder, opened without following a link at the root
+        or at the version folder (None: absent, or refused)."""
+        flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            root = os.open(self.root, flags)
+        except FileNotFoundError:
+            if not create:
+                return None
+            try:
+                os.makedirs(self.root)
+                root = os.open(self.root, flags)
+            except OSError:
+                return None
+            # like ruff's: keep the folder out of git and of backups
+            for name, text in ((".gitignore", "# Automatically created by vllm-lint.\n*\n"), ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")):
+                try:
+                    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=root)
+                    with os.fdopen(fd, "w") as f:
+                        f.write(text)
+                except OSError:
+                    pass
+        except OSError:  # a link (ELOOP), not a folder, unreadable: no cache
+            return None
+        try:
+            name = os.path.basename(self.folder)
+            try:
+                return os.open(name, flags, dir_fd=root)
+            except FileNotFoundError:
+                if not create:
+                    return None
+                os.mkdir(name, 0o755, dir_fd=root)
+                return os.open(name, flags, dir_fd=root)
+        except OSError:
+            return None
+        finally:
+            os.close(root)
 
     def _read_pack(self) -> tuple[dict, dict]:
+        from linter import bounded_json
+        from linter.engine import read_file
+
+        folder = self._open_folder(create=False)
+        if folder is None:
+            return {}, {}
         try:
-            with open(os.path.join(self.folder, PACK), "rb") as f:
-                pack = json.loads(f.read())
-            if isinstance(pack, dict) and pack.get("v") == FORMAT:
-                files, entries = pack.get("files"), pack.get("entries")
-                if isinstance(files, dict) and isinstance(entries, dict):
-                    return files, entries
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-            pass
-        return {}, {}
+            data = read_file(PACK, MAX_PACK_BYTES, follow=False, dir_fd=folder)  # never blocks, never follows a link
+            if len(data) > MAX_PACK_BYTES:
+                return {}, {}
+            pack = bounded_json.loads(data, max_depth=16)
+        except (OSError, ValueError):
+            return {}, {}
+        finally:
+            os.close(folder)
+        if not isinstance(pack, dict) or pack.get("v") != FORMAT:
+            return {}, {}
+        files, entries = pack.get("files"), pack.get("entries")
+        if not isinstance(files, dict) or not isinstance(entries, dict):
+            return {}, {}
+        files = {p: row for p, row in files.items() if _valid_row(row)}
+        entries = {k: e for k, e in entries.items() if isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], dict)}
+        return files, entries
 
     def load(self) -> dict:
         """Read the pack; return the stat index."""
@@ -178,10 +250,9 @@ class Cache:
         return self.files
 
     def get(self, key: str) -> dict | None:
+        """The stored payload (checked by :func:`linter.batch.decode` before use), or None."""
         entry = self.entries.get(key)
-        if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict):
-            return entry[1]
-        return None
+        return entry[1] if entry is not None else None
 
     def put(self, key: str, path: str, payload: dict) -> None:
         self.added[key] = [path, payload]
@@ -202,35 +273,37 @@ class Cache:
         renewed = {entry[0] for entry in self.added.values()}
         entries = {k: e for k, e in entries.items() if not (isinstance(e, list) and e and e[0] in renewed)}
         entries.update(self.added)
+        folder = self._open_folder(create=True)
+        if folder is None:
+            return  # refused (a link) or cannot be made: the run is only slower
+        tmp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
         try:
-            self._prepare(self.folder)
             data = json.dumps({"v": FORMAT, "files": files, "entries": entries}, ensure_ascii=False, separators=(",", ":"))
-            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=folder)
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(data.encode("utf-8", "surrogateescape"))
-                os.replace(tmp, os.path.join(self.folder, PACK))
+                os.replace(tmp, PACK, src_dir_fd=folder, dst_dir_fd=folder)
             except BaseException:
                 try:
-                    os.unlink(tmp)
+                    os.unlink(tmp, dir_fd=folder)
                 except OSError:
                     pass
                 raise
         except (OSError, ValueError, UnicodeEncodeError):
             return  # a cache that cannot be written is only slower
+        finally:
+            os.close(folder)
         self.files, self.entries, self.added, self.file_updates = files, entries, {}, {}
 
-    def _prepare(self, folder: str) -> None:
-        if not os.path.isdir(self.root):
-            os.makedirs(self.root, exist_ok=True)
-            # like ruff's: keep the folder out of git and of backups
-            for name, text in ((".gitignore", "# Automatically created by vllm-lint.\n*\n"), ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")):
-                try:
-                    with open(os.path.join(self.root, name), "x") as f:
-                        f.write(text)
-                except OSError:
-                    pass
-        os.makedirs(folder, exist_ok=True)
+
+def _valid_row(row) -> bool:
+    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch]."""
+    return (
+        isinstance(row, list) and len(row) == 7
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in row[:5])
+        and isinstance(row[5], str) and isinstance(row[6], bool)
+    )
 
 
 PACK = "cache.json"

@@ -31,6 +31,7 @@ from typing import Literal
 
 import pathspec
 
+from linter.cache import stat_signature
 from linter.kinds import classify
 from linter.source_file import read_file
 
@@ -58,8 +59,8 @@ class Candidate:
     kind: str | None
     reason: str = ""
     explicit: bool = False  # named on the command line rather than found by walking
-    # (size, mtime_ns, inode) of a walked file when it was found: the cache's stat index uses it
-    signature: tuple[int, int, int] | None = field(default=None, compare=False, repr=False)
+    # linter.cache.stat_signature of a walked file when it was found: the cache's stat index uses it
+    signature: tuple[int, int, int, int, int] | None = field(default=None, compare=False, repr=False)
     status: Literal["ok", "unknown", "error"] = "ok"
 
     @classmethod
@@ -457,7 +458,7 @@ def _walk(
             if kind is None:
                 continue
             seen.add(key)
-            yield Candidate(path, kind, signature=(st.st_size, st.st_mtime_ns, st.st_ino))
+            yield Candidate(path, kind, signature=stat_signature(st))
         # depth-first, in name order
         stack.extend(reversed(subfolders))
     for path, key in links:

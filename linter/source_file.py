@@ -34,16 +34,21 @@ class NotRegularFile(OSError):
     """The path is not (or no longer) a regular file: a pipe, device or folder swapped in."""
 
 
-def read_file(path: str, limit: int | None = None) -> bytes:
+def read_file(path: str, limit: int | None = None, *, follow: bool = True, dir_fd: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit + 1`` of them.
 
     Opened without blocking and checked on the open descriptor, so a named
     pipe or device put in the file's place after discovery is refused rather
     than read (a read of a pipe would wait forever, of ``/dev/zero`` would
-    never end).  Raises :class:`OSError` (:class:`NotRegularFile` for those).
+    never end).  ``follow=False``: a symbolic link is refused too (``ELOOP``);
+    ``dir_fd``: ``path`` is relative to that open folder.  Raises
+    :class:`OSError` (:class:`NotRegularFile` for those).
     """
     limit = MAX_FILE_BYTES if limit is None else limit
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, dir_fd=dir_fd)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegularFile(errno.EINVAL, "not a regular file")

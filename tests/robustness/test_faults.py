@@ -213,3 +213,115 @@ def test_hugging_face_cache_config_of_any_shape_never_crashes_or_blocks(tmp_path
     (tmp_path / "vllm-lint.toml").write_text("gpu-memory-gib = 24\n")
     code, diags, err = run_cli(["serve.sh", "good.sh"], tmp_path, env={"HF_HUB_CACHE": str(tmp_path / "hub")}, timeout=60)
     assert [d["code"] for d in by_file(diags)["good.sh"]] == ["VL101"]
+
+
+# ---------------------------------------------------------------------------
+# 11, 3, 5. The cache: a hostile pack is a miss, a linked folder is refused, a rewrite is seen
+
+
+OLD = 1_600_000_000  # outside the racy window: the stat index records the files
+
+
+@pytest.fixture
+def cached_tree(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "deploy").mkdir(parents=True)
+    (repo / "deploy" / "serve.sh").write_text("#!/bin/sh\nvllm serve m --swap-space 16 --max-num-seq 8\n")
+    (repo / "deploy" / "conf.yaml").write_text("max-num-seq: 8\n")
+    (repo / "deploy" / "cfg.sh").write_text("vllm serve m --config conf.yaml\n")
+    (repo / "clean.sh").write_text("vllm serve m --max-num-seqs 8\n")
+    for p in repo.rglob("*"):
+        os.utime(p, (OLD, OLD))
+    return repo
+
+
+def _run_cached(repo: Path, *args: str) -> tuple[int, str]:
+    proc = raw(["--output-format", "json", *args, "."], repo, env={"VLLM_LINT_CACHE_DIR": str(repo.parent / "cache")}, timeout=60)
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and "internal error" not in err, err
+    return proc.returncode, proc.stdout.decode()
+
+
+def _pack(repo: Path) -> Path:
+    (pack,) = (repo.parent / "cache").glob("v*/cache.json")
+    return pack
+
+
+def _expected(repo: Path) -> tuple[int, str]:
+    proc = raw(["--no-cache", "--output-format", "json", "."], repo)
+    return proc.returncode, proc.stdout.decode()
+
+
+@pytest.mark.parametrize("attack", ["fifo", "dev-zero", "huge-spans", "wrong-types", "wrong-rows", "deep", "link"])
+def test_a_hostile_cache_pack_is_a_miss(cached_tree: Path, attack: str) -> None:
+    expected = _expected(cached_tree)
+    assert _run_cached(cached_tree) == expected
+    pack = _pack(cached_tree)
+    data = json.loads(pack.read_text())
+    pack.unlink()
+    if attack == "fifo":
+        os.mkfifo(pack)
+    elif attack == "dev-zero":
+        pack.symlink_to("/dev/zero")
+    elif attack == "link":  # a pack that is a link to a file elsewhere is not read (nor written through)
+        elsewhere = cached_tree.parent / "elsewhere.json"
+        elsewhere.write_text(json.dumps(data))
+        pack.symlink_to(elsewhere)
+    elif attack == "huge-spans":  # valid JSON, spans far beyond the file: gigabytes of carets if trusted
+        for _key, (_path, payload) in data["entries"].items():
+            for d in payload.get("d", []):
+                d[3], d[4] = 10**11, 10**12
+                if d[6]:
+                    d[6][2] = [[10**11, 10**12, "x" * 10]]
+        pack.write_text(json.dumps(data))
+    elif attack == "wrong-types":
+        for n, key in enumerate(data["entries"]):
+            data["entries"][key][1] = [{"d": "VL101"}, {"d": [[1, 2, 3]]}, {"d": [["VL101", 5, None, 0, 1, "nope", None, None, []]]},
+                                       {"l": [["not a version", None, "pin"]]}, {"n": [[5, "0.32"]]}, {"d": [[None] * 9]}][n % 6]
+        pack.write_text(json.dumps(data))
+    elif attack == "wrong-rows":
+        data["files"] = {p: [[], "x", None, 5, {}][i % 5] for i, p in enumerate(data["files"])}
+        pack.write_text(json.dumps(data))
+    elif attack == "deep":
+        pack.write_text('{"v": 1, "files": {}, "entries": {"k": ' + "[" * 100_000 + "]" * 100_000 + "}}")
+    assert _run_cached(cached_tree) == expected
+    assert _run_cached(cached_tree) == expected
+    if attack == "link":
+        assert json.loads((cached_tree.parent / "elsewhere.json").read_text()) == data
+
+
+@pytest.mark.parametrize("which", ["root", "version"])
+def test_a_linked_cache_folder_is_refused(cached_tree: Path, which: str) -> None:
+    """A committed ``.vllm-lint-cache`` link would redirect every contributor's writes."""
+    target = cached_tree.parent / "victim"
+    target.mkdir()
+    expected = _expected(cached_tree)
+    if which == "root":
+        (cached_tree / ".vllm-lint-cache").symlink_to(target)
+        proc = raw(["--output-format", "json", "."], cached_tree)  # the default cache folder, in the repository
+        assert (proc.returncode, proc.stdout.decode()) == expected
+    else:
+        assert _run_cached(cached_tree) == expected
+        version = _pack(cached_tree).parent
+        for p in version.iterdir():
+            p.unlink()
+        version.rmdir()
+        version.symlink_to(target)
+        assert _run_cached(cached_tree) == expected
+    assert list(target.iterdir()) == []
+
+
+def test_an_in_place_rewrite_with_the_same_size_and_mtime_is_seen(cached_tree: Path) -> None:
+    """``unzip -o``, ``touch -r``, ``rsync --inplace -t``: same size and mtime, new bytes (and ctime)."""
+    assert _run_cached(cached_tree)[0] == 1
+    for name in ("clean.sh", "deploy/conf.yaml"):  # the file itself, and a --config file a launch names
+        path = cached_tree / name
+        st = path.stat()
+        text = path.read_text()
+        new = text.replace("max-num-seqs 8", "max-num-seq 16") if name == "clean.sh" else text.replace("max-num-seq: 8", "max-num-seq: 9")
+        assert len(new) == len(text)
+        with open(path, "r+") as f:  # in place: the same inode
+            f.write(new)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        assert (path.stat().st_size, path.stat().st_mtime_ns, path.stat().st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
+        assert _run_cached(cached_tree) == _expected(cached_tree), name
