@@ -26,13 +26,17 @@ the configuration file's folder.  Command-line options override the file:
 the file's ``extend-select`` and ``ignore`` (ruff's order: a later selection
 starts afresh), ``--ignore`` and ``--extend-select`` add to the file's.
 
-An unknown key, a value of the wrong type or an unknown rule code is a
-:class:`ConfigError` naming the key and the file (exit code 2).
+An unknown key, a value of the wrong type, an unknown or empty rule code, a
+pattern gitignore syntax refuses or a number that is not finite and positive is
+a :class:`ConfigError` naming the key and the file (exit code 2); so is a file
+that is not a regular file, over :data:`MAX_CONFIG_BYTES`, not UTF-8 or nested
+too deeply for the TOML parser.  Files are read without blocking (a named pipe
+in the place of one is refused, never waited on).
 """
 
 from __future__ import annotations
 
-import errno
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -44,9 +48,11 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 import pathspec
 
-from linter.source_file import MAX_FILE_BYTES, read_file
+from linter.source_file import NotRegularFile, read_file
 
 CONFIG_NAMES = (".vllm-lint.toml", "vllm-lint.toml")
+MAX_CONFIG_BYTES = 1024 * 1024  # a pyproject.toml of a big monorepo is a few tens of KB
+MAX_GPU_GIB = 1 << 20  # 1 PiB: above any one GPU's memory for a long while
 SECTION = "vllm-lint"
 
 _STR = "a string"
@@ -54,6 +60,7 @@ _BOOL = "true or false"
 _LIST = "a list of strings"
 _TABLE = "a table of pattern = [codes]"
 _NUM = "a positive number"
+_PATTERN_KEYS = ("exclude", "extend-exclude", "include")
 KEYS: dict[str, str] = {
     "target-version": _STR,
     "select": _LIST,
@@ -109,19 +116,33 @@ class Config:
         return codes_for
 
 
-def _toml(path: str) -> dict:
-    """The TOML table of ``path``, read through the non-blocking reader (a pipe swapped in is refused).
-    Raises OSError, UnicodeDecodeError or TOMLDecodeError."""
-    data = read_file(path)
-    if len(data) > MAX_FILE_BYTES:
-        raise OSError(errno.EFBIG, f"over the {MAX_FILE_BYTES}-byte limit")
-    return tomllib.loads(data.decode("utf-8"))
+def _read(path: str) -> dict:
+    """The TOML table of ``path``: a regular file read without blocking, within bounds."""
+
+    try:
+        data = read_file(path, MAX_CONFIG_BYTES)
+    except NotRegularFile:
+        raise ConfigError(f"{path}: cannot read the configuration: not a regular file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: the configuration is over {MAX_CONFIG_BYTES} bytes; not read")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply to read") from None
 
 
 def _has_section(path: str) -> bool:
     try:
-        data = _toml(path)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = _read(path)
+    except ConfigError:
         return True  # let load() report the problem
     return isinstance(data.get("tool"), dict) and SECTION in data["tool"]
 
@@ -153,6 +174,8 @@ def _check_codes(values: list[str], key: str, where: str, known: list[str]) -> l
     out = []
     for value in values:
         code = value.strip().upper()
+        if not code:  # a prefix of every code that selects none of them
+            raise ConfigError(f"{where}: `{key}` holds an empty code; write rule codes or prefixes (`VL1`), or `ALL`")
         if code != "ALL" and not any(k.startswith(code) for k in known):
             raise ConfigError(f"{where}: `{key}` names `{value}`, which is neither a rule code nor a prefix of one (see `vllm-lint --list-rules`)")
         out.append(code)
@@ -177,7 +200,7 @@ def _typed(value, kind: str, key: str, where: str):
             raise bad()
         return list(value)
     if kind == _NUM:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 < value <= MAX_GPU_GIB:
             raise bad()
         return float(value)
     if kind == _TABLE:
@@ -190,16 +213,19 @@ def _typed(value, kind: str, key: str, where: str):
     raise AssertionError(kind)
 
 
+def _check_patterns(patterns, key: str, where: str) -> None:
+    """Every pattern compiles as gitignore syntax (else discovery would fail on it later)."""
+    for pattern in patterns:
+        try:
+            spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+            spec.match_file("a")
+        except Exception as exc:  # pathspec raises its own errors and re.error
+            raise ConfigError(f"{where}: `{key}` holds {pattern!r}, which is not a gitignore-style pattern ({exc})") from None
+
+
 def load(path: str) -> Config:
     """Read and check one configuration file."""
-    try:
-        data = _toml(path)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    data = _read(path)
     if os.path.basename(path) == "pyproject.toml":
         tool = data.get("tool", {})
         table = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
@@ -222,7 +248,10 @@ def load(path: str) -> Config:
         if key in _CODE_KEYS:
             known = known or _known_codes()
             value = _check_codes(value, key, where, known)
+        if key in _PATTERN_KEYS:
+            _check_patterns(value, key, where)
         if key == "per-file-ignores":
+            _check_patterns(value, key, where)
             known = known or _known_codes()
             value = {pattern: _check_codes(codes, f"per-file-ignores.\"{pattern}\"", where, known) for pattern, codes in value.items()}
         setattr(cfg, key.replace("-", "_"), value)

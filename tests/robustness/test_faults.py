@@ -325,3 +325,47 @@ def test_an_in_place_rewrite_with_the_same_size_and_mtime_is_seen(cached_tree: P
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
         assert (path.stat().st_size, path.stat().st_mtime_ns, path.stat().st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
         assert _run_cached(cached_tree) == _expected(cached_tree), name
+
+
+# ---------------------------------------------------------------------------
+# 12. Every bad configuration value is a usage error naming the key (exit 2)
+
+BAD_CONFIGS = {
+    "gpu-inf": ("gpu-memory-gib = inf\n", "gpu-memory-gib"),
+    "gpu-nan": ("gpu-memory-gib = nan\n", "gpu-memory-gib"),
+    "gpu-huge": ("gpu-memory-gib = 1e300\n", "gpu-memory-gib"),
+    "exclude-bang": ('exclude = ["!"]\n', "exclude"),
+    "extend-exclude-range": ('extend-exclude = ["[z-a]"]\n', "extend-exclude"),
+    "include-backslash": ('include = ["deploy\\\\"]\n', "include"),
+    "per-file-range": ('per-file-ignores = { "[z-a]" = ["VL1"] }\n', "per-file-ignores"),
+    "select-empty": ('select = [""]\n', "select"),
+    "ignore-blank": ('ignore = ["  "]\n', "ignore"),
+    "deep": ("select = " + "[" * 900 + "]" * 900 + "\n", None),
+    "utf8": (b"select = [\"VL1\"]\n# \xff\xfe\n", None),
+    "big": ("# " + "x" * (2 * 1024 * 1024) + "\nselect = [\"VL1\"]\n", None),
+}
+
+
+@pytest.mark.parametrize("name", BAD_CONFIGS)
+@pytest.mark.parametrize("how", ["found", "named"])
+def test_bad_configuration_is_a_usage_error_naming_the_key(tmp_path: Path, name: str, how: str, good: str) -> None:
+    body, key = BAD_CONFIGS[name]
+    (tmp_path / "vllm-lint.toml").write_bytes(body if isinstance(body, bytes) else body.encode())
+    (tmp_path / "deploy").mkdir()
+    (tmp_path / "deploy" / "serve.sh").write_text(good)
+    args = ["--no-cache", "."] if how == "found" else ["--no-cache", "--config", "vllm-lint.toml", "."]
+    proc = raw(args, tmp_path, timeout=60)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, (proc.stdout, err)
+    assert "Traceback" not in err and "internal error" not in err
+    assert "vllm-lint.toml" in err
+    if key is not None:
+        assert f"`{key}" in err, err
+
+
+def test_configuration_in_a_pipe_does_not_block(tmp_path: Path) -> None:
+    from linter import config
+
+    os.mkfifo(tmp_path / "vllm-lint.toml")
+    with pytest.raises(config.ConfigError, match="not a regular file"):
+        config.load(str(tmp_path / "vllm-lint.toml"))
