@@ -154,12 +154,12 @@ def _outside_files(result, path: str) -> list[str]:
 
 def _outside_signatures(files: list[str]):
     """[[path, signature]] of ``files``, or None when one changed too recently to be trusted."""
-    from linter.cache import changed_at, file_signature
+    from linter.cache import file_signature
 
     out = []
     for f in files:
         sig = file_signature(f)
-        if sig != "missing" and changed_at([int(x) for x in sig.split(":")]) >= (time.time() - RACY_SECONDS) * 1e9:
+        if sig != "missing" and int(sig.split(":")[1]) >= (time.time() - RACY_SECONDS) * 1e9:
             return None
         out.append([f, sig])
     return out
@@ -255,7 +255,7 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     might = might_launch(data) if screened else True
     digest = cache.digest(data) if cache is not None and might else ""
     update = None
-    if cache is not None and signature is not None and changed_at(signature) < (time.time() - RACY_SECONDS) * 1e9:
+    if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
         update = (path, [*signature, digest, might])
     if not might:
         return None, (update, None)  # what lint_file returns for it: an empty result
@@ -400,7 +400,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
 
             chunks = [jobs_left[i : i + CHUNK] for i in range(0, len(jobs_left), CHUNK)]
             ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(min(n, len(chunks))) as pool:
+            with ctx.Pool(min(n, len(chunks)), initializer=_worker_signals) as pool:
                 done = 0
                 for part in pool.imap(_chunk, chunks):  # imap keeps the chunks' order
                     packed.extend(part)
@@ -430,6 +430,15 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         path, res = by_slot[i]
         out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
     return out
+
+
+def _worker_signals() -> None:
+    """Workers leave interruptions to the parent: Ctrl-C reaches the whole process group, and
+    the pool ends its workers with SIGTERM; neither must print a trace from each worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _warm_up(file_kinds) -> None:

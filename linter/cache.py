@@ -92,13 +92,10 @@ def tool_key() -> str:
 def stat_signature(st: os.stat_result) -> tuple[int, int, int, int, int]:
     """(size, mtime, ctime, inode, device): what git's index compares.  An in-place rewrite
     that keeps the size and mtime (``unzip -o``, ``touch -r``, ``rsync --inplace -t``)
-    still changes the ctime, which no user call can set back."""
+    still changes the ctime, which no user call can set back.  The racy check (see
+    ``RACY_SECONDS``) looks at the mtime only, as git's does: a fresh checkout's old files
+    are recorded at once."""
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-
-
-def changed_at(signature) -> int:
-    """The last time (ns) the file's bytes or metadata changed, for the racy check."""
-    return max(signature[1], signature[2])
 
 
 def file_signature(path: str) -> str:

@@ -1,13 +1,18 @@
 """The ``vllm-lint`` command line.
 
 Exit codes: 0 when no diagnostic remains, 1 when diagnostics remain, 2 on a
-usage error or an internal error.
+usage error, an internal error or a report that cannot be written (a full
+disk); 130 when interrupted (SIGINT), 143 when terminated (SIGTERM).  A closed
+standard output or error is treated as ``/dev/null``; a reader that goes away
+(``vllm-lint . | head``) ends the run quietly.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import signal
 import sys
 import traceback
 
@@ -18,6 +23,57 @@ from linter.reporters import FORMATS
 from linter.reporters.common import json_text, printable
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+# errors of writing a report: the stream's fault, not vllm-lint's
+_STREAM_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EIO", "EBADF", "EFBIG", "EROFS", "ENXIO") if hasattr(errno, n))
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like SIGINT's KeyboardInterrupt so every ``finally`` and cleanup runs
+    (a fix's temporary file is removed, the original stays whole)."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
+def _standard_streams() -> None:
+    """A closed standard output or error (``>&-``) becomes ``/dev/null``, not a crash on the first write."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the flush at exit has nowhere left to fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _flush_stdout(code) -> object:
+    """Flush the report now (not at interpreter exit, where a failure is a bare warning and
+    exit code 120); the exit code to use."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except OSError as exc:
+        _silence_stdout()
+        return _cannot_write(exc)
+    return code
+
+
+def _cannot_write(exc: OSError) -> int:
+    try:
+        click.echo(f"vllm-lint: cannot write the report to standard output: {exc.strerror or exc}", err=True)
+    except OSError:
+        pass
+    return EXIT_ERROR
 
 
 def _codes(values: tuple[str, ...]) -> frozenset[str]:
@@ -88,6 +144,50 @@ def _target(value: str | None):
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache, or $VLLM_LINT_CACHE_DIR).")
 def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
     """Lint (and migrate) the commands and configs that start vLLM servers."""
+    _standard_streams()
+    previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
+    try:
+        _main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache)
+    except (click.UsageError, click.exceptions.Exit):
+        raise
+    except SystemExit as exc:
+        sys.exit(_flush_stdout(exc.code))
+    except KeyboardInterrupt as exc:
+        _silence_stdout()
+        try:
+            click.echo("vllm-lint: terminated" if isinstance(exc, Terminated) else "vllm-lint: interrupted", err=True)
+        except OSError:
+            pass
+        sys.exit(EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED)
+    except BrokenPipeError:  # the reader went away (``vllm-lint ... | head``)
+        _silence_stdout()
+        sys.exit(EXIT_CLEAN)
+    except OSError as exc:
+        if exc.errno not in _STREAM_ERRNOS:
+            _internal_error()
+        _silence_stdout()
+        sys.exit(_cannot_write(exc))
+    except Exception:
+        _internal_error()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _internal_error() -> None:
+    """An internal error is a bug: say so, exit 2."""
+    click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
+    click.echo(traceback.format_exc(), err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
     from linter.config import ConfigError, resolve
 
     try:
@@ -101,55 +201,44 @@ def main(paths, target_version, output_format, select, extend_select, ignore, fi
             raise click.UsageError(f"{cfg.path}: `target-version`: {exc}") from None
     else:
         target = _target(target_version)
-    try:
-        if explain:
-            sys.exit(_explain(explain))
-        if list_rules:
-            sys.exit(_list_rules(output_format))
-        if list_options:
-            sys.exit(_list_options(target or knowledge.newest(), output_format))
-        if not paths:
-            raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
-        if changes:
-            sys.exit(_changes(changes, changes_format, paths, cfg, respect_gitignore=cfg.respect_gitignore and not no_respect_gitignore, force_exclude=force_exclude))
-        from linter.engine import Settings
+    if explain:
+        sys.exit(_explain(explain))
+    if list_rules:
+        sys.exit(_list_rules(output_format))
+    if list_options:
+        sys.exit(_list_options(target or knowledge.newest(), output_format))
+    if not paths:
+        raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
+    if changes:
+        sys.exit(_changes(changes, changes_format, paths, cfg, respect_gitignore=cfg.respect_gitignore and not no_respect_gitignore, force_exclude=force_exclude))
+    from linter.engine import Settings
 
-        cli_select = _codes(select) or None
-        settings = Settings(
-            target=target,
-            # command line over file; a --select starts afresh, dropping the file's selection and ignores (as in ruff)
-            select=cli_select if cli_select is not None else (frozenset(cfg.select) if cfg.select is not None else None),
-            extend_select=_codes(extend_select) | (frozenset() if cli_select is not None else frozenset(cfg.extend_select)),
-            ignore=_codes(ignore) | (frozenset() if cli_select is not None else frozenset(cfg.ignore)),
-            per_file_ignores=cfg.per_file_matcher(),
-            gpu_memory_gib=cfg.gpu_memory_gib,
-            model_configs=_model_configs(model_config),
-            # what a launch's ``--config FILE`` may read: the paths given (standard input: the working folder)
-            roots=tuple(os.path.realpath(p) for p in (paths if "-" not in paths else (os.curdir,))),
-        )
-        respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
-        if "-" in paths:
-            if len(paths) > 1:
-                raise click.UsageError("`-` (standard input) cannot be combined with other paths")
-            sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
-        from linter import project
+    cli_select = _codes(select) or None
+    settings = Settings(
+        target=target,
+        # command line over file; a --select starts afresh, dropping the file's selection and ignores (as in ruff)
+        select=cli_select if cli_select is not None else (frozenset(cfg.select) if cfg.select is not None else None),
+        extend_select=_codes(extend_select) | (frozenset() if cli_select is not None else frozenset(cfg.extend_select)),
+        ignore=_codes(ignore) | (frozenset() if cli_select is not None else frozenset(cfg.ignore)),
+        per_file_ignores=cfg.per_file_matcher(),
+        gpu_memory_gib=cfg.gpu_memory_gib,
+        model_configs=_model_configs(model_config),
+        # what a launch's ``--config FILE`` may read: the paths given (standard input: the working folder)
+        roots=tuple(os.path.realpath(p) for p in (paths if "-" not in paths else (os.curdir,))),
+    )
+    respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
+    if "-" in paths:
+        if len(paths) > 1:
+            raise click.UsageError("`-` (standard input) cannot be combined with other paths")
+        sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
+    from linter import project
 
-        candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
-        if show_launches:
-            sys.exit(_show_launches(candidates, settings, output_format))
-        if fix or show_diff:
-            sys.exit(_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths)))
-        sys.exit(_check(candidates, settings, output_format, statistics, use_cache=not no_cache))
-    except (click.UsageError, SystemExit):
-        raise
-    except BrokenPipeError:  # the reader went away (``vllm-lint ... | head``)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(EXIT_CLEAN)
-    except Exception:  # an internal error is a bug: say so, exit 2
-        click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
-        click.echo(traceback.format_exc(), err=True)
-        sys.exit(EXIT_ERROR)
+    candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
+    if show_launches:
+        sys.exit(_show_launches(candidates, settings, output_format))
+    if fix or show_diff:
+        sys.exit(_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths)))
+    sys.exit(_check(candidates, settings, output_format, statistics, use_cache=not no_cache))
 
 
 def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics, show_fixes=False, exit_non_zero_on_fix=False) -> int:

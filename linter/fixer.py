@@ -17,6 +17,7 @@ import difflib
 import os
 import stat
 import tempfile
+import time
 from dataclasses import dataclass, field
 
 from packaging.version import Version
@@ -159,6 +160,46 @@ def _dedupe(edits: list[Edit]) -> list[Edit]:
     return out
 
 
+TEMP_PREFIX, TEMP_SUFFIX = ".vllm-lint-", ".tmp"  # .vllm-lint-PID-XXXXXXXX.tmp
+STALE_SECONDS = 60  # a temporary file lives for the milliseconds of one write
+_swept: set[str] = set()
+
+
+def remove_stale_temp_files(folder: str) -> None:
+    """Remove the temporary files a killed run left in ``folder`` (SIGKILL runs no cleanup):
+    those over a minute old whose process is gone (or that name none: an older version's).
+    Once per folder and run; a file that cannot be judged or removed stays."""
+    if folder in _swept:
+        return
+    _swept.add(folder)
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(TEMP_PREFIX) and n.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        pid_text = name[len(TEMP_PREFIX):].split("-", 1)[0]
+        if pid_text.isdigit() and "-" in name[len(TEMP_PREFIX):] and _running(int(pid_text)):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_SECONDS:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # someone else's process, or not a pid: keep its file
+        return True
+    return True
+
+
 def write_atomic(path: str, original: bytes, new: bytes) -> None:
     """Replace the file's bytes with ``new`` if they are still ``original``.
 
@@ -181,11 +222,14 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
     if not (st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)):
         raise FixError("the file is read-only; not changed")
     folder = os.path.dirname(real) or "."
+    remove_stale_temp_files(folder)
+    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".vllm-lint-", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise FixError(f"cannot create a temporary file next to it: {exc.strerror or exc}") from None
-    try:
+        # created inside the guarded block: an interruption (SIGINT, SIGTERM) at any point removes it
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=TEMP_SUFFIX, dir=folder)
+        except OSError as exc:
+            raise FixError(f"cannot create a temporary file next to it: {exc.strerror or exc}") from None
         with os.fdopen(fd, "wb") as f:
             f.write(new)
             f.flush()
@@ -200,10 +244,11 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
             raise FixError("the file changed on disk while the fix was written; not overwritten")
         os.replace(tmp, real)
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         if isinstance(exc, OSError):
             raise FixError(f"cannot write: {exc.strerror or exc}; the file is unchanged") from None
         raise

@@ -369,3 +369,72 @@ def test_configuration_in_a_pipe_does_not_block(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "vllm-lint.toml")
     with pytest.raises(config.ConfigError, match="not a regular file"):
         config.load(str(tmp_path / "vllm-lint.toml"))
+
+
+# ---------------------------------------------------------------------------
+# 14. Closed or full streams, interruptions, stale temporary files
+
+
+def _shell(command: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    exe = " ".join(_command())
+    return subprocess.run(["bash", "-c", command.replace("VLLM_LINT", exe)], cwd=cwd, capture_output=True, timeout=timeout)
+
+
+def test_closed_or_full_standard_streams_are_not_internal_errors(tmp_path: Path, good: str) -> None:
+    (tmp_path / "serve.sh").write_text(good * 200)
+    closed_out = _shell("VLLM_LINT --no-cache . >&-", tmp_path)
+    assert closed_out.returncode == 1 and b"internal error" not in closed_out.stderr and b"Traceback" not in closed_out.stderr
+    closed_err = _shell("VLLM_LINT --no-cache --fix . 2>&-", tmp_path)
+    assert closed_err.returncode == 1, closed_err.stdout
+    (tmp_path / "serve.sh").write_text(good * 200)
+    full = _shell("VLLM_LINT --no-cache . >/dev/full", tmp_path)
+    err = full.stderr.decode()
+    assert full.returncode == 2 and "internal error" not in err and "Traceback" not in err and "Exception ignored" not in err
+    assert "cannot write" in err and "No space left on device" in err
+
+
+@pytest.fixture
+def big_tree(tmp_path: Path) -> Path:
+    for i in range(40):
+        d = tmp_path / f"d{i}"
+        d.mkdir()
+        for j in range(50):
+            (d / f"s{j}.sh").write_text("#!/bin/sh\n" + "vllm serve m --max-num-seq 8 --swap-space 4\n" * 20)
+    return tmp_path
+
+
+@pytest.mark.parametrize("sig, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_an_interrupted_fix_exits_with_the_signal_code_and_leaves_no_temp_file(big_tree: Path, sig: str, code: int) -> None:
+    import signal
+    import time
+
+    original = (big_tree / "d0" / "s0.sh").read_text()
+    proc = subprocess.Popen([*_command(), "--no-cache", "--fix", "."], cwd=big_tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:  # wait until it writes
+        if any("max-num-seqs" in p.read_text() for p in (big_tree / "d0").glob("*.sh")):
+            break
+        time.sleep(0.05)
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert b"Traceback" not in err and b"internal error" not in err
+    assert list(big_tree.rglob(".vllm-lint-*.tmp")) == []
+    fixed = original.replace("--max-num-seq 8", "--max-num-seqs 8")
+    for p in big_tree.rglob("*.sh"):
+        assert p.read_text() in (original, fixed)
+
+
+def test_stale_temp_files_are_removed(tmp_path: Path) -> None:
+    (tmp_path / "serve.sh").write_text("vllm serve m --max-num-seq 8\n")
+    stale = [tmp_path / ".vllm-lint-4194999-ab12cd.tmp", tmp_path / ".vllm-lint-k2j3h4.tmp"]  # a dead process's, an old run's
+    live = tmp_path / f".vllm-lint-{os.getpid()}-zz99yy.tmp"  # a running process's
+    fresh = tmp_path / ".vllm-lint-4194998-xx11yy.tmp"  # too young to judge
+    for p in (*stale, live, fresh):
+        p.write_text("half a file")
+    for p in (*stale, live):
+        os.utime(p, (OLD, OLD))
+    code, _diags, err = run_cli(["--fix", "."], tmp_path)
+    assert "--max-num-seqs 8" in (tmp_path / "serve.sh").read_text()
+    assert [p.exists() for p in stale] == [False, False]
+    assert live.exists() and fresh.exists()
