@@ -292,7 +292,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
                 sys.stderr.write(fixes_summary([(filename, outcome.applied)], would=show_diff))
             remaining = [outcome.remaining] if outcome.remaining is not None else []
             if show_diff:
-                sys.stdout.write(unified_diff(filename, outcome.original, outcome.fixed))
+                sys.stdout.write(unified_diff(filename, outcome.original, outcome.fixed, src.bom))
                 return EXIT_ERROR if outcome.error else (EXIT_FOUND if outcome.fixed != outcome.original else EXIT_CLEAN)
             sys.stdout.buffer.write(src.encode(outcome.fixed))
             sys.stdout.flush()
@@ -334,7 +334,7 @@ def _fix(candidates, settings, *, output_format: str, write: bool, unsafe: bool,
         click.echo(printable(f"vllm-lint: {path}: {message}"), err=True)
     applied = run.applied
     if not write:
-        sys.stdout.write("".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed) for ff in run.files if ff.outcome.fixed != ff.outcome.original))
+        sys.stdout.write("".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed, ff.src.bom) for ff in run.files if ff.outcome.fixed != ff.outcome.original))
         sys.stdout.flush()
         summary = fixes_summary(run.changed, would=True) if show_fixes else ""
         sys.stderr.write(summary or f"Would fix {applied} error{'s' if applied != 1 else ''}.\n")

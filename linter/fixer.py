@@ -13,6 +13,7 @@ or is read-only.
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import os
 import stat
@@ -276,10 +277,25 @@ def diff_name(prefix: str, path: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def unified_diff(path: str, before: str, after: str) -> str:
-    """A unified diff of ``before`` and ``after``; a last line without a newline is marked as ``diff`` does."""
+def _patch_lines(text: str) -> list[str]:
+    """``text`` in lines as ``patch`` and ``git apply`` count them: split after each ``\\n`` only
+    (``str.splitlines`` also splits at form feeds, vertical tabs, lone CRs, NEL, U+2028 ...,
+    which would make hunks that no tool applies)."""
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
+
+
+def unified_diff(path: str, before: str, after: str, bom: bytes = b"") -> str:
+    """A unified diff of ``before`` and ``after`` that ``patch -p1`` applies to the file's bytes:
+    lines split at ``\\n`` only, the UTF-8 byte order mark of ``bom`` kept in the first line,
+    a last line without a newline marked as ``diff`` does."""
+    if bom == codecs.BOM_UTF8:
+        before, after = "\ufeff" + before, "\ufeff" + after
     out = []
-    for line in difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=diff_name("a/", path), tofile=diff_name("b/", path)):
+    for line in difflib.unified_diff(_patch_lines(before), _patch_lines(after), fromfile=diff_name("a/", path), tofile=diff_name("b/", path)):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
 

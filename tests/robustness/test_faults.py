@@ -438,3 +438,36 @@ def test_stale_temp_files_are_removed(tmp_path: Path) -> None:
     assert "--max-num-seqs 8" in (tmp_path / "serve.sh").read_text()
     assert [p.exists() for p in stale] == [False, False]
     assert live.exists() and fresh.exists()
+
+
+# ---------------------------------------------------------------------------
+# 8. --diff is a patch that turns the file into what --fix writes, whatever its line breaks
+
+ODD_BREAKS = {
+    "form-feed": "# part one\n\x0c\nvllm serve m --max-num-seq 8\n",
+    "vertical-tab": "echo a\x0bb\nvllm serve m --max-num-seq 8\n",
+    "lone-cr": "echo a\rb\nvllm serve m --max-num-seq 8\n",
+    "nel": "echo 'a\x85b'\nvllm serve m --max-num-seq 8\n",
+    "line-separator": "echo 'a\u2028b\u2029c'\nvllm serve m --max-num-seq 8\n",
+    "no-final-newline": "echo a\x0c\nvllm serve m --max-num-seq 8",
+}
+
+
+@pytest.mark.parametrize("bom", [False, True])
+@pytest.mark.parametrize("name", ODD_BREAKS)
+def test_diff_is_a_valid_patch_for_any_line_break(tmp_path: Path, name: str, bom: bool) -> None:
+    import shutil
+
+    data = (b"\xef\xbb\xbf" if bom else b"") + ODD_BREAKS[name].encode("utf-8")
+    for copy in ("fixed", "patched"):
+        (tmp_path / copy).mkdir()
+        (tmp_path / copy / "serve.sh").write_bytes(data)
+    raw(["--no-cache", "--fix", "."], tmp_path / "fixed")
+    fixed = (tmp_path / "fixed" / "serve.sh").read_bytes()
+    assert fixed != data and b"--max-num-seqs 8" in fixed
+    proc = raw(["--no-cache", "--diff", "."], tmp_path / "patched")
+    assert proc.returncode == 1
+    applied = subprocess.run(["patch", "-p1", "--quiet"], cwd=tmp_path / "patched", input=proc.stdout, capture_output=True)
+    assert applied.returncode == 0, (proc.stdout, applied.stdout, applied.stderr)
+    assert (tmp_path / "patched" / "serve.sh").read_bytes() == fixed
+    shutil.rmtree(tmp_path / "fixed")
