@@ -271,7 +271,9 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
                         run.changed.append((ff.path, outcome.applied))
                     except FixError as exc:
                         run.problems.append((ff.path, str(exc)))
-                        outcome.remaining = _renamed(lint_source(ff.src, ff.kind, settings, rules, inherited=ff.inherited), ff.path)
+                        # the report describes the file as it is on disk now (another process may
+                        # have rewritten it), not the text this run read
+                        outcome.remaining = _renamed(lint_file(ff.path, ff.kind, settings, rules, inherited=ff.inherited), ff.path)
             if outcome.remaining is not None:
                 run.remaining.append(outcome.remaining)
         run.files = files

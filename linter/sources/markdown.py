@@ -48,20 +48,29 @@ class Block:
     closed: bool = False
 
 
+_LINE_END = re.compile(r"\r\n?|\n")  # CommonMark's line endings: LF, CRLF and a lone CR
+
+
 def _lines(text: str) -> list[tuple[int, int, int]]:
     """``(start, end, next)`` for each line: ``text[start:end]`` without its line end."""
     out = []
     k = 0
-    n = len(text)
-    while k < n:
-        nl = text.find("\n", k)
-        nxt = n if nl == -1 else nl + 1
-        end = n if nl == -1 else nl
-        if end > k and text[end - 1] == "\r":
-            end -= 1
-        out.append((k, end, nxt))
-        k = nxt
+    for m in _LINE_END.finditer(text):
+        out.append((k, m.start(), m.end()))
+        k = m.end()
+    if k < len(text):
+        out.append((k, len(text), len(text)))
     return out
+
+
+def _blank(text: str) -> str:
+    """``text`` with every character but line ends turned to a space, a lone CR to a LF: the
+    same offsets, and line ends a code block's own parser (shell, Python) reads as such."""
+    return _LONE_CR.sub("\n", _NOT_LINE_END.sub(" ", text))
+
+
+_NOT_LINE_END = re.compile(r"[^\r\n]")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _indent(text: str, k: int, end: int) -> tuple[int, int]:
@@ -196,7 +205,7 @@ def _sniff(src_text: str, block: Block) -> str:
 
 def _masked(src: SourceFile, ranges: list[tuple[int, int]], blank: str | None = None) -> list[str]:
     text = src.text
-    out = list(blank) if blank is not None else [ch if ch in "\r\n" else " " for ch in text]
+    out = list(blank if blank is not None else _blank(text))
     for a, b in ranges:
         out[a:b] = text[a:b]
     return out
@@ -308,7 +317,7 @@ def extract(src: SourceFile) -> Extraction:
     except Exception as exc:  # noqa: BLE001
         out.problems.append(Problem(Span(0, 0), f"markdown scan failed: {type(exc).__name__}: {exc}"))
         return out
-    blank = "".join(ch if ch in "\r\n" else " " for ch in src.text)  # once per file, not per block
+    blank = _blank(src.text)  # once per file, not per block
     analysed = 0
     prev_end = 0
     mentions_vllm = "vllm" in src.text.lower()

@@ -471,3 +471,41 @@ def test_diff_is_a_valid_patch_for_any_line_break(tmp_path: Path, name: str, bom
     assert applied.returncode == 0, (proc.stdout, applied.stdout, applied.stderr)
     assert (tmp_path / "patched" / "serve.sh").read_bytes() == fixed
     shutil.rmtree(tmp_path / "fixed")
+
+
+# ---------------------------------------------------------------------------
+# 9. A refused write reports what is on disk now; CR-only Markdown is read
+
+
+def test_a_refused_write_reports_the_file_as_it_is_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    import linter.fixer
+    from linter.cli import main
+
+    script = tmp_path / "serve.sh"
+    script.write_text("vllm serve m --max-num-seq 8\n")
+    real = linter.fixer.fix_source
+
+    def fix_then_edit(src, *args, **kwargs):  # another process rewrites the file while it is being fixed
+        outcome = real(src, *args, **kwargs)
+        script.write_text("echo moved\nvllm serve m --swap-space 4\n")
+        return outcome
+
+    monkeypatch.setattr(linter.fixer, "fix_source", fix_then_edit)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--no-cache", "--fix", "--output-format", "json", "."])
+    assert "changed on disk" in result.stderr
+    assert script.read_text() == "echo moved\nvllm serve m --swap-space 4\n"
+    diags = json.loads(result.stdout)
+    assert [(d["code"], d["location"]["row"]) for d in diags] == [("VL101", 2)]
+    assert result.exit_code == 1
+
+
+def test_cr_only_markdown_is_read(tmp_path: Path) -> None:
+    doc = "# Serving\r\rRun it:\r\r```bash\rvllm serve m --swap-space 16 \\\r  --max-num-seq 8\r```\r"
+    (tmp_path / "README.md").write_bytes(doc.encode())
+    code, diags, _ = run_cli(["README.md"], tmp_path)
+    assert sorted(d["code"] for d in diags) == ["VL101", "VL201"]
+    run_cli(["--fix", "README.md"], tmp_path)
+    assert (tmp_path / "README.md").read_bytes() == doc.replace("--max-num-seq 8", "--max-num-seqs 8").encode()
