@@ -58,6 +58,8 @@ def encode(result) -> dict:
         out["l"] = [[str(r.version), r.pin, r.reason] for r in result.launches]
     if result.named_configs:
         out["n"] = [[p, str(v)] for p, v in result.named_configs]
+    if result.standalone:
+        out["s"] = 1
     return out
 
 
@@ -100,7 +102,7 @@ def decode(path: str, payload: dict, data: bytes | None):
     from linter.engine import MAX_FILE_BYTES, FileResult, LaunchReport
     from linter.source_file import DecodeError, SourceFile
 
-    if not isinstance(payload, dict) or not set(payload) <= {"d", "l", "n", "x"}:
+    if not isinstance(payload, dict) or not set(payload) <= {"d", "l", "n", "s", "x"}:
         raise BadEntry("not a compact result")
     result = FileResult(path)
     if data is not None:
@@ -127,6 +129,7 @@ def decode(path: str, payload: dict, data: bytes | None):
     for version, pin, reason in _rows(payload.get("l", []), 3):
         result.launches.append(LaunchReport(None, Version(_str(version)), _opt_str(pin), _str(reason)))
     result.named_configs = [(_str(p), Version(_str(v))) for p, v in _rows(payload.get("n", []), 2)]
+    result.standalone = payload.get("s") == 1
     for f, sig in _rows(payload.get("x", []), 2):
         _str(f), _str(sig)
     return result

@@ -65,6 +65,8 @@ class FileResult:
     launches: list[LaunchReport] = field(default_factory=list)
     src: SourceFile | None = None
     named_configs: list[tuple[str, Version]] = field(default_factory=list)  # ``--config FILE`` targets found
+    # the file holds launches of its own (a manifest, a script), not only a vLLM config file's settings
+    standalone: bool = False
 
 
 def extractor(kind: str):
@@ -190,6 +192,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         # directive that silences nothing (VL901): that comment is vllm-lint's own.
         result.diagnostics = [replace(d, fix=None) if d.fix is not None and d.code != "VL901" else d for d in result.diagnostics]
     result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
+    result.standalone = any(rep.launch.kind != "vllm-config" for rep in result.launches)
     return result
 
 

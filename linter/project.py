@@ -103,9 +103,29 @@ def _renamed(result: FileResult, path: str) -> FileResult:
     return result
 
 
+def both_readings(walked: FileResult, named: FileResult) -> FileResult:
+    """A file the walk read and a launch names as ``--config FILE``, as one result.
+
+    A plain config file is read once, as a vLLM config file against the release of the
+    launch naming it (``named`` replaces ``walked``).  A file with launches of its own (a
+    Kubernetes manifest named as a config) keeps both readings: its own findings, and
+    what vLLM would make of it as a config file (an identical finding once)."""
+    if not walked.standalone:
+        return _renamed(named, walked.path)
+    seen = {(d.code, d.span, d.message) for d in walked.diagnostics}
+    for d in named.diagnostics:
+        if (d.code, d.span, d.message) not in seen:
+            d.path = walked.path
+            walked.diagnostics.append(d)
+    walked.diagnostics.sort(key=lambda d: (d.span.start, d.code))
+    walked.launches.extend(named.launches)
+    return walked
+
+
 def _with_named(items: list, path_of: Callable, named_of: Callable, redo: Callable) -> list:
     """``items`` with each config file they name redone by ``redo(path, inherited)`` (None: left
-    as it was) in place of the item of the same real path, or appended."""
+    as it was) in place of the item of the same real path, or appended.  ``redo`` returns
+    ``new(where, item)``: the item of that path (``item``: the walked one, or None)."""
     places = _Places([path_of(it) for it in items])
     out = list(items)
     for path, real, version in _named_configs([named_of(it) for it in items]):
@@ -114,9 +134,9 @@ def _with_named(items: list, path_of: Callable, named_of: Callable, redo: Callab
             continue
         i = places.find(real)
         if i is not None:
-            out[i] = new(path_of(items[i]))
+            out[i] = new(path_of(items[i]), items[i])
         else:
-            out.append(new(path))
+            out.append(new(path, None))
     return out
 
 
@@ -153,7 +173,7 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
 
             def redo(path: str, inherited: Version):
                 named = lint_named(path, settings, None, cache, inherited)
-                return lambda where: _renamed(named, where)
+                return lambda where, walked: both_readings(walked, named) if walked is not None else _renamed(named, where)
         else:
             from rules._lib.base import all_rules
 
@@ -167,7 +187,7 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
 
             def redo(path: str, inherited: Version):
                 named = lint_file(path, NAMED_KIND, settings, rules, inherited=inherited)
-                return lambda where: _renamed(named, where)
+                return lambda where, walked: both_readings(walked, named) if walked is not None else _renamed(named, where)
 
         results = _with_named(results, lambda r: r.path, lambda r: r.named_configs, redo)
     if cache is not None:
@@ -238,6 +258,9 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
             else:
                 files.append(ff)
         fixed_named: set[str] = set()
+        # a file with launches of its own (a manifest) named as a config: its own fixes are
+        # made; its reading as a config file is reported, from the file as written
+        config_reading: dict[int, tuple[str, Version]] = {}
 
         def redo(path: str, inherited: Version):
             named = fix_file(path, NAMED_KIND, settings, rules, unsafe, inherited=inherited)
@@ -245,7 +268,10 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
                 return None
             fixed_named.add(os.path.realpath(path))
 
-            def placed(where: str):
+            def placed(where: str, walked):
+                if walked is not None and walked.outcome.remaining is not None and walked.outcome.remaining.standalone:
+                    config_reading[id(walked)] = (path, inherited)
+                    return walked
                 named.path = where
                 if named.outcome.remaining is not None:
                     _renamed(named.outcome.remaining, where)
@@ -275,6 +301,9 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
                         # have rewritten it), not the text this run read
                         outcome.remaining = _renamed(lint_file(ff.path, ff.kind, settings, rules, inherited=ff.inherited), ff.path)
             if outcome.remaining is not None:
+                if id(ff) in config_reading:
+                    path, inherited = config_reading[id(ff)]
+                    outcome.remaining = both_readings(outcome.remaining, lint_file(path, NAMED_KIND, settings, rules, inherited=inherited))
                 run.remaining.append(outcome.remaining)
         run.files = files
     run.remaining.extend(lint(unfixed, settings))

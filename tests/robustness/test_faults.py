@@ -509,3 +509,39 @@ def test_cr_only_markdown_is_read(tmp_path: Path) -> None:
     assert sorted(d["code"] for d in diags) == ["VL101", "VL201"]
     run_cli(["--fix", "README.md"], tmp_path)
     assert (tmp_path / "README.md").read_bytes() == doc.replace("--max-num-seq 8", "--max-num-seqs 8").encode()
+
+
+# ---------------------------------------------------------------------------
+# 7. A Kubernetes manifest named as --config keeps its own findings
+
+MANIFEST = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.32.0
+          args: ["--model", "m", "--swap-space", "16"]
+"""
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_a_manifest_named_as_config_keeps_its_own_findings(tmp_path: Path, cache: bool) -> None:
+    (tmp_path / "deploy.yaml").write_text(MANIFEST)
+    (tmp_path / "serve.sh").write_text("vllm serve m --config deploy.yaml\n")
+    alone = by_file(run_cli(["deploy.yaml"], tmp_path)[1])["deploy.yaml"]
+    assert "VL101" in [d["code"] for d in alone]
+    for _ in range(2 if cache else 1):
+        args = ["--output-format", "json", "."] if cache else ["--no-cache", "--output-format", "json", "."]
+        proc = raw(args, tmp_path, env={"VLLM_LINT_CACHE_DIR": str(tmp_path.parent / f"cache-{tmp_path.name}")})
+        got = by_file(json.loads(proc.stdout))
+        # the manifest's own launch is still checked (VL101), and its reading as a config file is reported too
+        assert [d for d in got["deploy.yaml"] if d["code"] == "VL101" and d["location"]["row"] == 11], got
+        assert len(got["deploy.yaml"]) > 1
+    # --fix fixes neither reading blindly: the manifest's own fix is kept
+    (tmp_path / "deploy.yaml").write_text(MANIFEST.replace('"--swap-space", "16"', '"--max-num-seq", "8"'))
+    run_cli(["--fix", "."], tmp_path)
+    assert '"--max-num-seqs", "8"' in (tmp_path / "deploy.yaml").read_text()
