@@ -272,7 +272,8 @@ def discover(
     """
     excl = _spec([*(DEFAULT_EXCLUDES if exclude is None else exclude), *extend_exclude])
     incl = _spec(include) if include is not None else None
-    seen: set[tuple[int, int]] = set()
+    seen: set[tuple[int, int]] = set()  # (device, inode) of the files yielded: a symbolic link to one is not linted again
+    named: set[str] = set()  # their absolute names: a hard link's other names are (a fix must not break it unseen)
     for path in paths:
         try:
             st = os.stat(path)
@@ -283,7 +284,7 @@ def discover(
             if force_exclude and _force_excluded(path, excl, respect_gitignore, is_dir=True):
                 continue
             rules = _rules_above(path).entering(os.path.abspath(path)) if respect_gitignore else _Rules()
-            yield from _walk(path, excl, incl, rules, respect_gitignore, seen)
+            yield from _walk(path, excl, incl, rules, respect_gitignore, seen, named)
             continue
         if force_exclude and _force_excluded(path, excl, respect_gitignore):
             continue
@@ -291,8 +292,10 @@ def discover(
             yield Candidate.failed(path, "not a regular file", explicit=True)
             continue
         key = (st.st_dev, st.st_ino)
-        if key in seen:
+        name = os.path.abspath(path)
+        if name in named:  # the same name twice; another name of the same file is linted too
             continue
+        named.add(name)
         seen.add(key)
         head = b""
         if _needs_head(os.path.basename(path)):
@@ -345,6 +348,7 @@ def _walk(
     rules: _Rules,
     respect_gitignore: bool,
     seen: set[tuple[int, int]],
+    named: set[str],
 ) -> Iterator[Candidate]:
     root_abs = os.path.abspath(root)
     root_real = os.path.realpath(root)
@@ -437,10 +441,11 @@ def _walk(
             except OSError as exc:
                 yield Candidate.failed(path, exc.strerror or str(exc))
                 continue
-            if key in seen:
-                continue
             if is_link:
-                links.append((path, key))  # after the walk: the real file, if also in the tree, wins
+                if key not in seen:
+                    links.append((path, key))  # after the walk: the real file, if also in the tree, wins
+                continue
+            if path_abs in named:
                 continue
             if _needs_head(entry.name):
                 head, err = _read_head(path)
@@ -458,6 +463,7 @@ def _walk(
             if kind is None:
                 continue
             seen.add(key)
+            named.add(path_abs)
             yield Candidate(path, kind, signature=stat_signature(st))
         # depth-first, in name order
         stack.extend(reversed(subfolders))

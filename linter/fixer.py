@@ -222,6 +222,8 @@ def write_atomic(path: str, original: bytes, new: bytes) -> None:
         raise FixError("the file is read-only; not changed")
     if not (st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)):
         raise FixError("the file is read-only; not changed")
+    if st.st_nlink > 1:  # a rename gives this name a new file: the other names would keep the old text
+        raise FixError(f"the file has {st.st_nlink} names (hard links), which a fix would split apart; not changed")
     folder = os.path.dirname(real) or "."
     remove_stale_temp_files(folder)
     tmp = None

@@ -545,3 +545,23 @@ def test_a_manifest_named_as_config_keeps_its_own_findings(tmp_path: Path, cache
     (tmp_path / "deploy.yaml").write_text(MANIFEST.replace('"--swap-space", "16"', '"--max-num-seq", "8"'))
     run_cli(["--fix", "."], tmp_path)
     assert '"--max-num-seqs", "8"' in (tmp_path / "deploy.yaml").read_text()
+
+
+# ---------------------------------------------------------------------------
+# 6. Every name of a hard-linked file is linted; --fix never breaks the link silently
+
+
+def test_hard_linked_names_are_all_reported_and_fix_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "serve.sh").write_text("vllm serve m --max-num-seq 8\n")
+    os.link(tmp_path / "a" / "serve.sh", tmp_path / "start.sh")
+    code, diags, _ = run_cli(["."], tmp_path)
+    assert sorted(by_file(diags)) == ["a/serve.sh", "start.sh"]
+    # the same name twice on the command line is still one file
+    code, diags, _ = run_cli(["start.sh", "./start.sh", "."], tmp_path)
+    assert sorted(os.path.normpath(d["filename"]) for d in diags) == ["a/serve.sh", "start.sh"]
+    code, diags, err = run_cli(["--fix", "."], tmp_path)
+    assert "hard link" in err
+    assert os.stat(tmp_path / "start.sh").st_ino == os.stat(tmp_path / "a" / "serve.sh").st_ino
+    assert (tmp_path / "start.sh").read_text() == "vllm serve m --max-num-seq 8\n"
+    assert sorted(by_file(diags)) == ["a/serve.sh", "start.sh"] and code == 1
