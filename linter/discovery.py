@@ -291,6 +291,10 @@ def discover(
         if not stat.S_ISREG(st.st_mode):
             yield Candidate.failed(path, "not a regular file", explicit=True)
             continue
+        outside = _link_out_of_its_folder(path)
+        if outside:
+            yield Candidate(path, "error", outside, explicit=True)
+            continue
         key = (st.st_dev, st.st_ino)
         name = os.path.abspath(path)
         if name in named:  # the same name twice; another name of the same file is linted too
@@ -311,6 +315,21 @@ def discover(
                 continue
         kind = classify(path, head)
         yield Candidate(path, kind, explicit=True, status="ok" if kind is not None else "unknown")
+
+
+def _link_out_of_its_folder(path: str) -> str | None:
+    """Why a file named on the command line is not read when it is a symbolic link out of the
+    folder it lies in (as the walk treats a link met in that folder), else None."""
+    try:
+        if not os.path.islink(path):
+            return None
+        real = os.path.realpath(path)
+        folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+        if os.path.commonpath([real, folder]) == folder:
+            return None
+    except (OSError, ValueError):
+        pass
+    return "symbolic link to a file outside the linted folder; not read"
 
 
 def _force_excluded(path: str, excl: pathspec.GitIgnoreSpec | None, respect_gitignore: bool, *, is_dir: bool = False) -> bool:

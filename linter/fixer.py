@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import codecs
 import difflib
+import errno
 import os
+import secrets
 import stat
-import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -25,7 +26,7 @@ from packaging.version import Version
 
 from linter import kinds
 from linter.diagnostic import Diagnostic, Edit, Fix
-from linter.engine import FileResult, Settings, lint_source, within
+from linter.engine import FileResult, Settings, lint_source
 from linter.reporters.common import printable
 from linter.source_file import DecodeError, SourceFile
 
@@ -164,29 +165,30 @@ def _dedupe(edits: list[Edit]) -> list[Edit]:
 TEMP_PREFIX, TEMP_SUFFIX = ".vllm-lint-", ".tmp"  # .vllm-lint-PID-XXXXXXXX.tmp
 STALE_SECONDS = 60  # a temporary file lives for the milliseconds of one write
 _swept: set[str] = set()
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-def remove_stale_temp_files(folder: str) -> None:
-    """Remove the temporary files a killed run left in ``folder`` (SIGKILL runs no cleanup):
-    those over a minute old whose process is gone (or that name none: an older version's).
-    Once per folder and run; a file that cannot be judged or removed stays."""
-    if folder in _swept:
+def remove_stale_temp_files(folder: int, name: str) -> None:
+    """Remove the temporary files a killed run left in the open folder ``folder`` (SIGKILL runs
+    no cleanup): those over a minute old whose process is gone (or that name none: an older
+    version's).  Once per folder (``name``) and run; a file that cannot be judged or removed stays."""
+    if name in _swept:
         return
-    _swept.add(folder)
+    _swept.add(name)
     try:
         names = [n for n in os.listdir(folder) if n.startswith(TEMP_PREFIX) and n.endswith(TEMP_SUFFIX)]
     except OSError:
         return
     now = time.time()
-    for name in names:
-        pid_text = name[len(TEMP_PREFIX):].split("-", 1)[0]
-        if pid_text.isdigit() and "-" in name[len(TEMP_PREFIX):] and _running(int(pid_text)):
+    for entry in names:
+        rest = entry[len(TEMP_PREFIX):]
+        pid_text = rest.split("-", 1)[0]
+        if "-" in rest and pid_text.isdigit() and _running(int(pid_text)):
             continue
-        path = os.path.join(folder, name)
         try:
-            st = os.lstat(path)
+            st = os.stat(entry, dir_fd=folder, follow_symlinks=False)
             if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_SECONDS:
-                os.unlink(path)
+                os.unlink(entry, dir_fd=folder)
         except OSError:
             pass
 
@@ -201,55 +203,131 @@ def _running(pid: int) -> bool:
     return True
 
 
-def write_atomic(path: str, original: bytes, new: bytes) -> None:
+def _open_folder(real: str) -> int:
+    """A descriptor of the folder ``real`` (a real path), opened one component at a time from
+    ``/`` without following any link: a folder swapped for a link after ``realpath`` makes
+    the open fail (ELOOP, ENOTDIR) instead of leading the write elsewhere."""
+    fd = os.open("/", _DIR_FLAGS)
+    try:
+        for part in real.split(os.sep):
+            if part:
+                sub = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                os.close(fd)
+                fd = sub
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _copy_attributes(src_name: str, folder: int, dst: int) -> None:
+    """Copy the extended attributes (POSIX ACLs among them: ``system.posix_acl_access``) of
+    ``src_name`` in ``folder`` to the open file ``dst``; FixError when one cannot be copied
+    (the new file would grant other rights than the old one)."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        src = os.open(src_name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0), dir_fd=folder)
+    except OSError as exc:
+        raise FixError(f"cannot re-open it to copy its extended attributes ({exc.strerror or exc}); not changed") from None
+    try:
+        try:
+            names = os.listxattr(src)
+        except OSError as exc:
+            if exc.errno in (errno.ENOTSUP, getattr(errno, "EOPNOTSUPP", errno.ENOTSUP)):
+                return  # no extended attributes on this file system: nothing to lose
+            raise FixError(f"cannot read its extended attributes ({exc.strerror or exc}); not changed") from None
+        for attr in names:
+            try:
+                os.setxattr(dst, attr, os.getxattr(src, attr))
+            except OSError as exc:
+                raise FixError(f"its extended attribute or ACL `{attr}` cannot be copied ({exc.strerror or exc}); not changed") from None
+    finally:
+        os.close(src)
+
+
+def write_atomic(path: str, original: bytes, new: bytes, roots: list[str] | None = None) -> None:
     """Replace the file's bytes with ``new`` if they are still ``original``.
 
-    Writes through a symbolic link to its target, keeps the mode, and never
-    leaves a half-written file: a temporary file in the same folder is renamed
-    over the original.
+    Writes through a symbolic link to its target, and never leaves a half-written file: a
+    temporary file in the same folder is renamed over the original.  The real path is
+    resolved once (and must lie inside ``roots``, the paths given); its folder is opened
+    without following links and every later step (stat, re-read, temporary file, rename)
+    goes through that descriptor, so a folder swapped for a link meanwhile cannot redirect
+    the write.  The new file keeps the owner and group (set first: a chown clears setuid
+    and setgid), the mode with its setuid/setgid/sticky bits, and the extended attributes
+    and POSIX ACLs; a file whose owner or attributes could not be kept, or that has other
+    names (hard links) the rename would split off, is refused and left unchanged.
     """
-    real = os.path.realpath(path)
-    try:
-        from linter.engine import read_file
+    from linter.engine import within
+    from linter.source_file import read_file
 
-        st = os.stat(real)
-        current = read_file(real, len(original) + 1)  # never blocks on a pipe swapped in
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError) as exc:
+        raise FixError(f"cannot resolve its path: {exc}; not changed") from None
+    if roots is not None and not within(real, roots):
+        raise FixError("lies outside the paths given on the command line (through a symbolic link or a --config path); not changed")
+    folder_name, name = os.path.split(real)
+    try:
+        folder = _open_folder(folder_name)
+    except OSError as exc:
+        raise FixError(f"its folder cannot be opened without following a link ({exc.strerror or exc}); not changed") from None
+    try:
+        _write_in(folder, folder_name, name, original, new, read_file)
+    finally:
+        os.close(folder)
+
+
+def _write_in(folder: int, folder_name: str, name: str, original: bytes, new: bytes, read_file) -> None:
+    try:
+        st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        current = read_file(name, len(original) + 1, follow=False, dir_fd=folder)  # never blocks on a pipe swapped in
     except OSError as exc:
         raise FixError(f"cannot re-read before writing: {exc.strerror or exc}") from None
     if current != original:
         raise FixError("the file changed on disk since it was read; not overwritten")
-    if not os.access(real, os.W_OK) and os.geteuid() != 0:
+    root = os.geteuid() == 0
+    if not root and not os.access(name, os.W_OK, dir_fd=folder):
         raise FixError("the file is read-only; not changed")
     if not (st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)):
         raise FixError("the file is read-only; not changed")
     if st.st_nlink > 1:  # a rename gives this name a new file: the other names would keep the old text
         raise FixError(f"the file has {st.st_nlink} names (hard links), which a fix would split apart; not changed")
-    folder = os.path.dirname(real) or "."
-    remove_stale_temp_files(folder)
+    if not root and st.st_uid != os.geteuid():
+        raise FixError("the file belongs to another user, and a rewritten file would belong to this one; not changed")
+    remove_stale_temp_files(folder, folder_name)
     tmp = None
     try:
         # created inside the guarded block: an interruption (SIGINT, SIGTERM) at any point removes it
+        candidate = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=TEMP_SUFFIX, dir=folder)
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=folder)
         except OSError as exc:
             raise FixError(f"cannot create a temporary file next to it: {exc.strerror or exc}") from None
+        tmp = candidate
         with os.fdopen(fd, "wb") as f:
             f.write(new)
             f.flush()
+            try:  # owner and group first: a chown after the chmod would clear setuid and setgid
+                os.fchown(f.fileno(), st.st_uid, st.st_gid)
+            except OSError as exc:
+                if (os.fstat(f.fileno()).st_uid, os.fstat(f.fileno()).st_gid) != (st.st_uid, st.st_gid):
+                    raise FixError(f"its owner or group cannot be kept ({exc.strerror or exc}); not changed") from None
+            os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
+            if stat.S_IMODE(os.fstat(f.fileno()).st_mode) != stat.S_IMODE(st.st_mode):
+                raise FixError("its mode (setuid, setgid or sticky bits) cannot be kept; not changed")
+            _copy_attributes(name, folder, f.fileno())
             os.fsync(f.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        try:
-            os.chown(tmp, st.st_uid, st.st_gid)
-        except OSError:
-            pass
-        now = os.stat(real)
-        if (now.st_ino, now.st_size, now.st_mtime_ns) != (st.st_ino, st.st_size, st.st_mtime_ns):
+        now = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        if (now.st_ino, now.st_size, now.st_mtime_ns, now.st_ctime_ns) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns):
             raise FixError("the file changed on disk while the fix was written; not overwritten")
-        os.replace(tmp, real)
+        os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        tmp = None
     except BaseException as exc:
         if tmp is not None:
             try:
-                os.unlink(tmp)
+                os.unlink(tmp, dir_fd=folder)
             except OSError:
                 pass
         if isinstance(exc, OSError):

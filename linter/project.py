@@ -242,7 +242,6 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
     big, not text, a walked file that cannot hold a launch) is linted instead, as :func:`lint`
     would, so ``--fix`` and the check report the same.
     """
-    from linter.engine import within
     from linter.fixer import FixError, fix_file, write_atomic
     from rules._lib.base import all_rules
 
@@ -291,9 +290,7 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
                     run.changed.append((ff.path, outcome.applied))
                 else:
                     try:
-                        if roots is not None and not within(ff.path, list(roots)):
-                            raise FixError("lies outside the paths given on the command line (through a symbolic link or a --config path); not changed")
-                        write_atomic(ff.path, ff.data, ff.src.encode(outcome.fixed))
+                        write_atomic(ff.path, ff.data, ff.src.encode(outcome.fixed), list(roots) if roots is not None else None)
                         run.changed.append((ff.path, outcome.applied))
                     except FixError as exc:
                         run.problems.append((ff.path, str(exc)))

@@ -58,16 +58,16 @@ def test_symlink_into_another_folder_puts_the_temp_file_beside_the_target(tmp_pa
     target.write_bytes(ORIGINAL)
     (link_dir / "serve.sh").symlink_to(target)
     seen = []
-    real_mkstemp = fixer.tempfile.mkstemp
+    real_replace = os.replace
 
-    def spy(*a, **kw):
-        seen.append(kw.get("dir"))
-        return real_mkstemp(*a, **kw)
+    def spy(src, dst, *, src_dir_fd=None, dst_dir_fd=None):  # the rename happens in the target's folder
+        seen.append((os.readlink(f"/proc/self/fd/{src_dir_fd}"), dst))
+        return real_replace(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(fixer.tempfile, "mkstemp", spy)
+        mp.setattr(fixer.os, "replace", spy)
         write_atomic(str(link_dir / "serve.sh"), ORIGINAL, NEW)
-    assert seen == [str(real_dir)]
+    assert seen == [(str(real_dir), "serve.sh")]
     assert target.read_bytes() == NEW and (link_dir / "serve.sh").is_symlink()
 
 
@@ -149,7 +149,7 @@ def test_full_disk_at_fsync_keeps_the_original(script: Path, monkeypatch):
 
 
 def test_rename_failing_keeps_the_original(script: Path, monkeypatch):
-    def refuse(src, dst):
+    def refuse(src, dst, **kw):
         raise OSError(errno.EXDEV, "Invalid cross-device link")
 
     monkeypatch.setattr(fixer.os, "replace", refuse)
@@ -160,10 +160,14 @@ def test_rename_failing_keeps_the_original(script: Path, monkeypatch):
 
 
 def test_no_temp_file_possible_is_reported(script: Path, monkeypatch):
-    def refuse(*a, **kw):
-        raise OSError(errno.EACCES, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(fixer.tempfile, "mkstemp", refuse)
+    def refuse(path, flags, *a, **kw):
+        if flags & os.O_CREAT:
+            raise OSError(errno.EACCES, "Permission denied")
+        return real_open(path, flags, *a, **kw)
+
+    monkeypatch.setattr(fixer.os, "open", refuse)
     with pytest.raises(FixError, match="temporary file"):
         write_atomic(str(script), ORIGINAL, NEW)
     assert script.read_bytes() == ORIGINAL

@@ -565,3 +565,49 @@ def test_hard_linked_names_are_all_reported_and_fix_keeps_the_link(tmp_path: Pat
     assert os.stat(tmp_path / "start.sh").st_ino == os.stat(tmp_path / "a" / "serve.sh").st_ino
     assert (tmp_path / "start.sh").read_text() == "vllm serve m --max-num-seq 8\n"
     assert sorted(by_file(diags)) == ["a/serve.sh", "start.sh"] and code == 1
+
+
+# ---------------------------------------------------------------------------
+# 2. A folder swapped for a link during --fix cannot redirect the write
+
+
+def test_a_folder_swapped_for_a_link_during_fix_is_not_written_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    (tree / "sub").mkdir(parents=True)
+    text = "vllm serve m --max-num-seq 8\n"
+    (tree / "sub" / "serve.sh").write_text(text)
+    real_fsync = os.fsync
+
+    def fsync_then_swap(fd):  # mid-write, after every check: the attacker swaps the folder (same bytes)
+        real_fsync(fd)
+        if not outside.exists() and (tree / "sub").is_dir():
+            shutil.copytree(tree / "sub", outside)  # the temporary file too: a rename by name lands there
+            os.rename(tree / "sub", tmp_path / "old-sub")
+            (tree / "sub").symlink_to(outside)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_swap)
+    monkeypatch.chdir(tree)
+    result = CliRunner().invoke(main, ["--no-cache", "--fix", "--output-format", "json", "."])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output and "internal error" not in result.stderr
+    assert (outside / "serve.sh").read_text() == text  # nothing written outside
+    # the write went to the folder that was opened: the file that was read, moved with it
+    assert (tmp_path / "old-sub" / "serve.sh").read_text() == "vllm serve m --max-num-seqs 8\n"
+    assert not [p for p in (tmp_path / "old-sub").iterdir() if p.name.startswith(".vllm-lint-")]
+
+
+def test_a_link_named_on_the_command_line_is_treated_like_one_in_the_walk(tmp_path: Path) -> None:
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "secret.sh").write_text(f"vllm serve m --max-num-seq 8 --served-model-name {SECRET}\n")
+    (tmp_path / "tree" / "link.sh").symlink_to(tmp_path / "secret.sh")
+    code, diags, _ = run_cli(["link.sh"], tmp_path / "tree")
+    assert [(d["code"], "outside" in d["message"]) for d in diags] == [("VL003", True)]
+    assert SECRET not in json.dumps(diags)
+    code, diags, _ = run_cli(["--fix", "link.sh"], tmp_path / "tree")
+    assert (tmp_path / "secret.sh").read_text().startswith("vllm serve m --max-num-seq 8")
