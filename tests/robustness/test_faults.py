@@ -611,3 +611,74 @@ def test_a_link_named_on_the_command_line_is_treated_like_one_in_the_walk(tmp_pa
     assert SECRET not in json.dumps(diags)
     code, diags, _ = run_cli(["--fix", "link.sh"], tmp_path / "tree")
     assert (tmp_path / "secret.sh").read_text().startswith("vllm serve m --max-num-seq 8")
+
+
+# ---------------------------------------------------------------------------
+# 15. --fix keeps setuid/setgid, ACLs, extended attributes and the owner, or refuses
+
+
+def _acl(user: int) -> bytes:
+    """A POSIX access ACL granting ``user`` read access, in the kernel's xattr form."""
+    import struct
+
+    def entry(tag: int, perm: int, ident: int = 0xFFFFFFFF) -> bytes:
+        return struct.pack("<HHI", tag, perm, ident)
+
+    return struct.pack("<I", 2) + entry(0x01, 6) + entry(0x02, 4, user) + entry(0x04, 4) + entry(0x10, 4) + entry(0x20, 0)
+
+
+def test_fix_keeps_setuid_setgid_acls_xattrs_and_owner(tmp_path: Path) -> None:
+    script = tmp_path / "serve.sh"
+    script.write_text("vllm serve m --max-num-seq 8\n")
+    if os.geteuid() == 0:
+        os.chown(script, 1234, 2345)
+    try:
+        os.setxattr(script, "user.origin", b"deploy-team")
+        os.setxattr(script, "system.posix_acl_access", _acl(4321))
+    except OSError as exc:
+        pytest.skip(f"no extended attributes or ACLs here: {exc}")
+    os.chmod(script, 0o6750)  # last: a chown clears setuid and setgid
+    before = script.stat()
+    assert stat_mode(before) & 0o6000 == 0o6000
+    acl = os.getxattr(script, "system.posix_acl_access")
+    code, _diags, err = run_cli(["--fix", "serve.sh"], tmp_path)
+    assert script.read_text() == "vllm serve m --max-num-seqs 8\n", err
+    after = script.stat()
+    assert after.st_ino != before.st_ino  # a new file, renamed over the old one
+    assert oct(stat_mode(after)) == oct(stat_mode(before))
+    assert (after.st_uid, after.st_gid) == (before.st_uid, before.st_gid)
+    assert os.getxattr(script, "user.origin") == b"deploy-team"
+    assert os.getxattr(script, "system.posix_acl_access") == acl
+
+
+def stat_mode(st: os.stat_result) -> int:
+    import stat
+
+    return stat.S_IMODE(st.st_mode)
+
+
+def test_fix_refuses_what_it_cannot_keep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from linter import fixer
+
+    script = tmp_path / "serve.sh"
+    data = b"vllm serve m --max-num-seq 8\n"
+    script.write_bytes(data)
+    # another user's file, run as someone else: the rewritten file would change hands
+    monkeypatch.setattr(fixer.os, "geteuid", lambda: script.stat().st_uid + 1)
+    monkeypatch.setattr(fixer.os, "access", lambda *a, **k: True)
+    with pytest.raises(fixer.FixError, match="belongs to another user"):
+        fixer.write_atomic(str(script), data, b"x")
+    monkeypatch.undo()
+    # an attribute that cannot be copied (a security label the file system refuses to set again)
+    os.setxattr(script, "user.keep", b"1")
+    real_setxattr = os.setxattr
+
+    def refuse(*a, **k):
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(fixer.os, "setxattr", refuse)
+    with pytest.raises(fixer.FixError, match="user.keep"):
+        fixer.write_atomic(str(script), data, b"x")
+    assert script.read_bytes() == data
+    assert [p.name for p in tmp_path.iterdir()] == ["serve.sh"]
+    del real_setxattr
