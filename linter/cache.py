@@ -218,7 +218,7 @@ class Cache:
 
     def _read_pack(self) -> tuple[dict, dict]:
         from linter import bounded_json
-        from linter.engine import read_file
+        from linter.source_file import read_file
 
         folder = self._open_folder(create=False)
         if folder is None:
