@@ -293,7 +293,7 @@ def discover(
             continue
         outside = _link_out_of_its_folder(path)
         if outside:
-            yield Candidate(path, "error", outside, explicit=True)
+            yield Candidate.failed(path, outside, explicit=True)
             continue
         key = (st.st_dev, st.st_ino)
         name = os.path.abspath(path)
