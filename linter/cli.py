@@ -211,7 +211,7 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
     if changes:
         sys.exit(_changes(changes, changes_format, paths, cfg, respect_gitignore=cfg.respect_gitignore and not no_respect_gitignore, force_exclude=force_exclude))
-    from linter.engine import Settings
+    from linter.engine import Settings, linted_roots
 
     cli_select = _codes(select) or None
     settings = Settings(
@@ -223,8 +223,8 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         per_file_ignores=cfg.per_file_matcher(),
         gpu_memory_gib=cfg.gpu_memory_gib,
         model_configs=_model_configs(model_config),
-        # what a launch's ``--config FILE`` may read: the paths given (standard input: the working folder)
-        roots=tuple(os.path.realpath(p) for p in (paths if "-" not in paths else (os.curdir,))),
+        # what a launch's ``--config FILE`` may read: the folders given, the working folder for files in it
+        roots=linted_roots(paths),
     )
     respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
     if "-" in paths:
@@ -401,7 +401,12 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
                 tok = item.token
                 ol, oc = src.line_col(tok.span.start) if src and tok is not None else (line, col)
                 options.append({"name": "--config", "value": item.text, "line": ol, "column": oc})
-                if not item.opaque and config_path(launch, r.path) is None:
+                if item.opaque:
+                    continue
+                named, outside = config_path(launch, r.path, settings.roots)
+                if outside is not None:
+                    notes.append(f"--config {item.text}: outside the linted folder; not read")
+                elif named is None:
                     notes.append(f"--config {item.text}: no such YAML file next to {os.path.basename(r.path)}; its options are not checked")
             out.append(
                 {

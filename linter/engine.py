@@ -221,6 +221,25 @@ def config_path(launch: Launch, path: str, roots: tuple[str, ...] | None = None)
     return None, None
 
 
+def linted_roots(paths: Iterable[str]) -> tuple[str, ...]:
+    """The folders whose files a launch's ``--config FILE`` may read, from the paths given.
+
+    A folder given is a root as it is.  A file given (a pre-commit hook passes changed
+    files one by one) stands for the working folder when it lies inside it, so a
+    ``--config serve.yaml`` beside it is still read; otherwise for its own folder.
+    Standard input (``-``) reads under the working folder.
+    """
+    cwd = os.path.realpath(os.curdir)
+    out: list[str] = []
+    for p in paths:
+        real = os.path.realpath(os.curdir if p == "-" else p)
+        if not os.path.isdir(real):
+            real = cwd if within(real, (cwd,)) else os.path.dirname(real)
+        if real not in out:
+            out.append(real)
+    return tuple(out)
+
+
 def within(path: str, roots: Iterable[str]) -> bool:
     """Whether the real path of ``path`` is one of ``roots`` or inside one of them (symbolic links resolved)."""
     try:

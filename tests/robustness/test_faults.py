@@ -84,9 +84,21 @@ def test_config_inside_the_tree_is_still_read(tmp_path: Path) -> None:
     # a config named on the command line beside the script counts as given
     code, diags, _ = run_cli(["serve.sh", "conf/c.yaml"], tmp_path)
     assert [(os.path.basename(d["filename"]), d["code"]) for d in diags] == [("c.yaml", "VL201")]
-    # the script alone: the config is outside the paths given
+    # the script alone, as a pre-commit hook passes it: a file given inside the working
+    # folder stands for the working folder, so the config beside it is read
     code, diags, _ = run_cli(["serve.sh"], tmp_path)
-    assert [(d["code"], "not read" in d["message"]) for d in diags] == [("VL003", True)]
+    assert [(os.path.basename(d["filename"]), d["code"]) for d in diags] == [("c.yaml", "VL201")]
+
+
+def test_a_file_given_outside_the_working_folder_reads_only_its_own_folder(tmp_path: Path) -> None:
+    work, repo = tmp_path / "work", tmp_path / "repo"
+    (repo / "deploy").mkdir(parents=True)
+    work.mkdir()
+    (repo / "secret.yml").write_text(SECRET_CONFIG)
+    (repo / "deploy" / "serve.sh").write_text("vllm serve m --config ../secret.yml --max-num-seq 4\n")
+    code, diags, _ = run_cli([str(repo / "deploy" / "serve.sh")], work)
+    assert sorted((d["code"], "not read" in d["message"]) for d in diags) == [("VL003", True), ("VL201", False)]
+    assert SECRET not in json.dumps(diags)
 
 
 # ---------------------------------------------------------------------------
