@@ -117,7 +117,24 @@ def _target(value: str | None):
         raise click.UsageError(str(exc)) from None
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+class _Command(click.Command):
+    """``vllm-lint server ...`` starts the language server (:mod:`linter.server`, which imports
+    pygls: only then); anything else is the linter's command line.  A file named ``server`` is
+    linted as ``./server``."""
+
+    def main(self, args=None, *rest, **kwargs):
+        argv = list(sys.argv[1:] if args is None else args)
+        if argv[:1] == ["server"]:
+            try:
+                from linter.server import serve
+            except ImportError as exc:
+                click.echo(f"vllm-lint server needs pygls: pip install 'vllm-lint[server]' ({exc})", err=True)
+                sys.exit(EXIT_ERROR)
+            sys.exit(serve(argv[1:]))
+        return super().main(args, *rest, **kwargs)
+
+
+@click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known).")
 @click.option("--output-format", type=click.Choice(list(FORMATS)), default="full", show_default=True, help="full, concise, json, json-lines; for CI: sarif, github, rdjson, gitlab, junit.")
@@ -143,7 +160,10 @@ def _target(value: str | None):
 @click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache, or $VLLM_LINT_CACHE_DIR).")
 def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
-    """Lint (and migrate) the commands and configs that start vLLM servers."""
+    """Lint (and migrate) the commands and configs that start vLLM servers.
+
+    `vllm-lint server` starts the language server (LSP over standard input and output).
+    """
     _standard_streams()
     previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
     try:

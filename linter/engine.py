@@ -24,6 +24,9 @@ from linter.sources.words import nearest_pin
 @dataclass
 class Settings:
     target: Version | None = None
+    # the release of a launch with neither a target nor a pin (None: the newest known); the
+    # language server's configured ``target-version``, which a file's pin beats
+    fallback: Version | None = None
     select: frozenset[str] | None = None  # codes or prefixes; None = the default set
     extend_select: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
@@ -55,7 +58,7 @@ class LaunchReport:
     launch: Launch
     version: Version
     pin: str | None
-    reason: str  # "target", "pin", "newest", "pin-outside-range"
+    reason: str  # "target", "pin", "newest", "configured", "pin-outside-range"
 
 
 @dataclass
@@ -129,6 +132,8 @@ def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings, 
         if hist is not None:
             return hist, pin, "pin-history"
         return knowledge.newest(), pin, "pin-outside-range"
+    if settings.fallback is not None:
+        return settings.fallback, None, "configured"
     return knowledge.newest(), None, "newest"
 
 

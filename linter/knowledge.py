@@ -651,3 +651,56 @@ def first_accepted_after(option: str, version: Version) -> Version | None:
         if v > version and option in release(v).by_name:
             return v
     return None
+
+
+@dataclass(frozen=True)
+class OptionHistory:
+    """What the inventories and the history say of one option string across every known release.
+
+    ``runs``: (first, last) releases of each unbroken stretch that accepted it, oldest first,
+    over the history (0.6.0 to 0.27.x, names only) and the inventories; ``deprecated_in``: the
+    first release whose inventory (or the history) marks it deprecated; ``removed_in``: the
+    release after the last run when a newer release rejects it; ``replacement``: the curated
+    replacement (``migrations.yaml``), else the history's; ``facts``: the curated facts.
+    """
+
+    option: str
+    runs: tuple[tuple[Version, Version], ...]
+    deprecated_in: Version | None
+    removed_in: Version | None
+    replacement: str | None
+    facts: tuple[OptionFact, ...]
+
+
+def option_history(option: str) -> OptionHistory:
+    """The history of ``option`` (an option string such as ``--max-num-seqs``)."""
+    hist = history().get("options", {}).get(option) or {}
+    hist_runs = [(Version(a), Version(b)) for a, b in hist.get("accepted", [])]
+    inventory = set(known_versions())
+    ordered = sorted(set(history_versions()) | inventory)
+    runs: list[tuple[Version, Version]] = []
+    deprecated: Version | None = _version(hist.get("deprecated_in"))
+    start = prev = None
+    for v in ordered:
+        if v in inventory:
+            spec = release(v).by_name.get(option)
+            accepted = spec is not None
+            if spec is not None and spec.deprecated and deprecated is None:
+                deprecated = v
+        else:
+            accepted = any(a <= v <= b for a, b in hist_runs)
+        if accepted:
+            start = start or v
+            prev = v
+        elif start is not None:
+            runs.append((start, prev))
+            start = None
+    if start is not None:
+        runs.append((start, prev))
+    removed = None
+    if runs and runs[-1][1] != ordered[-1]:
+        removed = ordered[ordered.index(runs[-1][1]) + 1]
+    facts = tuple(migrations().option_facts(option))
+    curated = migrations().curated(option)
+    replacement = (curated.replacement if curated is not None else None) or hist.get("replacement")
+    return OptionHistory(option, tuple(runs), deprecated, removed, replacement, facts)

@@ -63,6 +63,7 @@ REASONS = {
     "pin-history": "pinned; option names only",
     "pin-outside-range": "pin not in the knowledge base, newest used",
     "newest": "no pin, newest known",
+    "configured": "no pin, the configured target-version",
 }
 
 

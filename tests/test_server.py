@@ -1,0 +1,215 @@
+"""``vllm-lint server`` end to end: pytest-lsp starts the server as an editor would (a child
+process speaking LSP over its standard input and output) and drives it with a real client.
+
+The machine running the suite may be loaded: every wait is generous.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest_lsp = pytest.importorskip("pytest_lsp")
+
+from lsprotocol import types as lsp  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+WAIT = 120.0  # seconds for one answer of the server, on a loaded machine
+
+SCRIPT = """#!/bin/bash
+# start the server
+vllm serve Qwen/Qwen2.5-7B-Instruct --swap-space 4 --max-num-seq 8 --max-model-len 8192
+"""
+
+
+def _editor() -> LanguageClient:
+    """pytest-lsp's client, answering ``client/registerCapability`` as an editor does (the
+    server registers its watch of configuration files)."""
+    from pytest_lsp import make_test_lsp_client
+
+    client = make_test_lsp_client()
+    client.registrations = []
+
+    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def register(params: lsp.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)
+
+    return client
+
+
+def _config(*extra: str) -> ClientServerConfig:
+    return ClientServerConfig(server_command=[sys.executable, "-m", "linter.cli", "server", *extra], client_factory=_editor)
+
+
+async def _start(client: LanguageClient, root, options: dict | None = None) -> lsp.InitializeResult:
+    return await asyncio.wait_for(
+        client.initialize_session(
+            lsp.InitializeParams(
+                capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
+                root_uri=root.as_uri(),
+                workspace_folders=[lsp.WorkspaceFolder(root.as_uri(), "work")],
+                initialization_options=options,
+            )
+        ),
+        WAIT,
+    )
+
+
+async def _open(client: LanguageClient, path, text: str, language: str = "shellscript", version: int = 1) -> list[lsp.Diagnostic]:
+    uri = path.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, language, version, text)))
+    return await _diagnostics(client, uri, version)
+
+
+async def _diagnostics(client: LanguageClient, uri: str, version: int) -> list[lsp.Diagnostic]:
+    """The diagnostics the server publishes for ``version`` of the document (earlier ones skipped)."""
+
+    async def wait():
+        while True:
+            params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if params.uri == uri and params.version == version:
+                return params.diagnostics
+
+    return await asyncio.wait_for(wait(), WAIT)
+
+
+def _at(text: str, needle: str, line: int) -> lsp.Range:
+    """The LSP range (UTF-16 columns) of ``needle`` on 0-based ``line`` of ``text``."""
+    row = text.split("\n")[line]
+    col = row.index(needle)
+    units = len(row[:col].encode("utf-16-le")) // 2
+    return lsp.Range(lsp.Position(line, units), lsp.Position(line, units + len(needle.encode("utf-16-le")) // 2))
+
+
+def _by_code(diagnostics) -> dict[str, lsp.Diagnostic]:
+    return {d.code: d for d in diagnostics}
+
+
+@pytest_lsp.fixture(config=_config())
+async def client(lsp_client: LanguageClient, tmp_path):
+    await _start(lsp_client, tmp_path)
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), WAIT)
+
+
+@pytest.mark.asyncio
+async def test_a_script_gets_its_diagnostics_at_the_exact_ranges(client: LanguageClient, tmp_path):
+    found = _by_code(await _open(client, tmp_path / "serve.sh", SCRIPT))
+    assert {"VL101", "VL201"} <= set(found)
+    assert found["VL101"].range == _at(SCRIPT, "--swap-space", 2)
+    assert found["VL201"].range == _at(SCRIPT, "--max-num-seq", 2)
+    assert found["VL101"].severity == lsp.DiagnosticSeverity.Error
+    assert found["VL201"].source == "vllm-lint"
+    assert "max-num-seqs" in found["VL201"].message
+    assert found["VL101"].code_description is not None and found["VL101"].code_description.href.endswith("rules.md#vl101")
+
+
+@pytest.mark.asyncio
+async def test_a_quick_fix_writes_the_full_option_name(client: LanguageClient, tmp_path):
+    path = tmp_path / "serve.sh"
+    found = _by_code(await _open(client, path, SCRIPT))
+    where = found["VL201"].range
+    actions = await asyncio.wait_for(
+        client.text_document_code_action_async(
+            lsp.CodeActionParams(lsp.TextDocumentIdentifier(path.as_uri()), where, lsp.CodeActionContext([found["VL201"]]))
+        ),
+        WAIT,
+    )
+    quick = [a for a in actions if a.kind == lsp.CodeActionKind.QuickFix and a.diagnostics and a.diagnostics[0].code == "VL201"]
+    assert len(quick) == 1 and quick[0].is_preferred
+    (doc_edit,) = quick[0].edit.document_changes
+    assert doc_edit.text_document.uri == path.as_uri() and doc_edit.text_document.version == 1
+    (edit,) = doc_edit.edits
+    assert edit.range == where and edit.new_text == "--max-num-seqs"
+    fix_all = [a for a in actions if a.kind == "source.fixAll.vllm-lint"]
+    assert len(fix_all) == 1
+    texts = [e.new_text for e in fix_all[0].edit.document_changes[0].edits]
+    assert "--max-num-seqs" in texts
+
+
+@pytest.mark.asyncio
+async def test_hover_on_an_option_shows_its_release_facts_and_history(client: LanguageClient, tmp_path):
+    path = tmp_path / "serve.sh"
+    await _open(client, path, SCRIPT)
+    where = _at(SCRIPT, "--max-model-len", 2)
+    inside = lsp.Position(2, where.start.character + 4)
+    got = await asyncio.wait_for(client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(path.as_uri()), inside)), WAIT)
+    assert got is not None and got.range == where
+    text = got.contents.value
+    assert "`--max-model-len`" in text and "vLLM 0." in text
+    assert "type: `human_readable_int_or_auto`" in text
+    assert "History: accepted by" in text
+
+
+@pytest.mark.asyncio
+async def test_an_edit_gets_fresh_diagnostics(client: LanguageClient, tmp_path):
+    path = tmp_path / "serve.sh"
+    uri = path.as_uri()
+    await _open(client, path, SCRIPT)
+    where = _at(SCRIPT, "--max-num-seq", 2)
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [lsp.TextDocumentContentChangePartial(range=where, text="--max-num-seqs")],
+        )
+    )
+    found = _by_code(await _diagnostics(client, uri, 2))
+    assert "VL201" not in found and "VL101" in found
+
+
+@pytest.mark.asyncio
+async def test_columns_count_utf16_code_units_after_non_ascii_and_astral_characters(client: LanguageClient, tmp_path):
+    text = '#!/bin/sh\n# é ✓ 🚀\nMSG="déjà vu 🚀🚀" vllm serve m --max-num-seq 8 --swap-space 4\n'
+    found = _by_code(await _open(client, tmp_path / "ünï.sh", text))
+    assert found["VL201"].range == _at(text, "--max-num-seq", 2)
+    assert found["VL101"].range == _at(text, "--swap-space", 2)
+    # the astral characters count two units each: the column is past the code-point column
+    row = text.split("\n")[2]
+    assert found["VL201"].range.start.character == row.index("--max-num-seq") + 2
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_the_options_of_the_launchs_release(client: LanguageClient, tmp_path):
+    path = tmp_path / "serve.sh"
+    text = "vllm serve m --max-num-b\n"
+    await _open(client, path, text)
+    got = await asyncio.wait_for(
+        client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(path.as_uri()), lsp.Position(0, len(text) - 1))),
+        WAIT,
+    )
+    labels = [i.label for i in got.items]
+    assert "--max-num-batched-tokens" in labels and all(label.startswith("--max-num-b") for label in labels)
+    item = next(i for i in got.items if i.label == "--max-num-batched-tokens")
+    assert item.text_edit.range == lsp.Range(lsp.Position(0, 13), lsp.Position(0, 24))
+
+
+@pytest.mark.asyncio
+async def test_the_pin_beats_the_configured_release_and_the_client_target_beats_both(client: LanguageClient, tmp_path):
+    (tmp_path / "vllm-lint.toml").write_text('target-version = "0.28"\n')
+    pinned = "pip install vllm==0.30.0\nvllm serve m --max-num-seq 8\n"
+    (vl201,) = [d for d in await _open(client, tmp_path / "pinned.sh", pinned) if d.code == "VL201"]
+    assert "in vLLM 0.30.0;" in vl201.message
+    unpinned = "vllm serve m --max-num-seq 8\n"
+    (vl201,) = [d for d in await _open(client, tmp_path / "plain.sh", unpinned) if d.code == "VL201"]
+    assert "in vLLM 0.28.0;" in vl201.message
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams({"vllm-lint": {"targetVersion": "0.31"}}))
+    (vl201,) = [d for d in await _diagnostics(client, (tmp_path / "pinned.sh").as_uri(), 1) if d.code == "VL201"]
+    assert "in vLLM 0.31.0;" in vl201.message
+
+
+@pytest_lsp.fixture(config=_config())
+async def bare(lsp_client: LanguageClient, tmp_path):
+    yield
+
+
+@pytest.mark.asyncio
+async def test_shutdown_and_exit_are_clean(bare: LanguageClient, tmp_path):
+    await _start(bare, tmp_path, {"targetVersion": "0.33"})
+    await _open(bare, tmp_path / "serve.sh", SCRIPT)
+    await asyncio.wait_for(bare.shutdown_async(None), WAIT)
+    bare.exit(None)
+    code = await asyncio.wait_for(bare._server.wait(), WAIT)
+    assert code == 0
