@@ -36,8 +36,11 @@ Imported only by ``vllm-lint server``: the command line never loads pygls.
 from __future__ import annotations
 
 import asyncio
+import bisect
+import functools
 import logging
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
@@ -57,6 +60,8 @@ _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp
 # an untitled buffer has no name to classify: the file name that stands for its language
 _LANGUAGE_NAMES = {"shellscript": "untitled.sh", "dockerfile": "Dockerfile", "yaml": "untitled.yaml", "python": "untitled.py", "markdown": "untitled.md"}
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
 log = logging.getLogger(NAME)
 
 
@@ -70,13 +75,7 @@ class Lines:
 
     def __init__(self, text: str, encoding: str = lsp.PositionEncodingKind.Utf16):
         self.text = text
-        self.starts = [0]
-        i, n = 0, len(text)
-        while i < n:
-            c = text[i]
-            if c == "\n" or (c == "\r" and (i + 1 == n or text[i + 1] != "\n")):
-                self.starts.append(i + 1)
-            i += 1
+        self.starts = [0, *(m.end() for m in _LINE_END.finditer(text))]
         self.unit = {lsp.PositionEncodingKind.Utf8: "utf-8", lsp.PositionEncodingKind.Utf32: "utf-32-le"}.get(encoding, "utf-16-le")
         self.width = {"utf-8": 1, "utf-16-le": 2, "utf-32-le": 4}[self.unit]
 
@@ -84,8 +83,6 @@ class Lines:
         return len(s.encode(self.unit, "surrogatepass")) // self.width
 
     def position(self, offset: int) -> lsp.Position:
-        import bisect
-
         offset = max(0, min(offset, len(self.text)))
         line = bisect.bisect_right(self.starts, offset) - 1
         return lsp.Position(line, self._units(self.text[self.starts[line] : offset]))
@@ -138,6 +135,7 @@ def _path_of(uri: str) -> str:
     return unquote(parsed.path) or uri
 
 
+@functools.cache
 def rule_url(code: str) -> str | None:
     """The rule's page: on the project's public home, else the ``docs/rules.md`` beside the package."""
     from linter.reporters.common import RULES_DOC, project_url, rule_doc_ref

@@ -207,9 +207,97 @@ async def bare(lsp_client: LanguageClient, tmp_path):
 
 @pytest.mark.asyncio
 async def test_shutdown_and_exit_are_clean(bare: LanguageClient, tmp_path):
-    await _start(bare, tmp_path, {"targetVersion": "0.33"})
-    await _open(bare, tmp_path / "serve.sh", SCRIPT)
+    await _start(bare, tmp_path, {"targetVersion": "0.30"})
+    found = _by_code(await _open(bare, tmp_path / "serve.sh", SCRIPT))
+    assert "in vLLM 0.30.0;" in found["VL201"].message  # initializationOptions.targetVersion
     await asyncio.wait_for(bare.shutdown_async(None), WAIT)
     bare.exit(None)
     code = await asyncio.wait_for(bare._server.wait(), WAIT)
     assert code == 0
+
+
+@pytest.mark.asyncio
+async def test_an_unsafe_fix_is_a_quick_fix_marked_unsafe_and_left_out_of_fix_all(client: LanguageClient, tmp_path):
+    path = tmp_path / "hybrid.sh"
+    text = "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --mamba-cache-mode all --enable-prefix-caching\n"
+    found = _by_code(await _open(client, path, text))
+    where = found["VL301"].range
+    assert where == _at(text, "all", 0)
+    actions = await asyncio.wait_for(
+        client.text_document_code_action_async(lsp.CodeActionParams(lsp.TextDocumentIdentifier(path.as_uri()), where, lsp.CodeActionContext([found["VL301"]]))),
+        WAIT,
+    )
+    (quick,) = [a for a in actions if a.diagnostics and a.diagnostics[0].code == "VL301"]
+    assert quick.kind == lsp.CodeActionKind.QuickFix and quick.title.endswith("(unsafe)") and not quick.is_preferred
+    assert [e.new_text for e in quick.edit.document_changes[0].edits] == ["align"]
+    assert not [a for a in actions if a.kind == "source.fixAll.vllm-lint"]  # nothing safe to fix
+
+
+@pytest.mark.asyncio
+async def test_every_kind_of_file_is_linted(client: LanguageClient, tmp_path):
+    cases = {
+        "Dockerfile": ("dockerfile", 'FROM vllm/vllm-openai:v0.30.0\nCMD ["--model", "m", "--max-num-seq", "8"]\n', 1),
+        "deploy.yaml": (
+            "yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+            "        - name: vllm\n          image: vllm/vllm-openai:v0.30.0\n          args: [\"--model\", \"m\", \"--max-num-seq\", \"8\"]\n",
+            8,
+        ),
+        "serve.py": ("python", 'from vllm import LLM\n\nllm = LLM(model="m", swap_space=4)\nsubprocess = ["vllm", "serve", "m", "--max-num-seq", "8"]\n', None),
+        "README.md": ("markdown", "Start it:\n\n```bash\nvllm serve m --max-num-seq 8\n```\n", 3),
+    }
+    for name, (language, text, line) in cases.items():
+        found = _by_code(await _open(client, tmp_path / name, text, language))
+        assert found, name
+        if line is not None:
+            assert found["VL201"].range == _at(text, "--max-num-seq", line), name
+    plain = await _open(client, tmp_path / "notes.txt", "vllm serve m --max-num-seq 8\n", "plaintext")
+    assert list(plain) == []  # not a kind of file vllm-lint reads
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_edits_publishes_for_the_last_one_only(client: LanguageClient, tmp_path):
+    path = tmp_path / "serve.sh"
+    uri = path.as_uri()
+    await _open(client, path, SCRIPT)
+    seen: list[int] = []
+    text = SCRIPT
+    for version in range(2, 7):
+        text = text.replace("8192", str(8192 + version))
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [lsp.TextDocumentContentChangeWholeDocument(text=text)])
+        )
+
+    async def until_last():
+        while True:
+            params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if params.uri == uri:
+                seen.append(params.version)
+                if params.version == 6:
+                    return params.diagnostics
+
+    last = _by_code(await asyncio.wait_for(until_last(), WAIT))
+    assert {"VL101", "VL201"} <= set(last)
+    assert seen == [6]  # the runs of versions 2 to 5 were cancelled before they started
+
+
+def test_the_command_line_does_not_import_pygls():
+    import subprocess
+
+    code = "import sys, linter.cli; sys.exit(1 if any(m.split('.')[0] in ('pygls', 'lsprotocol') for m in sys.modules) else 0)"
+    assert subprocess.run([sys.executable, "-c", code], timeout=WAIT).returncode == 0
+
+
+def test_lsp_lines_count_utf16_units_and_every_line_ending():
+    from linter.server import Lines
+
+    text = "a🚀b\r\nc\rdé\n"
+    lines = Lines(text)
+    assert lines.starts == [0, 5, 7, 10]
+    assert lines.position(text.index("b")) == lsp.Position(0, 3)  # 🚀 is two UTF-16 units
+    assert lines.position(text.index("d")) == lsp.Position(2, 0)  # a lone \r ends a line
+    assert lines.offset(lsp.Position(0, 3)) == text.index("b")
+    assert lines.offset(lsp.Position(0, 99)) == text.index("\r")  # past the end: the line's end
+    assert lines.offset(lsp.Position(9, 0)) == len(text)
+    assert Lines(text, lsp.PositionEncodingKind.Utf8).position(text.index("b")) == lsp.Position(0, 5)
+    assert Lines(text, lsp.PositionEncodingKind.Utf32).position(text.index("b")) == lsp.Position(0, 2)
