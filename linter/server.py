@@ -43,6 +43,7 @@ import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -128,6 +129,16 @@ class DocState:
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+def _lines_on_disk(path: str, encoding) -> Lines | None:
+    """The lines of another file a diagnostic points into (a ``--config`` file), or None."""
+    from linter.source_file import DecodeError, SourceFile, read_file
+
+    try:
+        return Lines(SourceFile.from_bytes(path, read_file(path)).text, encoding)
+    except (OSError, DecodeError):
+        return None
+
+
 def _path_of(uri: str) -> str:
     parsed = urlparse(uri)
     if parsed.scheme == "file":
@@ -183,7 +194,9 @@ class VllmLintServer(LanguageServer):
             problem = f"target-version: {exc}"
 
         def codes(key: str) -> frozenset[str]:
-            return frozenset(str(c).strip().upper() for c in opts.get(key) or () if str(c).strip())
+            value = opts.get(key) or ()
+            items = value.split(",") if isinstance(value, str) else value  # "VL1,VL2" as the command line takes it
+            return frozenset(str(c).strip().upper() for c in items if str(c).strip())
 
         select = codes("select") or None
         settings = Settings(
@@ -276,8 +289,14 @@ class VllmLintServer(LanguageServer):
         url = rule_url(d.code)
         related = None
         if d.related:
-            uri = self._uri_of(run)
-            related = [lsp.DiagnosticRelatedInformation(lsp.Location(uri, run.lines.range(span.start, span.end)), message) for message, span in d.related]
+            related = []
+            for path, span in d.related:
+                if path == run.result.path:
+                    related.append(lsp.DiagnosticRelatedInformation(lsp.Location(self._uri_of(run), run.lines.range(span.start, span.end)), "here"))
+                else:
+                    lines = _lines_on_disk(path, self.workspace.position_encoding)
+                    where = lines.range(span.start, span.end) if lines is not None else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+                    related.append(lsp.DiagnosticRelatedInformation(lsp.Location(Path(os.path.abspath(path)).as_uri(), where), os.path.basename(path)))
         return lsp.Diagnostic(
             range=run.lines.range(d.span.start, d.span.end),
             message=d.message,

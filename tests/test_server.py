@@ -301,3 +301,15 @@ def test_lsp_lines_count_utf16_units_and_every_line_ending():
     assert lines.offset(lsp.Position(9, 0)) == len(text)
     assert Lines(text, lsp.PositionEncodingKind.Utf8).position(text.index("b")) == lsp.Position(0, 5)
     assert Lines(text, lsp.PositionEncodingKind.Utf32).position(text.index("b")) == lsp.Position(0, 2)
+
+
+@pytest.mark.asyncio
+async def test_a_changed_configuration_file_lints_the_open_files_again(client: LanguageClient, tmp_path):
+    path = tmp_path / "serve.sh"
+    assert "VL201" in _by_code(await _open(client, path, SCRIPT))
+    assert any(r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in client.registrations)
+    config = tmp_path / "vllm-lint.toml"
+    config.write_text('ignore = ["VL201"]\n')
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams([lsp.FileEvent(config.as_uri(), lsp.FileChangeType.Created)]))
+    found = _by_code(await _diagnostics(client, path.as_uri(), 1))
+    assert "VL201" not in found and "VL101" in found
