@@ -47,6 +47,9 @@ class Kind:
     fix_check: str | None = None  # "module:function" (before, after, edits) -> why the pass broke the file, or None
     edit: EditStyle | None = None  # None: argv elements are never split
     prefilter: bool = True  # walked files without ``vllm``/``lmcache`` in them are skipped unread
+    # editors' language ids (LSP ``languageId``: VS Code's, Neovim's file types) of a buffer of this
+    # kind: what classifies an unnamed buffer (``untitled:``) for the language server
+    languages: frozenset[str] = frozenset()
 
     def is_name(self, path: str, lower: str, ext: str, head: bytes) -> bool:
         if self.claims is not None:
@@ -145,19 +148,20 @@ _F = "linter.fix_check:"
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name,
-         fix_check=_F + "check_dockerfile", edit="json-items"),  # the reader reports its comments
+         fix_check=_F + "check_dockerfile", edit="json-items", languages=frozenset({"dockerfile"})),  # the reader reports its comments
     Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELLS.__contains__,
-         fix_check=_F + "check_shell", edit="words"),  # the reader reports its comments
+         fix_check=_F + "check_shell", edit="words", languages=frozenset({"shellscript", "sh", "bash", "zsh"})),  # the reader reports its comments
     Kind("helm-template", "linter.sources.yaml", _YAML | {".tpl"}, claims=_helm_template,
          comments=_S + "helm_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
     # JSON is YAML: engine-argument files (Triton's model.json), read for their launches only
-    Kind("yaml", "linter.sources.yaml", _YAML | {".json"}, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
+    Kind("yaml", "linter.sources.yaml", _YAML | {".json"}, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items",
+         languages=frozenset({"yaml", "json"})),
     Kind("python", "linter.sources.python", frozenset({".py"}), interpreter=_is_python_name,
-         comments=_S + "python_comments", fix_check=_F + "check_python", edit="python-items"),
+         comments=_S + "python_comments", fix_check=_F + "check_python", edit="python-items", languages=frozenset({"python"})),
     Kind("markdown", "linter.sources.markdown", frozenset({".md", ".markdown", ".mdx"}),
-         comments=_S + "markdown_comments", fix_check=_F + "check_markdown", edit="words"),
+         comments=_S + "markdown_comments", fix_check=_F + "check_markdown", edit="words", languages=frozenset({"markdown"})),
     Kind("requirements", "linter.sources.requirements", frozenset({".txt", ".in"}), claims=_requirements_name,
-         comments=_S + "requirements_comments", prefilter=False),  # a pin alone is worth reading (VL601)
+         comments=_S + "requirements_comments", prefilter=False, languages=frozenset({"pip-requirements", "requirements"})),  # a pin alone is worth reading (VL601)
     # a file named by ``--config FILE`` (never found by its name); YAML or JSON, which has no comments
     Kind("vllm-config", "linter.sources.vllm_config", comments=_S + "yaml_comments", fix_check=_F + "check_yaml"),
     # forms of launches inside YAML files
@@ -194,6 +198,11 @@ def _resolve(ref: str | None):
         return None
     module, _, name = ref.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def for_language(language: str | None) -> str | None:
+    """The kind of an editor buffer whose language id is ``language`` (None: no row claims it)."""
+    return next((k.name for k in KINDS.values() if k.reader is not None and language in k.languages), None)
 
 
 def reader(kind: str):

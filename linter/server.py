@@ -53,13 +53,12 @@ from linter import knowledge
 from linter.config import CONFIG_NAMES, ConfigError, resolve
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult, Settings
+from linter.kinds import for_language
 
 NAME = "vllm-lint"
 FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{NAME}"  # source.fixAll.vllm-lint
 DEBOUNCE_SECONDS = 0.15  # a burst of keystrokes lints once
 _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning, Severity.INFO: lsp.DiagnosticSeverity.Information}
-# an untitled buffer has no name to classify: the file name that stands for its language
-_LANGUAGE_NAMES = {"shellscript": "untitled.sh", "dockerfile": "Dockerfile", "yaml": "untitled.yaml", "python": "untitled.py", "markdown": "untitled.md"}
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -221,7 +220,8 @@ class VllmLintServer(LanguageServer):
 
         path = _path_of(uri)
         data = text.encode("utf-8", "surrogatepass")
-        kind = classify(path, data[:256]) or (classify(_LANGUAGE_NAMES[language], data[:256]) if language in _LANGUAGE_NAMES else None)
+        # a buffer without a name vllm-lint knows (``untitled:``) is classified by its language
+        kind = classify(path, data[:256]) or (for_language(language) if not urlparse(uri).scheme == "file" else None)
         if kind is None:
             return None
         settings, problem = self.settings_for(path)

@@ -253,6 +253,10 @@ async def test_every_kind_of_file_is_linted(client: LanguageClient, tmp_path):
             assert found["VL201"].range == _at(text, "--max-num-seq", line), name
     plain = await _open(client, tmp_path / "notes.txt", "vllm serve m --max-num-seq 8\n", "plaintext")
     assert list(plain) == []  # not a kind of file vllm-lint reads
+    # an unsaved buffer without a name: its language decides (the `languages` of linter/kinds.py)
+    untitled = "untitled:Untitled-1"
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(untitled, "shellscript", 1, SCRIPT)))
+    assert "VL201" in _by_code(await _diagnostics(client, untitled, 1))
 
 
 @pytest.mark.asyncio
