@@ -577,6 +577,7 @@ async def hover(ls: VllmLintServer, params: lsp.HoverParams) -> lsp.Hover | None
     return lsp.Hover(contents=lsp.MarkupContent(lsp.MarkupKind.Markdown, hover_text(opt, rep)), range=run.lines.range(start, end))
 
 
+_CONTINUATION = re.compile(r"(?:[ \t]|\\\r?\n)*")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
 
@@ -593,14 +594,14 @@ async def completion(ls: VllmLintServer, params: lsp.CompletionParams) -> lsp.Co
     word = text[start:offset]
     if not word.startswith("-"):
         return None
-    # the launch the word is in (or that it extends: typed right after the launch's last word)
-    line_start = text.rfind("\n", 0, start) + 1
+    # the launch the word is in (or that it extends: after its last word, past blanks and
+    # backslash-newline continuations only)
     launch_rep = None
     for rep in run.result.launches:
         launch = rep.launch
         if launch.program != "vllm" or launch.style != "argv":
             continue
-        if launch.span.start <= start <= launch.span.end or (launch.span.end <= start and text[launch.span.end : start].strip(" \t\\\r\n") == "" ) or launch.span.start <= line_start <= launch.span.end:
+        if launch.span.start <= start <= launch.span.end or (launch.span.end <= start and _CONTINUATION.fullmatch(text, launch.span.end, start)):
             launch_rep = rep
             break
     if launch_rep is None:

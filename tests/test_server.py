@@ -184,6 +184,19 @@ async def test_completion_offers_the_options_of_the_launchs_release(client: Lang
     assert "--max-num-batched-tokens" in labels and all(label.startswith("--max-num-b") for label in labels)
     item = next(i for i in got.items if i.label == "--max-num-batched-tokens")
     assert item.text_edit.range == lsp.Range(lsp.Position(0, 13), lsp.Position(0, 24))
+    # continued on the next line of the command, and outside any launch
+    text = "vllm serve m \\\n  --enforce-e\necho --max-num\n"
+    other = tmp_path / "continued.sh"
+    await _open(client, other, text)
+    uri = other.as_uri()
+
+    async def complete(line: int, character: int):
+        params = lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+        return await asyncio.wait_for(client.text_document_completion_async(params), WAIT)
+
+    got = await complete(1, len("  --enforce-e"))
+    assert [i.label for i in got.items] == ["--enforce-eager"]
+    assert await complete(2, len("echo --max-num")) is None
 
 
 @pytest.mark.asyncio
