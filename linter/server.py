@@ -539,7 +539,9 @@ def hover_text(opt, rep) -> str:
         if spec.raw.get("partial") or "type" not in spec.raw:
             facts.append("- (option names only for this release: types and choices are not recorded)")
         lines.append("\n" + "\n".join(facts))
-    lines.append("\n" + history_text(name if spec is not None else opt.normalized.split("=", 1)[0]))
+    written = opt.matched or opt.normalized.split("=", 1)[0]  # the option string as vLLM reads it
+    for option in dict.fromkeys([written, name]):
+        lines.append("\n" + history_text(option))
     return "\n".join(lines)
 
 
@@ -547,9 +549,14 @@ def history_text(option: str) -> str:
     h = knowledge.option_history(option)
     parts = []
     if h.runs:
-        stretches = ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in h.runs)
-        parts.append(f"accepted by {stretches}")
-        parts.append(f"added in {h.runs[0][0]}" if h.runs[0][0] != min(knowledge.history_versions() or knowledge.known_versions()) else f"present since {h.runs[0][0]} (the oldest release known)")
+        oldest = min((*knowledge.history_versions(), *knowledge.known_versions()))
+        def stretch(a, b) -> str:
+            first = f"{a} (the oldest release known)" if a == oldest else str(a)
+            return first if a == b else f"{first} to {b}"
+
+        parts.append("accepted by " + ", ".join(stretch(a, b) for a, b in h.runs))
+        if h.runs[0][0] != oldest:
+            parts.append(f"added in {h.runs[0][0]}")
     else:
         parts.append("accepted by no known release")
     if h.deprecated_in:
@@ -558,7 +565,7 @@ def history_text(option: str) -> str:
         parts.append(f"removed in {h.removed_in}")
     if h.replacement:
         parts.append(f"renamed to `{h.replacement}`")
-    out = "History: " + "; ".join(parts) + "."
+    out = f"History of `{option}`: " + "; ".join(parts) + "."
     for fact in h.facts:
         if fact.note.strip():
             out += f"\n\n{' '.join(fact.note.split())}"

@@ -141,7 +141,7 @@ async def test_hover_on_an_option_shows_its_release_facts_and_history(client: La
     text = got.contents.value
     assert "`--max-model-len`" in text and "vLLM 0." in text
     assert "type: `human_readable_int_or_auto`" in text
-    assert "History: accepted by" in text
+    assert "History of `--max-model-len`: accepted by" in text
 
 
 @pytest.mark.asyncio
