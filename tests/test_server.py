@@ -142,6 +142,9 @@ async def test_hover_on_an_option_shows_its_release_facts_and_history(client: La
     assert "`--max-model-len`" in text and "vLLM 0." in text
     assert "type: `human_readable_int_or_auto`" in text
     assert "History of `--max-model-len`: accepted by" in text
+    swap = _at(SCRIPT, "--swap-space", 2)
+    got = await asyncio.wait_for(client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(path.as_uri()), swap.start)), WAIT)
+    assert "not an option of this release" in got.contents.value and "removed in 0.18.0" in got.contents.value
 
 
 @pytest.mark.asyncio
