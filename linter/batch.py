@@ -49,7 +49,7 @@ def encode(result) -> dict:
             fix = [d.fix.message, d.fix.applicability, [[e.span.start, e.span.end, e.content] for e in d.fix.edits]]
         diags.append([
             d.code, d.message, None if d.path == result.path else d.path, d.span.start, d.span.end, d.severity.value,
-            fix, d.vllm_version, [[p, s.start, s.end] for p, s in d.related],
+            fix, d.vllm_version, [[p, s.start, s.end] for p, s in d.related], list(d.notes),
         ])
     out: dict = {}
     if diags:
@@ -89,6 +89,12 @@ def _span(s, e, size: int | None) -> Span:
     return Span(s, e)
 
 
+def _list(v) -> list:
+    if not isinstance(v, list):
+        raise BadEntry("not a list")
+    return v
+
+
 def _rows(v, width: int) -> list:
     if not isinstance(v, list) or not all(isinstance(r, list) and len(r) == width for r in v):
         raise BadEntry("malformed rows")
@@ -111,7 +117,7 @@ def decode(path: str, payload: dict, data: bytes | None):
         except DecodeError:
             result.src = None
     size = len(result.src.text) if result.src is not None else (len(data) if data is not None else MAX_FILE_BYTES)
-    for code, message, dpath, start, end, severity, fix, version, related in _rows(payload.get("d", []), 9):
+    for code, message, dpath, start, end, severity, fix, version, related, notes in _rows(payload.get("d", []), 10):
         f = None
         if fix is not None:
             if not isinstance(fix, list) or len(fix) != 3 or fix[1] not in _APPLICABILITY:
@@ -124,7 +130,8 @@ def decode(path: str, payload: dict, data: bytes | None):
             Diagnostic(code=_str(code), message=_str(message), path=path if dpath is None else dpath,
                        span=_span(start, end, size if dpath is None else None), severity=_SEVERITIES[severity], fix=f,
                        vllm_version=_opt_str(version),
-                       related=[(_str(p), _span(s, e, size if p == path else None)) for p, s, e in _rows(related, 3)])
+                       related=[(_str(p), _span(s, e, size if p == path else None)) for p, s, e in _rows(related, 3)],
+                       notes=tuple(_str(n) for n in _list(notes)))
         )
     for version, pin, reason in _rows(payload.get("l", []), 3):
         result.launches.append(LaunchReport(None, Version(_str(version)), _opt_str(pin), _str(reason)))

@@ -94,6 +94,16 @@ class LaunchContext:
             new_name = new
         return Fix(message, (Edit(self.name_span(opt), new_name),), applicability)  # type: ignore[arg-type]
 
+    def delete_fix(self, opt: ParsedOption, message: str, applicability: str = "unsafe") -> Fix | None:
+        """Delete the option and its values as written, with their separator (see
+        :func:`linter.edits.delete_span`): argv items, shell words, a Python keyword, a
+        ``--config`` key.  None when a token it would delete holds anything else (a positional
+        or another option), is not verbatim in the file, or may be several argv strings."""
+        from linter.edits import delete_option
+
+        edit = delete_option(self.src, self.parsed, opt)
+        return Fix(message, (edit,), applicability) if edit is not None else None  # type: ignore[arg-type]
+
     def replace_item_fix(self, item: Item, content: str, message: str, applicability: str = "safe") -> Fix | None:
         if not self.item_editable(item):
             return None

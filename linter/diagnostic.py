@@ -49,6 +49,8 @@ class Finding:
     severity: Severity | None = None
     version: str | None = None
     related: tuple[tuple[str, Span], ...] = ()
+    # ruff's `= help:` lines: the history, the arithmetic, what else to know, below a short headline
+    notes: tuple[str, ...] = ()
 
 
 def matches(code: str, codes: Iterable[str]) -> bool:
@@ -66,3 +68,4 @@ class Diagnostic:
     fix: Fix | None = None
     vllm_version: str | None = None  # the release the launch was checked against
     related: list[tuple[str, Span]] = field(default_factory=list)
+    notes: tuple[str, ...] = ()  # shown as `= help:` lines under the message

@@ -15,7 +15,7 @@ import re
 
 from linter.diagnostic import Edit
 from linter.kinds import EditStyle, edit_style
-from linter.launch import Launch, Token
+from linter.launch import Launch, Span, Token
 from linter.source_file import SourceFile
 
 _SHELL_SAFE = re.compile(r"^[A-Za-z0-9_./:=,@%+-]+$")
@@ -84,3 +84,139 @@ def split_element(src: SourceFile, launch: Launch, tok: Token, parts: tuple[str,
     if prev.endswith(("[", ",")):  # a flow list (YAML, JSON exec form, Python list)
         return Edit(tok.span, f"{a}, {b}")
     return None
+
+
+# -- deleting an option ---------------------------------------------------------
+_HSPACE = " \t"
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _line_end(text: str, pos: int) -> int:
+    """The offset just past the newline that ends the line holding ``pos`` (or the text's end)."""
+    nl = text.find("\n", pos)
+    return len(text) if nl == -1 else nl + 1
+
+
+def _rest_is_comment(rest: str) -> bool:
+    stripped = rest.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def delete_span(text: str, start: int, end: int, style: EditStyle | None, *, words: bool) -> Edit | None:
+    """One edit that deletes ``text[start:end]`` (an option and its values, whole tokens) with its
+    separator, so what is left reads as the same list without them.
+
+    ``words``: the tokens are words of one command line (a shell script, a YAML string, a compose
+    command string): the spaces around go, and so does a line made empty, including a ``\\``
+    continuation that would be left dangling.  Otherwise the tokens are items of a YAML block
+    sequence (their lines go), of a flow list, a Python call or dict, or a JSON array (the comma
+    after, or the one before the last item, goes), or a key of a YAML mapping (its lines go).
+    None when the surroundings are none of these.
+    """
+    ls, le = _line_start(text, start), _line_end(text, end)
+    left, right = text[ls:start], text[end:le].rstrip("\r\n")
+    if words:
+        if not left.strip(" \t") and right.strip(_HSPACE) == "\\":
+            return Edit(Span(ls, le), "")  # `  --swap-space 4 \` on its own line
+        if not left.strip(" \t") and not right.strip(_HSPACE):
+            # the last words of a continued command: drop the ` \` that ends the line before
+            prev_end = ls - 1
+            if prev_end > 0:
+                prev = text[_line_start(text, prev_end) : prev_end].rstrip("\r")
+                if prev.rstrip(_HSPACE).endswith("\\"):
+                    cut = _line_start(text, prev_end) + len(prev.rstrip(_HSPACE)) - 1
+                    while cut > 0 and text[cut - 1] in _HSPACE:
+                        cut -= 1
+                    return Edit(Span(cut, end), "")
+            return None  # a command line made of nothing but the option: not ours to empty
+        before = len(left) - len(left.rstrip(_HSPACE))
+        after = len(right) - len(right.lstrip(_HSPACE))
+        if before:
+            return Edit(Span(start - before, end), "")
+        if after:
+            return Edit(Span(start, end + after), "")
+        return None
+    # a YAML block sequence item (`- --swap-space`), or a key of a block mapping
+    if re.fullmatch(r"[ \t]*(?:-[ \t]+)?", left) and _rest_is_comment(right):
+        in_flow = text[end:].lstrip(" \t\r\n").startswith((",", "]", "}", ")")) or text[:start].rstrip().endswith((",", "[", "{", "("))
+        if not in_flow and style != "python-items":
+            return Edit(Span(ls, le), "")
+    # an item of a comma-separated list: the comma after it, or the one before the last item
+    j = end
+    while j < len(text) and text[j] in " \t\r\n":
+        j += 1
+    if j < len(text) and text[j] == ",":
+        j += 1
+        while j < len(text) and text[j] in _HSPACE:
+            j += 1
+        if not left.strip() and (j >= len(text) or text[j] in "\r\n#"):
+            return Edit(Span(ls, _line_end(text, j)), "")  # the item alone on its line: the line goes
+        while j < len(text) and text[j] in " \t\r\n":
+            j += 1
+        return Edit(Span(start, j), "")
+    i = start
+    while i > 0 and text[i - 1] in " \t\r\n":
+        i -= 1
+    if i > 0 and text[i - 1] == ",":
+        return Edit(Span(i - 1, end), "")
+    if i > 0 and text[i - 1] in "[({":
+        return Edit(Span(i, j), "")  # the only item: the brackets stay
+    return None
+
+
+def delete_tokens(src: SourceFile, launch: Launch, tokens: list[Token], *, words: bool) -> Edit | None:
+    """Delete consecutive argv ``tokens`` (an option and its values) of ``launch`` from the file."""
+    if not tokens or not launch.editable or any(t.splat or t.value_start is None for t in tokens):
+        return None
+    start = min(t.span.start for t in tokens)
+    end = max(t.span.end for t in tokens)
+    return delete_span(src.text, start, end, _style(launch), words=words)
+
+
+def _style(launch: Launch) -> EditStyle | None:
+    return "words" if launch.shell_words else edit_style(launch.kind)
+
+
+def _words(src: SourceFile, launch: Launch, tok: Token) -> bool:
+    """Whether ``tok`` is a word of a command line (rather than an item of a list)."""
+    style = _style(launch)
+    if style == "words":
+        return True
+    if style in ("python-items", "json-items"):
+        return False  # argv lists and exec forms; their command strings are shell words
+    text = src.text
+    left = text[_line_start(text, tok.span.start) : tok.span.start]
+    if re.fullmatch(r"[ \t]*-[ \t]+", left) or text[: tok.span.start].rstrip().endswith(("[", ",")):
+        return False
+    return not text[tok.span.end :].lstrip(" \t\r\n").startswith((",", "]"))
+
+
+def delete_option(src: SourceFile, parsed, opt) -> Edit | None:
+    """One edit deleting ``opt`` (a :class:`linter.argmodel.ParsedOption` of ``parsed``) and its
+    values from the file, in the launch's own syntax; None when that cannot be done exactly."""
+    launch = parsed.launch
+    if opt.from_config or not launch.editable or opt.name.opaque and opt.setting is None:
+        return None
+    if opt.setting is not None:  # a Python keyword, a --config key
+        s = opt.setting
+        if s.name.is_opaque or s.name.value_start is None:
+            return None
+        end = s.value.span.end if s.value is not None else s.name.span.end
+        return delete_span(src.text, s.name.span.start, end, _style(launch), words=False)
+    tokens: list[Token] = []
+    for item in (opt.name, *opt.values):
+        if item.token is None or item.splat:
+            return None
+        if not any(t is item.token for t in tokens):
+            tokens.append(item.token)
+    # every other reading of these tokens (another option, a positional) would go with them
+    others = [o.name for o in parsed.options if o is not opt] + [v for o in parsed.options if o is not opt for v in o.values] + list(parsed.positionals)
+    if any(it.token is t for it in others for t in tokens):
+        return None
+    where = [next((i for i, a in enumerate(launch.args) if a is t), None) for t in tokens]
+    if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):  # type: ignore[type-var, arg-type]
+        return None
+    return delete_tokens(src, launch, tokens, words=_words(src, launch, tokens[0]))

@@ -12,7 +12,7 @@ One function per kind of file (its row in :data:`linter.kinds.KINDS` names it):
 
 - YAML (manifests, compose, Actions, Helm, ``--config`` files): the composer
   node trees must have the same shape: the same documents, mappings with the
-  same number of pairs, the same scalar tags (a quoted ``"8192"`` must stay a
+  same number of pairs (less those an edit deleted whole: a removed `--config` key), the same scalar tags (a quoted ``"8192"`` must stay a
   string), and the same scalar values except where an edit touched the
   scalar.  A sequence may gain items only where an edit touched one of its
   items (one argv element split into two), and lose only items that an edit
@@ -39,6 +39,11 @@ from linter.diagnostic import Edit
 def _touched(node: Node, edits: Sequence[Edit]) -> bool:
     start, end = node.start_mark.index, node.end_mark.index
     return any(e.span.start <= end and start <= e.span.end for e in edits)
+
+
+def _deleted(start: int, end: int, edits: Sequence[Edit]) -> bool:
+    """An edit with no content covers ``[start, end)``: what stood there was deleted whole."""
+    return any(e.content == "" and e.span.start <= start and end <= e.span.end for e in edits)
 
 
 class _Mismatch(Exception):
@@ -68,9 +73,11 @@ def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int
             raise _Mismatch(f"{where}: the untouched scalar {a.value!r} became {b.value!r}")
         return
     if isinstance(a, MappingNode):
-        if len(a.value) != len(b.value):
+        # pairs an edit deleted whole (VL101 drops a removed `--config` key) are gone on purpose
+        pairs = [(k, v) for k, v in a.value if not _deleted(k.start_mark.index, v.end_mark.index, edits)]
+        if len(pairs) != len(b.value):
             raise _Mismatch(f"{where}: a mapping of {len(a.value)} keys now has {len(b.value)}")
-        for (ka, va), (kb, vb) in zip(a.value, b.value):
+        for (ka, va), (kb, vb) in zip(pairs, b.value):
             name = ka.value if isinstance(ka, ScalarNode) else "?"
             _same_yaml(ka, kb, edits, inserted, seen, f"{where}.{name}")
             _same_yaml(va, vb, edits, inserted, seen, f"{where}.{name}")
@@ -82,7 +89,7 @@ def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int
     if new and (not any(_touched(x, edits) for x in a.value) or not all(isinstance(x, ScalarNode) for x in new)):
         raise _Mismatch(f"{where}: new items where no item was edited")
     # items an edit deleted whole (an empty replacement covering the item) are gone on purpose
-    before = [x for x in a.value if not any(e.content == "" and e.span.start <= x.start_mark.index and x.end_mark.index <= e.span.end for e in edits)]
+    before = [x for x in a.value if not _deleted(x.start_mark.index, x.end_mark.index, edits)]
     if len(kept) != len(before):
         raise _Mismatch(f"{where}: a list of {len(a.value)} items now has {len(kept)}")
     for i, (x, y) in enumerate(zip(before, kept)):

@@ -468,6 +468,21 @@ class EnvFact:
 
 
 @dataclass(frozen=True)
+class TranslationFact:
+    """A removed option whose successor takes a different value (``translations:``): the value
+    each old value becomes, read from the release code that did the translation itself."""
+
+    option: str
+    replacement: str
+    source: str
+    last_accepted: str | None = None
+    values: dict = field(default_factory=dict, hash=False, compare=False)  # old value -> new value; null: delete the option
+    convert: dict = field(default_factory=dict, hash=False, compare=False)  # old value -> the --convert a non-pooling model also needs
+    applicability: str = "unsafe"
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class BehaviourFact:
     """Parser or config behaviour a rule models, for a range of releases (``behaviour:``)."""
 
@@ -494,6 +509,10 @@ class Migrations:
     effects: tuple[EffectFact, ...] = ()
     env: tuple[EnvFact, ...] = ()
     behaviour: tuple[BehaviourFact, ...] = ()
+    translations: tuple[TranslationFact, ...] = ()
+
+    def translation(self, option: str) -> TranslationFact | None:
+        return next((f for f in self.translations if f.option == option), None)
 
     def option_facts(self, option: str) -> list[OptionFact]:
         return [f for f in self.options if f.option == option]
@@ -512,7 +531,7 @@ class Migrations:
         return next((f for f in self.env if f.name == name), None)
 
 
-_SECTIONS = {"options": OptionFact, "values": ValueFact, "effects": EffectFact, "env": EnvFact, "behaviour": BehaviourFact}
+_SECTIONS = {"options": OptionFact, "values": ValueFact, "effects": EffectFact, "env": EnvFact, "behaviour": BehaviourFact, "translations": TranslationFact}
 
 
 @cache

@@ -16,20 +16,76 @@ name one (the message says which):
 
 Fix safety: a curated replacement (rules/data/migrations.yaml) that exists in the
 target release is offered with the fact's applicability (`--disable-log-requests`
-becomes `--no-enable-log-requests`, safe: same meaning).  A replacement that only
-a deprecation message named is shown, never applied: `--disable-log-requests`
-pointed to `--enable-log-requests`, the opposite switch.  Dropping an option is
-never automatic.
+becomes `--no-enable-log-requests`, safe: same meaning).  A removed option whose
+successor takes other values is translated where the release that removed it said
+how (`translations:` in migrations.yaml: `--task generate` becomes `--runner
+generate`, unsafe).  A replacement that only a deprecation message named is shown,
+never applied (display-only): `--disable-log-requests` pointed to
+`--enable-log-requests`, the opposite switch.  An option that nothing replaces is
+deleted with its values, in the launch's own syntax (argv items, shell words and a
+`\\` continuation left dangling, a Python keyword, a `--config` key): unsafe, since
+whatever it tuned is gone.
 
 Versions: every release; driven by the option inventories of 0.28.0 to 0.33.0
 (rules/data/releases) and the history back to 0.6.0 (rules/data/history.json).
 """
 
-from linter.diagnostic import Finding, Severity
+from linter import knowledge
+from linter.diagnostic import Edit, Finding, Fix, Severity
 from rules._lib import lifecycle
 from rules._lib.base import Rule, register
 
 rule = register(Rule("VL101", "removed-option", "Option removed in the target release", Severity.ERROR, fixable=True))
+
+
+def spell(ctx, option: str) -> str:
+    """``option`` (an option string of the target) as the launch writes options."""
+    spec = ctx.release.by_name.get(option)
+    if spec is None or ctx.launch.style != "settings":
+        return option
+    return ctx.parsed.spelling(spec.dest).rstrip(" :=")
+
+
+def assign(ctx, option: str, value: str) -> str:
+    """``option`` set to ``value`` as the launch writes it: ``--runner generate``,
+    ``runner="generate"`` (Python keyword), ``runner: generate`` (``--config`` key)."""
+    name = spell(ctx, option)
+    if ctx.launch.style != "settings":
+        return f"{name} {value}"
+    return f"{name}: {value}" if ctx.launch.entrypoint == "config" else f'{name}="{value}"'
+
+
+def _translate(ctx, opt, fact, head):
+    """The finding for a removed option whose successor takes other values."""
+    value = opt.known_value
+    new_name = spell(ctx, fact.replacement)
+    if value is None:
+        return Finding(ctx.name_span(opt), f"{head}: write `{new_name}` instead (its values differ: see the note)",
+                       notes=(f"`{opt.written}` values map to `{fact.replacement}` as {_mapping(fact)}",),
+                       fix=Fix(f"Replace with `{fact.replacement}`", (), "display-only"))
+    if value not in fact.values:
+        return Finding(ctx.name_span(opt), f"{head}: `{value}` has no `{new_name}` equivalent; delete it or pick a `{new_name}` value",
+                       notes=(f"the values map as {_mapping(fact)}",))
+    new = fact.values[value]
+    convert = fact.convert.get(value)
+    notes = ()
+    if convert is not None and "--convert" in ctx.release.by_name:
+        also = assign(ctx, "--convert", convert)
+        notes = (f"if the model is a generative one adapted for pooling, also pass `{also}` (what vLLM {fact.last_accepted} did for it)",)
+    if new is None:
+        fix = ctx.delete_fix(opt, f"Delete `{opt.written}` (`{value}` was the default)", fact.applicability)
+        return Finding(ctx.name_span(opt), f"{head}: delete it (`{value}` was the default)", fix=fix, notes=notes)
+    shown = assign(ctx, fact.replacement, new)
+    fix = None
+    rename = ctx.rename_fix(opt, fact.replacement, "")
+    value_fix = ctx.replace_item_fix(opt.values[-1], new, "") if ctx.launch.style != "settings" or opt.setting.kind == "str" else None
+    if rename is not None and value_fix is not None:
+        fix = Fix(f"Replace with `{shown}`", rename.edits + value_fix.edits, fact.applicability)  # type: ignore[arg-type]
+    return Finding(ctx.name_span(opt), f"{head}: write `{shown}`", fix=fix, notes=notes)
+
+
+def _mapping(fact) -> str:
+    return ", ".join(f"{k} -> {v if v is not None else '(delete)'}" for k, v in fact.values.items())
 
 
 @rule.check
@@ -38,14 +94,26 @@ def check(ctx):
         info = lifecycle.classify(ctx, opt)
         if info is None or info.status != "removed":
             continue
-        msg = f"`{opt.written}` was removed: last accepted by vLLM {info.last_accepted}, not by {ctx.version}"
-        fix = None
+        head = f"`{opt.written}` was removed after vLLM {info.last_accepted} ({ctx.version} rejects it)"
+        history = f"accepted from vLLM {info.first_seen} to {info.last_accepted}"
+        translation = knowledge.migrations().translation(info.option)
         curated = info.fact is not None and info.fact.replacement == info.replacement
-        if info.replacement and curated:
-            msg += f"; use `{info.replacement}`"
+        if translation is not None and translation.replacement in ctx.release.by_name:
+            yield _translate(ctx, opt, translation, head)
+        elif info.replacement and curated:
+            name = spell(ctx, info.replacement)
+            fix = None
             if info.replacement_in_target and info.fact.fix == "rename":
-                fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{info.replacement}`", info.fact.applicability)
+                fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{name}`", info.fact.applicability)
+            notes = (info.fact.note.strip(),) if info.fact.note else ()
+            yield Finding(ctx.name_span(opt), f"{head}: write `{name}` instead", fix=fix, notes=notes)
         elif info.replacement:
             # From a deprecation message: related, not necessarily the same meaning.
-            msg += f"; vLLM pointed to `{info.replacement}` instead (check its meaning before switching)"
-        yield Finding(ctx.name_span(opt), msg, fix=fix)
+            name = spell(ctx, info.replacement)
+            shown = Fix(f"Replace with `{name}` (check its meaning first)", (Edit(ctx.name_span(opt), name),), "display-only")
+            yield Finding(ctx.name_span(opt), f"{head}: move its setting to `{name}` (check its meaning first)", fix=shown,
+                          notes=(f"{history}; vLLM's deprecation message pointed to `{info.replacement}`",))
+        else:
+            fix = ctx.delete_fix(opt, f"Delete `{opt.written}`" + (" and its value" if opt.values else ""))
+            yield Finding(ctx.name_span(opt), f"{head}: delete it", fix=fix,
+                          notes=(f"{history}; no later release reads it and nothing replaces it",))

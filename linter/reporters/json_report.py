@@ -39,6 +39,7 @@ def diagnostic_dict(src: SourceFile | None, d: Diagnostic) -> dict:
         "fix": fix,
         "noqa_row": _loc(src, d.span.start)["row"],
         "vllm_version": d.vllm_version,
+        **({"notes": list(d.notes)} if d.notes else {}),
     }
 
 

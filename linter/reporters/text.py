@@ -49,6 +49,8 @@ def full(results: list[FileResult]) -> str:
                 gutter = f"{line:>4} | "
                 out.append(gutter + printable(text))
                 out.append(" " * (len(gutter) + before) + "^" * max(1, width))
+            for note in d.notes:
+                out.append(f"     = help: {printable(note)}")
             if d.fix is not None:
                 out.append(f"     = {d.fix.applicability} fix: {printable(d.fix.message)}")
             out.append("")

@@ -73,6 +73,7 @@ class Rule:
             fix=finding.fix,
             vllm_version=finding.version or version,
             related=list(finding.related),
+            notes=tuple(finding.notes),
         )
 
     @property
