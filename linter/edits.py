@@ -220,3 +220,114 @@ def delete_option(src: SourceFile, parsed, opt) -> Edit | None:
     if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):  # type: ignore[type-var, arg-type]
         return None
     return delete_tokens(src, launch, tokens, words=_words(src, launch, tokens[0]))
+
+
+# -- moving an environment variable to an option -------------------------------------
+
+
+def _sibling(text: str, ls: int, le: int, prefix: str) -> bool:
+    """Another entry beside ``text[ls:le]`` starts with ``prefix`` at the same indentation (lines
+    indented deeper belong to an entry): the list or mapping keeps an entry when those lines go."""
+    depth = len(prefix) - len(prefix.lstrip(" \t"))
+
+    def scan(lines) -> bool:
+        for line in lines:
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if line.startswith(prefix):
+                return True
+            if len(line) - len(line.lstrip(" \t")) <= depth:
+                return False
+        return False
+
+    return scan(reversed(text[:ls].split("\n")[:-1])) or scan(text[le:].split("\n"))
+
+
+def _key_sibling(text: str, ls: int, le: int, indent: str) -> bool:
+    """Another key of the same block mapping beside ``text[ls:le]``."""
+    for lines in (reversed(text[:ls].split("\n")[:-1]), text[le:].split("\n")):
+        for line in lines:
+            if not line.strip() or line.strip().startswith("#"):
+                continue
+            if line.startswith(indent) and line[len(indent) : len(indent) + 1] not in (" ", "\t", "-"):
+                return True
+            if len(line) - len(line.lstrip(" \t")) <= len(indent):
+                break
+    return False
+
+
+def delete_env(src: SourceFile, launch: Launch, var) -> Edit | None:
+    """An edit deleting the assignment of ``var`` (a :class:`linter.launch.EnvVar` of
+    ``launch``) where it is written: a Kubernetes ``- name: X`` / ``value: Y`` item, a compose
+    ``- X=Y`` item or ``X: Y`` key, a shell ``export X=Y`` line or ``X=Y`` prefix of the
+    command (not a Dockerfile ``ENV``: the file would have an instruction less).  None when the assignment shares its line with other
+    text, is not written out verbatim, or is the only entry of its list or mapping."""
+    if var.value is None or var.name.value_start is None or var.value.value_start is None or var.name.is_opaque:
+        return None
+    text = src.text
+    n, v = var.name.span, var.value.span
+    if v.start < n.end:
+        return None
+    ls, le = _line_start(text, n.start), _line_end(text, v.end)
+    left, between = text[ls : n.start], text[n.end : v.start]
+    right = text[v.end : le].rstrip("\r\n")
+    quoted_end = re.fullmatch(r"[\"']?[ \t]*(?:#.*)?", right) is not None
+    if launch.kind in SHELL_KINDS or launch.shell_words:
+        if re.fullmatch(r"[ \t]*(?:export[ \t]+)?", left) and between == "=" and not right.strip():
+            return Edit(Span(ls, le), "")
+        if between == "=" and right[:1] in (" ", "\t") and right.strip() and not right.strip().startswith(("&", "|", ";")):
+            gap = len(right) - len(right.lstrip(_HSPACE))
+            return Edit(Span(n.start, v.end + gap), "")
+        return None
+    if launch.kind == "dockerfile":
+        return None  # an ENV instruction less is a Dockerfile of other instructions (fix_check refuses it)
+    m = re.fullmatch(r"([ \t]*)-[ \t]+name:[ \t]*[\"']?", left)
+    if m and re.fullmatch(r"[\"']?[ \t]*\r?\n[ \t]+value:[ \t]*[\"']?", between) and quoted_end:
+        return Edit(Span(ls, le), "") if _sibling(text, ls, le, m.group(1) + "- ") else None
+    m = re.fullmatch(r"([ \t]*)-[ \t]+[\"']?", left)
+    if m and between == "=" and quoted_end:
+        return Edit(Span(ls, le), "") if _sibling(text, ls, le, m.group(1) + "- ") else None
+    m = re.fullmatch(r"([ \t]*)[\"']?", left)
+    if m and re.fullmatch(r"[\"']?:[ \t]*[\"']?", between) and quoted_end:
+        indent = m.group(1)
+        return Edit(Span(ls, le), "") if indent and _key_sibling(text, ls, le, indent) else None
+    return None
+
+
+def append_args(src: SourceFile, launch: Launch, parts: tuple[str, ...]) -> Edit | None:
+    """An edit adding the argv strings ``parts`` at the end of ``launch``'s arguments, written as
+    its last argument is (another shell word, list item or flow item, in the same quoting)."""
+    if launch.style != "argv" or not launch.args or not launch.editable:
+        return None
+    tok = launch.args[-1]
+    if tok.value_start is None or tok.splat:
+        return None
+    text = src.text
+    raw = text[tok.span.start : tok.span.end]
+    quote = _quote(raw)
+    words = _words(src, launch, tok)
+    kind = "shell" if words else launch.kind
+    written = []
+    for p in parts:
+        if _writable(p, quote, kind):
+            written.append(quote + p + quote)
+        elif not quote and not words and _writable(p, '"', kind):
+            written.append('"' + p + '"')
+        else:
+            return None
+    if words:
+        return Edit(Span(tok.span.end, tok.span.end), "".join(" " + w for w in written))
+    ls = _line_start(text, tok.span.start)
+    before = text[ls : tok.span.start]
+    if re.fullmatch(r"[ \t]*-[ \t]+", before):
+        le = _line_end(text, tok.span.end)
+        rest = text[tok.span.end : le].rstrip("\r\n")
+        if rest.strip():
+            return None
+        newline = "\r\n" if text[tok.span.end : le].endswith("\r\n") else "\n"
+        at = tok.span.end + len(rest)
+        return Edit(Span(at, at), "".join(f"{newline}{before}{w}" for w in written))
+    if text[: tok.span.start].rstrip().endswith(("[", ",")):
+        return Edit(Span(tok.span.end, tok.span.end), "".join(f", {w}" for w in written))
+    return None

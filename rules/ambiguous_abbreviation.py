@@ -42,4 +42,18 @@ def check(ctx):
             if old.kind == "option" and old.option_string in ctx.release.by_name:
                 msg += f"; on the pinned {ctx.pin_known} it meant `{old.option_string}`"
                 fix = ctx.rename_fix(opt, old.option_string, f"Write `{old.option_string}` in full", "unsafe")
+        if fix is None:
+            # a whole option string of an older release, removed since (`--device` before 0.10):
+            # the prefix reading is an accident of the new names, and nothing replaces it
+            seen = knowledge.last_accepted_before(opt.normalized, ctx.version)
+            if seen is not None and not knowledge.migrations().curated(opt.normalized) and not _replaced(opt.normalized):
+                yield Finding(ctx.name_span(opt), f"`{opt.written}` was removed after vLLM {seen[1]} and is now an ambiguous prefix "
+                              f"in {ctx.version}: delete it", fix=ctx.delete_fix(opt, f"Delete `{opt.written}`" + (" and its value" if opt.values else "")),
+                              notes=(f"it could match {cands}; accepted from vLLM {seen[0]} to {seen[1]}, and nothing replaces it",))
+                continue
         yield Finding(ctx.name_span(opt), msg, fix=fix)
+
+
+def _replaced(option: str) -> bool:
+    entry = knowledge.history().get("options", {}).get(option) or {}
+    return bool(entry.get("replacement"))

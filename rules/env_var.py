@@ -16,7 +16,12 @@ Use instead: the replacement named in the message (often a CLI option), or
 remove the variable:
     vllm serve Qwen/Qwen3-8B --attention-backend FLASHINFER
 
-Fix safety: none (a variable's replacement is usually an option of another form).
+Fix safety: unsafe, where the variable's replacement is one option of the target
+(`VLLM_ATTENTION_BACKEND=FLASHINFER` becomes `--attention-backend FLASHINFER`) and the
+assignment stands in the same file as the launch: the option is added to the launch's
+arguments in their own syntax and the assignment deleted, in one fix.  Not offered for a
+value the option rejects, a value not written out, or an assignment that shares its line or is
+the only entry of its list (deleting it would change the file's structure).
 
 Versions: every release; the variable lists come from each release's envs.py,
 plus the variables its other modules read directly (`env_elsewhere` in the
@@ -30,11 +35,13 @@ read it (`VLLM_ADDITIONAL_ARGS`, `VLLM_SKIP_WARMUP`).
 """
 
 import difflib
+import re
 
 from packaging.version import Version
 
 from linter import knowledge
-from linter.diagnostic import Finding, Severity
+from linter.diagnostic import Finding, Fix, Severity
+from linter.edits import append_args, delete_env
 from rules._lib import facts
 from rules._lib.base import Rule, register
 
@@ -68,12 +75,9 @@ def check(ctx):
                 yield Finding(var.name.span, msg)
             continue
         if fact is not None and fact.replacement:
-            yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; use {fact.replacement}")
+            yield _replaced(ctx, var, fact)
             continue
-        older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
-        runs = knowledge.history().get("env", {}).get(name, {}).get("accepted", [])
-        if not older and runs:
-            older = [Version(runs[-1][1])]  # read by a release before the first inventory
+        older = _read_by(ctx, name)
         if older or fact is not None:
             last = f" (last read by {older[-1]})" if older else ""
             yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
@@ -90,3 +94,49 @@ def check(ctx):
             "it only matters if your image's entrypoint or a plugin reads it",
             severity=Severity.INFO,
         )
+
+
+def _read_by(ctx, name: str) -> list:
+    """The releases before the target that read ``name`` (the last one only, before the inventories)."""
+    older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
+    runs = knowledge.history().get("env", {}).get(name, {}).get("accepted", [])
+    if not older and runs:
+        older = [Version(runs[-1][1])]  # read by a release before the first inventory
+    return older
+
+
+def _replaced(ctx, var, fact):
+    """A variable that became an option (or another variable): say which, and move it when it is one option."""
+    name = var.name.value
+    older = _read_by(ctx, name)
+    last = f" (last read by {older[-1]})" if older else ""
+    head = f"`{name}` is not read by vLLM {ctx.version}{last}; use {_shown(fact.replacement)}"
+    option = fact.replacement.strip()
+    spec = ctx.release.by_name.get(option) if re.fullmatch(r"--[a-z0-9-]+", option) else None
+    if spec is None:
+        return Finding(var.name.span, head, notes=(fact.note.strip(),) if fact.note else ())
+    value = var.value.value if var.value is not None and not var.value.is_opaque else None
+    head = f"`{name}` is not read by vLLM {ctx.version}{last}: pass `{option}{' ' + value if value and spec.takes_value else ''}` instead"
+    fix = None
+    if value is not None:
+        parts = _parts(spec, option, value)
+        already = ctx.parsed.last(spec.dest) is not None
+        delete = delete_env(ctx.src, ctx.launch, var)
+        add = None if already or parts is None else append_args(ctx.src, ctx.launch, parts)
+        if delete is not None and (add is not None or already):
+            edits = (add, delete) if add is not None else (delete,)
+            fix = Fix(f"Move `{name}` to `{' '.join(parts or (option,))}`", edits, "unsafe")
+    return Finding(var.name.span, head, fix=fix, notes=(fact.note.strip(),) if fact.note else ())
+
+
+def _shown(replacement: str) -> str:
+    return f"`{replacement}`"
+
+
+def _parts(spec, option: str, value: str) -> tuple[str, ...] | None:
+    """The argv strings that say what ``value`` of the variable said, or None when unsure."""
+    if not spec.takes_value:
+        return (option,) if value.strip().lower() in ("1", "true", "yes", "on") else None
+    if spec.choices is not None and value not in {str(c) for c in spec.choices}:
+        return None
+    return (option, value)

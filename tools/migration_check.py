@@ -4,7 +4,7 @@ target release's option table, independently of the fixer.
     python3 tools/migration_check.py --target-version 0.33 [--vllm-lint PATH] TREE
     python3 tools/migration_check.py --target-version 0.33 --migrate TREE
 
-With ``--migrate`` the tree is copied to a temporary folder, ``vllm-lint --fix
+With ``--migrate`` the tree is copied to a temporary folder (made writable), ``vllm-lint --fix
 --unsafe-fixes --target-version X --no-cache`` runs on the copy, and the option rows
 the target rejects are counted before and after.  Each rejected row is listed with why
 (unrecognized, ambiguous, invalid choice), and for the rows left after the fix the
@@ -15,7 +15,9 @@ Only two things come from vllm-lint: where the launches and their option rows ar
 (``--show-launches``, the readers) and the option table of the target
 (``--list-options``, generated from the release wheel).  Whether a row is accepted is
 decided here, the way argparse in ``vllm serve`` decides it: vLLM's underscore
-rewriting, ``--opt.key`` dotted JSON keys, unique prefixes (allow_abbrev), choices.
+rewriting, ``--opt.key`` dotted JSON keys, ``-O`` as ``--optimization-level``, unique prefixes
+(allow_abbrev), choices.  What vLLM checks after argparse (a JSON key, an optimization level
+such as ``.attention_backend=X``) is not judged.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def argv_option(name: str) -> tuple[str, str | None]:
     """``name`` as vLLM's parser looks it up: underscores become dashes before the first
     ``.``; a ``--opt.key`` dotted key is looked up as ``--opt``; ``-O3`` is ``-O``."""
     if name.startswith("-O") and not name.startswith("--"):
-        return "-O", None
+        return "--optimization-level", None  # vLLM's rewriting: -O3, -O=3, -O 3 (argparse_utils.py, 0.33)
     if not name.startswith("--"):
         return name, None
     head, dot, tail = name[2:].partition(".")
@@ -159,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="vllm-lint-migrate-") as tmp:
         copy = os.path.join(tmp, "tree")
         shutil.copytree(args.tree, copy, symlinks=True)
+        for folder, _dirs, names in os.walk(copy):  # a read-only corpus copies read-only: --fix would skip it
+            for name in names:
+                path = os.path.join(folder, name)
+                if not os.path.islink(path):
+                    os.chmod(path, os.stat(path).st_mode | 0o200)
         fix = subprocess.run([lint, "--fix", "--unsafe-fixes", "--target-version", target, "--no-cache", copy],
                              capture_output=True, text=True, check=False)
         broken = [line for line in fix.stderr.splitlines() if "no longer parses" in line or "internal error" in line or "did not converge" in line]

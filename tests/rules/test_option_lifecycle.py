@@ -28,8 +28,9 @@ def test_removed_option_in_shell_names_last_release(tmp_path):
     r = lint(tmp_path, "serve.sh", "vllm serve m \\\n  --swap-space 16 \\\n  --port 8000\n", "shell", "0.32")
     d = only(r, "VL101")
     assert flagged(r, "VL101") == ["--swap-space"]
-    assert "last accepted by vLLM" in d.message and "0.32.0" in d.message
-    assert d.fix is None
+    assert d.message == "`--swap-space` was removed after vLLM 0.17.1 (0.32.0 rejects it): delete it"
+    assert d.notes == ("accepted from vLLM 0.6.0 to 0.17.1; no later release reads it and nothing replaces it",)
+    assert d.fix.applicability == "unsafe" and [e.content for e in d.fix.edits] == [""]
 
 
 def test_removed_option_comes_back_in_033(tmp_path):
