@@ -1,0 +1,246 @@
+"""A migration that starts: after `--fix --unsafe-fixes --target-version X`, every launch of every
+form is read by X's parser model with nothing left that stops the start, and the file still
+parses as it did (the fixer's fix_check runs on every pass; an error would be in ``outcome.error``).
+
+For each pair of releases with removals (the inventories' own, and the options the history saw
+go before 0.28), every form gets a launch that uses the removed options beside options that
+stay, and the fix must delete or replace exactly the removed ones.
+"""
+
+from __future__ import annotations
+
+import pytest
+from packaging.version import Version
+
+from linter import argmodel, knowledge
+from linter.diagnostic import Severity
+from linter.discovery import classify
+from linter.engine import Settings, extract, lint_source
+from linter.fixer import fix_source
+from linter.source_file import SourceFile
+from rules._lib.base import all_rules
+
+pytestmark = pytest.mark.skipif(len(knowledge.known_versions()) < 6, reason="inventories not generated")
+
+# Options that releases before 0.28 accepted and nothing replaces (rules/data/history.json), and
+# `--task`, whose values 0.11's model.py maps onto `--runner`.
+HISTORY = [("--swap-space", "4"), ("--num-scheduler-steps", "8"), ("--max-seq-len-to-capture", "8192"),
+           ("--use-v2-block-manager", None), ("--task", "generate"), ("--device", "cuda")]
+KEPT = [("--max-model-len", "8192"), ("--port", "8000")]
+
+
+def _pairs():
+    out = []
+    versions = knowledge.known_versions()
+    for old, new in zip(versions, versions[1:]):
+        a, b = knowledge.release(old), knowledge.release(new)
+        gone = [(s.primary, "1" if s.takes_value else None) for s in a.options if not any(n in b.by_name for n in s.names)]
+        if gone:
+            out.append((str(old), str(new), gone))
+    for new in versions:
+        out.append(("0.10.0", str(new), HISTORY))
+    return out
+
+
+PAIRS = _pairs() if len(knowledge.known_versions()) >= 6 else []
+
+
+def _argv(opts):
+    out = []
+    for name, value in opts:
+        out.append(name)
+        if value is not None:
+            out.append(value)
+    return out
+
+
+def _interleave(removed):
+    """The options as a launch mixes them: one kept option first, the removed ones, the other kept last."""
+    return [KEPT[0], *removed, KEPT[1]]
+
+
+def shell(opts, pin):
+    lines = " \\\n  ".join(" ".join(x for x in (n, v) if x) for n, v in opts)
+    return f"#!/bin/sh\n# pinned: vllm=={pin}\nvllm serve Qwen/Qwen3-8B \\\n  {lines}\n"
+
+
+def shell_last(opts, pin):
+    # the removed options end the command: the `\` before them must go too
+    opts = [KEPT[0], KEPT[1], *opts[1:-1]]
+    lines = " \\\n  ".join(" ".join(x for x in (n, v) if x) for n, v in opts)
+    return f"#!/bin/sh\nvllm serve Qwen/Qwen3-8B \\\n  {lines}\necho started\n"
+
+
+def k8s_block(opts, pin):
+    items = "\n".join(f"            - {_yaml(a)}" for a in _argv(opts))
+    return (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vllm\nspec:\n  template:\n    spec:\n      containers:\n"
+            f"        - name: vllm\n          image: vllm/vllm-openai:v{pin}\n          args:\n            - Qwen/Qwen3-8B\n{items}\n")
+
+
+def k8s_flow(opts, pin):
+    items = ", ".join(f'"{a}"' for a in _argv(opts))
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: vllm\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:v{pin}\n      args: [\"Qwen/Qwen3-8B\", {items}]\n")
+
+
+def k8s_sh_c(opts, pin):
+    words = " ".join(_argv(opts))
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: vllm\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:v{pin}\n      command: [\"/bin/sh\", \"-c\"]\n      args:\n"
+            f"        - |\n          vllm serve Qwen/Qwen3-8B {words}\n")
+
+
+def compose_string(opts, pin):
+    return f"services:\n  vllm:\n    image: vllm/vllm-openai:v{pin}\n    command: Qwen/Qwen3-8B {' '.join(_argv(opts))}\n"
+
+
+def compose_list(opts, pin):
+    items = "\n".join(f"      - {_yaml(a)}" for a in _argv(opts))
+    return f"services:\n  vllm:\n    image: vllm/vllm-openai:v{pin}\n    command:\n      - Qwen/Qwen3-8B\n{items}\n"
+
+
+def dockerfile_exec(opts, pin):
+    items = ", ".join(f'"{a}"' for a in _argv(opts))
+    return f'FROM vllm/vllm-openai:v{pin}\nCMD ["Qwen/Qwen3-8B", {items}]\n'
+
+
+def python_argv(opts, pin):
+    items = ", ".join(f'"{a}"' for a in _argv(opts))
+    return f'import subprocess\n\nsubprocess.run(["vllm", "serve", "Qwen/Qwen3-8B", {items}], check=True)\n'
+
+
+def python_keywords(opts, pin):
+    lines = []
+    for name, value in opts:
+        key = name.lstrip("-").replace("-", "_")
+        if value is None:
+            lines.append(f"    {key}=True,")
+        elif value.isdigit():
+            lines.append(f"    {key}={value},")
+        else:
+            lines.append(f'    {key}="{value}",')
+    return "from vllm import LLM\n\nllm = LLM(\n    model=\"Qwen/Qwen3-8B\",\n" + "\n".join(lines) + "\n)\n"
+
+
+def markdown(opts, pin):
+    return "# Serving\n\n```bash\n" + shell(opts, pin).split("\n", 2)[2] + "```\n"
+
+
+def _yaml(arg: str) -> str:
+    return f'"{arg}"' if arg[:1].isdigit() or arg in ("true", "false") else arg
+
+
+FORMS = {
+    "serve.sh": ("shell", shell),
+    "last.sh": ("shell", shell_last),
+    "deploy.yaml": ("k8s", k8s_block),
+    "pod.yaml": ("k8s", k8s_flow),
+    "shc.yaml": ("k8s", k8s_sh_c),
+    "compose.yaml": ("compose", compose_string),
+    "compose-list.yaml": ("compose", compose_list),
+    "Dockerfile": ("dockerfile", dockerfile_exec),
+    "run.py": ("python", python_argv),
+    "offline.py": ("python", python_keywords),
+    "README.md": ("markdown", markdown),
+}
+
+
+def _fix(name: str, kind: str, text: str, target: str):
+    kind = classify(name, text.encode()[:512]) or kind  # the kind the CLI would read it as
+    settings = Settings(target=Version(target))
+    src = SourceFile(name, text)
+    return fix_source(src, kind, settings, all_rules(), unsafe=True), settings
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+@pytest.mark.parametrize("old,new,removed", PAIRS, ids=[f"{o}->{n}" for o, n, _ in PAIRS])
+def test_fixed_launch_starts_on_the_target(form, old, new, removed):
+    kind, make = FORMS[form]
+    text = make(_interleave(removed), old)
+    kind = classify(form, text.encode()[:512]) or kind
+    outcome, settings = _fix(form, kind, text, new)
+    assert outcome.error is None, outcome.error
+    fixed = outcome.fixed
+    assert fixed != text
+    # re-read with the target's parser model: every option is one the target knows
+    release = knowledge.release(new)
+    launches = [la for la in extract(SourceFile(form, fixed), kind).launches if la.program == "vllm"]
+    assert launches, fixed
+    for launch in launches:
+        parsed = argmodel.parse(launch, release)
+        unknown = [o.written for o in parsed.options if o.spec is None]
+        assert not unknown, (unknown, fixed)
+        kept = {o.spec.dest for o in parsed.options}
+        assert {"max_model_len", "port"} <= kept, fixed
+    # and nothing that stops the start is left
+    result = lint_source(SourceFile(form, fixed), kind, settings, all_rules())
+    errors = [(d.code, d.message) for d in result.diagnostics if d.severity == Severity.ERROR]
+    assert not errors, (errors, fixed)
+    # a second run changes nothing
+    again, _ = _fix(form, kind, fixed, new)
+    assert again.fixed == fixed
+
+
+def test_shell_continuation_is_not_left_dangling():
+    text = "#!/bin/sh\nvllm serve Qwen/Qwen3-8B \\\n  --max-model-len 8192 \\\n  --swap-space 4 \\\n  --num-scheduler-steps 8\necho done\n"
+    outcome, _ = _fix("serve.sh", "shell", text, "0.33.0")
+    assert outcome.fixed == "#!/bin/sh\nvllm serve Qwen/Qwen3-8B \\\n  --max-model-len 8192\necho done\n"
+
+
+def test_config_keys_and_python_keywords_go_with_their_lines():
+    cfg = "model: Qwen/Qwen3-8B\nswap-space: 4   # GiB of CPU swap\nmax-model-len: 8192\nnum-scheduler-steps: 1\n"
+    outcome, _ = _fix("serve-config.yaml", "vllm-config", cfg, "0.33.0")
+    assert outcome.error is None and outcome.fixed == "model: Qwen/Qwen3-8B\nmax-model-len: 8192\n"
+    py = 'from vllm import LLM\n\nllm = LLM(model="Qwen/Qwen3-8B", swap_space=4, max_model_len=8192, task="embed")\n'
+    outcome, _ = _fix("offline.py", "python", py, "0.33.0")
+    assert outcome.fixed == 'from vllm import LLM\n\nllm = LLM(model="Qwen/Qwen3-8B", max_model_len=8192, runner="pooling")\n'
+
+
+def test_task_values_follow_the_runner_mapping():
+    for task, runner in (("generate", "generate"), ("transcription", "generate"), ("embed", "pooling"), ("score", "pooling"), ("draft", "draft")):
+        text = f"vllm serve Qwen/Qwen3-8B --task {task} --port 8000\n"
+        outcome, _ = _fix("serve.sh", "shell", text, "0.33.0")
+        assert outcome.fixed == f"vllm serve Qwen/Qwen3-8B --runner {runner} --port 8000\n", task
+    outcome, _ = _fix("serve.sh", "shell", "vllm serve Qwen/Qwen3-8B --task auto --port 8000\n", "0.33.0")
+    assert outcome.fixed == "vllm serve Qwen/Qwen3-8B --port 8000\n"
+
+
+def test_env_variable_becomes_an_option_in_the_same_file():
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: vllm\nspec:\n  containers:\n    - name: vllm\n"
+           "      image: vllm/vllm-openai:v0.10.1\n      args:\n        - Qwen/Qwen3-8B\n        - --port\n        - \"8000\"\n"
+           "      env:\n        - name: HF_HOME\n          value: /data\n        - name: VLLM_ATTENTION_BACKEND\n          value: FLASHINFER\n")
+    outcome, _ = _fix("pod.yaml", "k8s", pod, "0.33.0")
+    assert outcome.error is None
+    assert "VLLM_ATTENTION_BACKEND" not in outcome.fixed and "- name: HF_HOME\n          value: /data\n" in outcome.fixed
+    assert '        - "8000"\n        - "--attention-backend"\n        - "FLASHINFER"\n' in outcome.fixed
+    sh = "#!/bin/sh\nexport VLLM_ATTENTION_BACKEND=FLASH_ATTN\nvllm serve Qwen/Qwen3-8B --port 8000\n"
+    outcome, _ = _fix("serve.sh", "shell", sh, "0.33.0")
+    assert outcome.fixed == "#!/bin/sh\nvllm serve Qwen/Qwen3-8B --port 8000 --attention-backend FLASH_ATTN\n"
+
+
+def test_the_only_env_entry_stays_and_the_message_still_names_the_option():
+    compose = ("services:\n  vllm:\n    image: vllm/vllm-openai:v0.10.1\n    command: [\"Qwen/Qwen3-8B\"]\n"
+               "    environment:\n      - VLLM_ATTENTION_BACKEND=FLASHINFER\n")
+    result = lint_source(SourceFile("compose.yaml", compose), classify("compose.yaml", compose.encode()) or "compose", Settings(target=Version("0.33.0")), all_rules())
+    d = next(d for d in result.diagnostics if d.code == "VL701")
+    assert "pass `--attention-backend FLASHINFER` instead" in d.message and d.fix is None
+
+
+def test_pin_moves_only_when_nothing_blocks():
+    held = 'services:\n  vllm:\n    image: vllm/vllm-openai:v0.10.1\n    command: ["Qwen/Qwen3-8B", "--omni", "--swap-space", "4"]\n'
+    outcome, _ = _fix("compose.yaml", "compose", held, "0.33.0")
+    assert "v0.10.1" in outcome.fixed and "--swap-space" not in outcome.fixed
+    d = next(d for d in outcome.remaining.diagnostics if d.code == "VL601")
+    assert "the pin stays until 1 finding that stops the start on 0.33.0 is fixed by hand" in d.message
+    assert d.notes[0].startswith("held back by VL104 (line 4)")
+    free = held.replace('"--omni", ', "")
+    outcome, _ = _fix("compose.yaml", "compose", free, "0.33.0")
+    assert "vllm/vllm-openai:v0.33.0" in outcome.fixed
+
+
+def test_a_tag_that_is_not_a_release_is_never_rewritten():
+    text = 'services:\n  vllm:\n    image: lmcache/vllm-openai:v0.10.0-cu128-nixl-v0.4.1\n    command: ["Qwen/Qwen3-8B", "--swap-space", "4"]\n'
+    outcome, _ = _fix("compose.yaml", "compose", text, "0.33.0")
+    assert "v0.10.0-cu128-nixl-v0.4.1" in outcome.fixed and "--swap-space" not in outcome.fixed
+    d = next(d for d in outcome.remaining.diagnostics if d.code == "VL601")
+    assert "pick the image or pin of 0.33.0 yourself" in d.message and d.fix is None
