@@ -19,20 +19,21 @@ change are counted, not listed.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from packaging.version import Version
 
 from linter import argmodel, knowledge
-from linter.engine import MAX_FILE_BYTES, extract, read_file
-from linter.source_file import DecodeError, SourceFile
 
 
 @dataclass
 class Use:
     option: str  # the canonical option string (the old release's primary name), or as written
     places: list[str] = field(default_factory=list)  # path:line of each use
+    values: dict[tuple[str | None, str], list[str]] = field(default_factory=dict)  # (JSON key or None, value) -> where the files give it
 
 
 @dataclass
@@ -56,23 +57,26 @@ def _in_range(text, old: Version, new: Version) -> bool:
 
 
 def collect(candidates: Iterable, old: Version) -> tuple[dict[str, Use], dict[str, Use], int]:
-    """(options used, VLLM_* variables used, launches read) in the candidates, read as ``old`` reads them."""
+    """(options used, VLLM_* variables used, launches read) in the candidates, read as ``old`` reads them.
+
+    The launches are the ones ``--show-launches`` lists (:func:`linter.project.lint`: a
+    ``--config`` file is read once, as the file its launch names; weak resemblances only when
+    the argument model confirms them).  Each option keeps the values the files give it.
+    """
+    from linter import project
+    from linter.engine import Settings
+
     release = knowledge.release(old)
     options: dict[str, Use] = {}
     env: dict[str, Use] = {}
     launches = 0
-    for c in candidates:
-        if c.status != "ok":
+    for result in project.lint(list(candidates), Settings(target=old)):
+        src = result.src
+        if src is None:
             continue
-        try:
-            data = read_file(c.path)  # never blocks on a pipe swapped in after discovery
-            if len(data) > MAX_FILE_BYTES:
-                continue
-            src = SourceFile.from_bytes(c.path, data)
-        except (OSError, DecodeError):
-            continue
-        for launch in extract(src, c.kind).launches:
-            if launch.program != "vllm":
+        for rep in result.launches:
+            launch = rep.launch
+            if launch is None or launch.program != "vllm":
                 continue
             launches += 1
             parsed = argmodel.parse(launch, release)
@@ -83,10 +87,32 @@ def collect(candidates: Iterable, old: Version) -> tuple[dict[str, Use], dict[st
                 name = opt.spec.primary if opt.spec is not None else opt.normalized.split("=", 1)[0]
                 if not name.startswith("-"):
                     name = "--" + name.replace("_", "-")
-                options.setdefault(name, Use(name)).places.append(f"{c.path}:{src.line_col(tok.span.start)[0]}")
+                use = options.setdefault(name, Use(name))
+                place = f"{result.path}:{src.line_col(tok.span.start)[0]}"
+                use.places.append(place)
+                for pair in _values_of(opt):
+                    use.values.setdefault(pair, []).append(place)
             for var in launch.env:
-                env.setdefault(var.name.value, Use(var.name.value)).places.append(f"{c.path}:{src.line_col(var.name.span.start)[0]}")
+                env.setdefault(var.name.value, Use(var.name.value)).places.append(f"{result.path}:{src.line_col(var.name.span.start)[0]}")
     return options, env, launches
+
+
+def _values_of(opt) -> set[tuple[str | None, str]]:
+    """(JSON key or None, value) pairs the option is given: its plain values, and each string of its JSON object."""
+    out: set[tuple[str | None, str]] = set()
+    if opt.value_opaque:
+        return out
+    for v in opt.values:
+        out.add((None, v.text))
+        out.update((None, w) for w in v.text.split())
+    data = opt.json_object
+    for key, value in (data or {}).items():
+        if isinstance(value, str):
+            out.add((key, value))
+    for d in opt.dotted or ():
+        if len(d.path) == 1 and d.value is not None:
+            out.add((d.path[0], d.value))
+    return out
 
 
 def _spec_in(release, name: str):
@@ -102,6 +128,25 @@ def _fmt(value) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(map(str, value))
     return str(value)
+
+
+def _default(spec) -> str:
+    """The default as a user would write it: ``{'repr': 'MambaBackendEnum.TRITON'}`` (what the
+    inventory keeps of a value JSON cannot hold) is ``triton``, a mapping or list is JSON text."""
+    value = spec.default
+    if isinstance(value, dict) and set(value) == {"repr"}:
+        text = str(value["repr"])
+        m = re.fullmatch(r"[A-Za-z_][\w]*\.([A-Za-z_]\w*)", text)
+        if m:
+            member = m.group(1)
+            match = next((str(c) for c in spec.choices or () if str(c).lower() == member.lower()), None)
+            return match or member.lower()
+        return text
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(", ", ": "))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _fmt(value)
 
 
 def compare(options: dict[str, Use], env: dict[str, Use], old: Version, new: Version) -> list[Change]:
@@ -136,16 +181,21 @@ def compare(options: dict[str, Use], env: dict[str, Use], old: Version, new: Ver
             if gone:
                 parts.append("removed: " + _fmt(gone))
             out.append(Change(name, "choices", f"{len(sa.choices)} choices", f"{len(sb.choices)} choices", "; ".join(parts), places))
-        if "default" in sa.raw and "default" in sb.raw and _fmt(sa.default) != _fmt(sb.default):
-            out.append(Change(name, "default", _fmt(sa.default), _fmt(sb.default), "", places))
+        if "default" in sa.raw and "default" in sb.raw and _default(sa) != _default(sb):
+            out.append(Change(name, "default", _default(sa), _default(sb), "", places))
     for v in facts.values:
         use = options.get(v.option)
         if use is None:
             continue
+        used = [x for x in v.values if (v.key, x) in use.values]
+        if not used:
+            continue  # the files give the option other values
         for when, word in ((v.removed_in, "removed"), (v.deprecated_in, "deprecated")):
             if _in_range(when, old, new):
-                out.append(Change(use.option, "value", f"`{v.value}` accepted", f"`{v.value}` {word} in {when}",
-                                  f"use `{v.replacement}`" if v.replacement else "", use.places))
+                shown = ", ".join(f"`{x}`" for x in used) if v.key is None else ", ".join(f"`{v.key}: {x}`" for x in used)
+                places = sorted({p for x in used for p in use.values[(v.key, x)]}, key=use.places.index)
+                out.append(Change(use.option, "value", f"{shown} accepted", f"{shown} {word} in {when}",
+                                  f"use `{v.replacement}`" if v.replacement and v.value in used else "", places))
                 break
     for e in facts.effects:
         use = options.get(e.option)

@@ -118,3 +118,19 @@ def test_a_pipe_swapped_in_after_discovery_is_skipped_not_read(tmp_path):
     assert not t.is_alive(), "--changes blocked on a named pipe"
     options, env, launches = out[0]
     assert (options, env, launches) == ({}, {}, 0)
+
+
+def test_changes_count_launches_as_show_launches_and_list_only_used_values(tmp_path):
+    (tmp_path / "serve.sh").write_text("vllm serve Qwen/Qwen3-8B --config serve.yaml --mamba-cache-mode align --tokenizer-mode auto\n")
+    (tmp_path / "serve.yaml").write_text("max-model-len: 8192\nmamba-cache-mode: all\n")
+    (tmp_path / "other.sh").write_text("vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --mamba-cache-mode all --limit-mm-per-prompt '{}'\n")
+    found = list(discover([str(tmp_path)]))
+    options, env, launches = changes.collect(found, Version("0.29.0"))
+    assert launches == 3  # serve.sh, the config file it names (once), other.sh
+    assert sorted(options["--mamba-cache-mode"].values[(None, "all")]) == [f"{tmp_path}/other.sh:1", f"{tmp_path}/serve.yaml:2"]
+    out = changes.compare(options, env, Version("0.29.0"), Version("0.33.0"))
+    values = [c for c in out if c.kind == "value"]
+    assert [(c.option, c.old, c.new) for c in values] == [("--mamba-cache-mode", "`all` accepted", "`all` removed in 0.32.0")]
+    assert sorted(values[0].places) == [f"{tmp_path}/other.sh:1", f"{tmp_path}/serve.yaml:2"]
+    assert not [c for c in out if c.option == "--tokenizer-mode"]  # `slow` is not used
+    assert not [c for c in out if c.kind == "default" and "repr" in c.new + c.old]
