@@ -41,8 +41,12 @@ def _touched(node: Node, edits: Sequence[Edit]) -> bool:
     return any(e.span.start <= end and start <= e.span.end for e in edits)
 
 
-def _deleted(start: int, end: int, edits: Sequence[Edit]) -> bool:
-    """An edit with no content covers ``[start, end)``: what stood there was deleted whole."""
+def _deleted(start: int, end: int, edits: Sequence[Edit], text: str = "") -> bool:
+    """An edit with no content covers ``[start, end)``: what stood there was deleted whole.  A
+    block node's end mark lies at the next token, past the blank space after it: that space
+    need not go with it."""
+    while text and end > start and text[end - 1] in " \t\r\n":
+        end -= 1
     return any(e.content == "" and e.span.start <= start and end <= e.span.end for e in edits)
 
 
@@ -60,7 +64,7 @@ def _inserted_ranges(edits: Sequence[Edit]) -> list[tuple[int, int]]:
     return out
 
 
-def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int, int]], seen: set[int], where: str) -> None:
+def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int, int]], seen: set[int], where: str, text: str = "") -> None:
     if id(a) in seen:  # an alias: the node was compared where its anchor stands
         return
     seen.add(id(a))
@@ -74,13 +78,13 @@ def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int
         return
     if isinstance(a, MappingNode):
         # pairs an edit deleted whole (VL101 drops a removed `--config` key) are gone on purpose
-        pairs = [(k, v) for k, v in a.value if not _deleted(k.start_mark.index, v.end_mark.index, edits)]
+        pairs = [(k, v) for k, v in a.value if not _deleted(k.start_mark.index, v.end_mark.index, edits, text)]
         if len(pairs) != len(b.value):
             raise _Mismatch(f"{where}: a mapping of {len(a.value)} keys now has {len(b.value)}")
         for (ka, va), (kb, vb) in zip(pairs, b.value):
             name = ka.value if isinstance(ka, ScalarNode) else "?"
-            _same_yaml(ka, kb, edits, inserted, seen, f"{where}.{name}")
-            _same_yaml(va, vb, edits, inserted, seen, f"{where}.{name}")
+            _same_yaml(ka, kb, edits, inserted, seen, f"{where}.{name}", text)
+            _same_yaml(va, vb, edits, inserted, seen, f"{where}.{name}", text)
         return
     assert isinstance(a, SequenceNode)
     # an element split in two adds an item that starts inside the edit's new text
@@ -89,11 +93,11 @@ def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int
     if new and (not any(_touched(x, edits) for x in a.value) or not all(isinstance(x, ScalarNode) for x in new)):
         raise _Mismatch(f"{where}: new items where no item was edited")
     # items an edit deleted whole (an empty replacement covering the item) are gone on purpose
-    before = [x for x in a.value if not _deleted(x.start_mark.index, x.end_mark.index, edits)]
+    before = [x for x in a.value if not _deleted(x.start_mark.index, x.end_mark.index, edits, text)]
     if len(kept) != len(before):
         raise _Mismatch(f"{where}: a list of {len(a.value)} items now has {len(kept)}")
     for i, (x, y) in enumerate(zip(before, kept)):
-        _same_yaml(x, y, edits, inserted, seen, f"{where}[{i}]")
+        _same_yaml(x, y, edits, inserted, seen, f"{where}[{i}]", text)
 
 
 def check_yaml(before: str, after: str, edits: Sequence[Edit]) -> str | None:
@@ -109,7 +113,7 @@ def check_yaml(before: str, after: str, edits: Sequence[Edit]) -> str | None:
         seen: set[int] = set()
         inserted = _inserted_ranges(edits)
         for n, (a, b) in enumerate(zip(docs_a, docs_b)):
-            _same_yaml(a, b, edits, inserted, seen, f"document {n + 1}")
+            _same_yaml(a, b, edits, inserted, seen, f"document {n + 1}", before)
     except _Mismatch as exc:
         return f"YAML structure changed: {exc}"
     except RecursionError:

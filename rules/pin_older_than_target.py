@@ -84,6 +84,6 @@ def check(fctx):
         if hint.editable:
             parts = len([g for g in m.groups() if g is not None])
             new = ".".join(str(x) for x in target.release[:parts]) if parts < 3 else f"{target.major}.{target.minor}.{target.micro}"
-            span = Span(hint.span.start + m.start(), hint.span.start + m.end())
+            span = Span(hint.span.start + m.start(), hint.span.end)  # a `.post1` of the old release goes too
             fix = Fix(f"Pin vLLM {new}", (Edit(span, new),), "unsafe")
         yield Finding(hint.span, f"{head}: move the pin with the flags", version=str(target), fix=fix)

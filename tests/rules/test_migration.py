@@ -244,3 +244,19 @@ def test_a_tag_that_is_not_a_release_is_never_rewritten():
     assert "v0.10.0-cu128-nixl-v0.4.1" in outcome.fixed and "--swap-space" not in outcome.fixed
     d = next(d for d in outcome.remaining.diagnostics if d.code == "VL601")
     assert "pick the image or pin of 0.33.0 yourself" in d.message and d.fix is None
+
+
+def test_a_post_release_pin_moves_whole():
+    text = 'services:\n  vllm:\n    image: vllm/vllm-openai:v0.6.3.post1\n    command: ["Qwen/Qwen3-8B", "--swap-space", "4"]\n'
+    outcome, _ = _fix("compose.yaml", "compose", text, "0.33.0")
+    assert "image: vllm/vllm-openai:v0.33.0\n" in outcome.fixed, outcome.fixed
+
+
+def test_an_env_item_followed_by_more_keys_goes_whole():
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: vllm\nspec:\n  containers:\n    - name: vllm\n"
+           "      args:\n        - --model=Qwen/Qwen3-8B\n      env:\n        - name: MODEL\n          value: /m\n"
+           "        - name: VLLM_ATTENTION_BACKEND\n          value: FLASHINFER\n      image: vllm/vllm-openai:v0.10.1\n      ports:\n        - containerPort: 8000\n")
+    outcome, _ = _fix("pod.yaml", "k8s", pod, "0.33.0")
+    assert outcome.error is None, outcome.error
+    assert "VLLM_ATTENTION_BACKEND" not in outcome.fixed
+    assert "        - --model=Qwen/Qwen3-8B\n        - --attention-backend\n        - FLASHINFER\n" in outcome.fixed
