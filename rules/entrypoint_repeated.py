@@ -107,8 +107,9 @@ def check(ctx):
     }.get(launch.kind, "the arguments after the image")
     yield Finding(
         Span(words[0].span.start, words[-1].span.end),
-        f"the {launch.image.value} image's entrypoint is already `vllm serve` (images of vLLM {ENTRYPOINT_SINCE} and later); "
-        f"{where} starting with `{said}` runs `vllm serve {said} ...`, which fails with \"unrecognized arguments\"; "
+        f"{where} starting with `{said}` runs `vllm serve {said} ...` in the {launch.image.value} image, which fails: "
         f"drop `{said}` (or set the command explicitly)",
+        notes=(f"the image's entrypoint is already `vllm serve` (images of vLLM {ENTRYPOINT_SINCE} and later), so vLLM "
+               "reads the words as arguments and exits with \"unrecognized arguments\"",),
         fix=fix,
     )

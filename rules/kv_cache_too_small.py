@@ -97,16 +97,21 @@ def check(ctx):
     if est is None or est.fits:
         return
     largest = est.largest_length()
-    fit = (
-        f"the largest length that fits is about {largest:,} tokens"
+    option = ctx.parsed.spelling("max_model_len").rstrip(" :=")
+    todo = (
+        f"set `{option}` to about {largest:,} or less, or add GPUs"
         if largest > 0
-        else "not even a short request fits: the weights alone take nearly the whole budget"
+        else "the weights alone take nearly the whole budget: add GPUs or quantize the model"
     )
     yield Finding(
         where(ctx),
-        f"predicted start-up failure: one request of {length_words(est, ctx)} needs {preflight.gib(est.need())} of KV cache "
-        f"per GPU ({est.facts.model}, {est.kv_dtype} KV cache), but only about {preflight.gib(max(est.pool_bytes, 0))} is left "
-        f"({est.describe_pool()}); vLLM {ctx.version} refuses to start; {fit}.  An estimate from the files: "
-        f"activation memory and CUDA graphs are counted only as the {preflight.OVERHEAD_GIB:g} GiB constant"
-        + "".join(f"; {n}" for n in est.notes),
+        f"predicted start-up failure on vLLM {ctx.version}: one request needs {preflight.gib(est.need())} of KV cache per GPU, "
+        f"about {preflight.gib(max(est.pool_bytes, 0))} is left: {todo}",
+        notes=(
+            f"one request of {length_words(est, ctx)} of {est.facts.model} with a {est.kv_dtype} KV cache needs "
+            f"{preflight.gib(est.need())} per GPU; left: {est.describe_pool()}",
+            (f"the largest length that fits is about {largest:,} tokens; " if largest > 0 else "")
+            + f"an estimate from the files: activation memory and CUDA graphs are counted only as the "
+            f"{preflight.OVERHEAD_GIB:g} GiB constant" + "".join(f"; {n}" for n in est.notes),
+        ),
     )

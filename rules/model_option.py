@@ -45,4 +45,5 @@ def check(ctx):
             severity=Severity.ERROR,
         )
     else:
-        yield Finding(span, f"`vllm serve` takes the model as its first positional argument; `--model` is deprecated (vLLM {ctx.version})")
+        yield Finding(span, f"`vllm serve` takes the model as its first positional argument; `--model` is deprecated (vLLM {ctx.version}): "
+                      "write the model first, without `--model`")

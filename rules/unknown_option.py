@@ -32,8 +32,11 @@ def check(ctx):
             continue
         msg = f"`{opt.written}` is not a vLLM {ctx.version} option"
         fix = None
+        notes = ("no release of vLLM since 0.6.0 accepted it, so vllm-lint cannot migrate it: a plugin or a fork may add it",)
         if info.suggestion:
             msg += f"; did you mean `{info.suggestion}`?"
             if ctx.name_editable(opt) and opt.setting is None:
                 fix = Fix(f"Replace with `{info.suggestion}`", (Edit(ctx.name_span(opt), info.suggestion),), "display-only")
-        yield Finding(ctx.name_span(opt), msg, fix=fix)
+        else:
+            msg += ": fix its spelling, or delete it unless your image adds it"
+        yield Finding(ctx.name_span(opt), msg, fix=fix, notes=notes)

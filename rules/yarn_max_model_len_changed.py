@@ -92,7 +92,8 @@ def check(ctx):
     option = parsed.spelling("max_model_len")
     yield Finding(
         span,
-        f"{what} and no `{option}` is set; vLLM {ctx.version} derives the length differently from the pinned {ctx.pin} "
-        f"(since 0.30 YaRN no longer multiplies by the factor, as in Transformers){numbers}; set `{option}` "
-        "(and override `max_position_embeddings` for a longer context) or check the served length",
+        f"{what} and no `{option}` is set; vLLM {ctx.version} derives the length differently from the pinned {ctx.pin}{numbers}; "
+        f"set `{option}` or check the served length",
+        notes=("since 0.30 YaRN no longer multiplies by the factor, as in Transformers; "
+               "override `max_position_embeddings` too for a longer context",),
     )

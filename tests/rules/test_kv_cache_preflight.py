@@ -31,6 +31,11 @@ GiB = 1024**3
 MiB = 1024**2
 
 
+def full(d) -> str:
+    """The message with its notes (the arithmetic lives in the notes)."""
+    return " ".join([d.message, *d.notes])
+
+
 def run(tmp_path: Path, name: str, text: str, kind: str = "yaml", **settings):
     path = tmp_path / name
     path.write_text(text)
@@ -88,12 +93,12 @@ def test_qwen3_8b_on_l4_at_configured_length_does_not_start(tmp_path):
     result = run(tmp_path, "qwen.yaml", text)
     (d,) = diags(result, "VL802")
     assert result.src.text[d.span.start : d.span.end] == "Qwen/Qwen3-8B"
-    assert "the model's configured length (40,960 tokens; no `--max-model-len` is set)" in d.message
-    assert "needs 5.6 GiB" in d.message and "about 4.4 GiB is left" in d.message
-    assert "L4 24GB (22.5 GiB) x 0.92 = 20.7 GiB" in d.message
-    assert "minus 15.3 GiB of weights per GPU (8.2B parameters x 2 bytes)" in d.message
-    assert "about 32,192 tokens" in d.message
-    assert "estimate" in d.message and "1 GiB" in d.message
+    assert "the model's configured length (40,960 tokens; no `--max-model-len` is set)" in full(d)
+    assert "needs 5.6 GiB" in full(d) and "about 4.4 GiB is left" in full(d)
+    assert "L4 24GB (22.5 GiB) x 0.92 = 20.7 GiB" in full(d)
+    assert "minus 15.3 GiB of weights per GPU (8.2B parameters x 2 bytes)" in full(d)
+    assert "about 32,192 tokens" in full(d)
+    assert "estimate" in full(d) and "1 GiB" in full(d)
     assert not diags(result, "VL803")
 
 
@@ -130,8 +135,8 @@ def test_llama_tensor_parallel_two_fits_one_does_not(tmp_path):
     #       = 5,081,137,653 B (4.7 GiB); largest: 5,081,137,653 // 131,072 = 38,765 -> 38,752 (x16)
     one = run(tmp_path, "tp1.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct"]', selector))
     (d,) = diags(one, "VL802")
-    assert "131,072 tokens" in d.message and "needs 16.0 GiB" in d.message and "about 4.7 GiB is left" in d.message
-    assert "about 38,752 tokens" in d.message
+    assert "131,072 tokens" in full(d) and "needs 16.0 GiB" in full(d) and "about 4.7 GiB is left" in full(d)
+    assert "about 38,752 tokens" in full(d)
     # TP 2: KV heads per GPU 8 // 2 = 4 -> 65,536 B per token -> 131,072 tokens = 8.0 GiB
     # pool: 22,214,879,478 - 16,060,000,000 / 2 - 1 GiB = 13,111,137,653 B (12.2 GiB) -> 1.53 requests
     two = run(tmp_path, "tp2.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2"]', selector, gpus=2))
@@ -193,7 +198,7 @@ def test_gpu_memory_gib_for_files_without_node_labels(tmp_path):
     # largest 5,719,081,574 // 147,456 = 38,785 -> 38,784
     fails = run(tmp_path, "serve.sh", SERVE.format(util="0.9"), "shell", gpu_memory_gib=24.0)
     (d,) = diags(fails, "VL802")
-    assert "24 GiB GPU (24.0 GiB) x 0.9" in d.message and "about 38,784 tokens" in d.message
+    assert "24 GiB GPU (24.0 GiB) x 0.9" in full(d) and "about 38,784 tokens" in full(d)
     # without a GPU the rules say nothing
     silent = run(tmp_path, "serve.sh", SERVE.format(util="0.9"), "shell")
     assert not diags(silent, "VL802") and not diags(silent, "VL803")
@@ -252,7 +257,7 @@ def test_hugging_face_cache_is_read_never_the_network(tmp_path, monkeypatch):
     #   = 4,765,455,073 -> largest 4,765,455,073 // 147,456 = 32,317 -> 32,304
     text = deployment('["Qwen/Qwen3-8B"]', "cloud.google.com/gke-accelerator: nvidia-l4")
     (d,) = diags(run(tmp_path, "qwen.yaml", text), "VL802")
-    assert "about 32,304 tokens" in d.message and "model.safetensors.index.json" in d.message
+    assert "about 32,304 tokens" in full(d) and "model.safetensors.index.json" in full(d)
 
 
 # ---------------------------------------------------------------------------

@@ -11,9 +11,7 @@ def test_shell_override_with_pin(tmp_path):
     assert at.startswith("--hf-overrides '{") and "yarn" in at
     assert msg == (
         "`--hf-overrides` sets YaRN RoPE scaling and no `--max-model-len` is set; vLLM 0.32.0 derives the length differently "
-        "from the pinned 0.29.0 (since 0.30 YaRN no longer multiplies by the factor, as in Transformers): 131,072 tokens on "
-        "0.29.0, 40,960 on 0.32.0; set `--max-model-len` (and override `max_position_embeddings` for a longer context) "
-        "or check the served length"
+        "from the pinned 0.29.0: 131,072 tokens on 0.29.0, 40,960 on 0.32.0; set `--max-model-len` or check the served length"
     )
 
 
