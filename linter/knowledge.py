@@ -483,6 +483,24 @@ class TranslationFact:
 
 
 @dataclass(frozen=True)
+class KeyFact:
+    """A key of a JSON option renamed (``keys:``): the old key fails startup from ``removed_in``."""
+
+    option: str
+    key: str
+    replacement: str
+    source: str
+    last_accepted: str | None = None
+    removed_in: str | None = None
+    applicability: str = "unsafe"
+    note: str = ""
+
+    def gone_in(self, target: Version) -> bool:
+        removed = _version(self.removed_in)
+        return removed is not None and removed <= target
+
+
+@dataclass(frozen=True)
 class BehaviourFact:
     """Parser or config behaviour a rule models, for a range of releases (``behaviour:``)."""
 
@@ -510,6 +528,10 @@ class Migrations:
     env: tuple[EnvFact, ...] = ()
     behaviour: tuple[BehaviourFact, ...] = ()
     translations: tuple[TranslationFact, ...] = ()
+    keys: tuple[KeyFact, ...] = ()
+
+    def key_facts(self, option: str) -> list[KeyFact]:
+        return [f for f in self.keys if f.option == option]
 
     def translation(self, option: str) -> TranslationFact | None:
         return next((f for f in self.translations if f.option == option), None)
@@ -531,7 +553,7 @@ class Migrations:
         return next((f for f in self.env if f.name == name), None)
 
 
-_SECTIONS = {"options": OptionFact, "values": ValueFact, "effects": EffectFact, "env": EnvFact, "behaviour": BehaviourFact, "translations": TranslationFact}
+_SECTIONS = {"options": OptionFact, "values": ValueFact, "effects": EffectFact, "env": EnvFact, "behaviour": BehaviourFact, "translations": TranslationFact, "keys": KeyFact}
 
 
 @cache

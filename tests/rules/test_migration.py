@@ -260,3 +260,31 @@ def test_an_env_item_followed_by_more_keys_goes_whole():
     assert outcome.error is None, outcome.error
     assert "VLLM_ATTENTION_BACKEND" not in outcome.fixed
     assert "        - --model=Qwen/Qwen3-8B\n        - --attention-backend\n        - FLASHINFER\n" in outcome.fixed
+
+
+@pytest.mark.parametrize("name,kind,text,want", [
+    ("serve.sh", "shell", "vllm serve Qwen/Qwen3-8B --compilation-config '{\"level\": 3, \"cudagraph_mode\": \"FULL\"}'\n",
+     "vllm serve Qwen/Qwen3-8B --compilation-config '{\"mode\": 3, \"cudagraph_mode\": \"FULL\"}'\n"),
+    ("dotted.sh", "shell", "vllm serve Qwen/Qwen3-8B --compilation_config.level=3 --port 8000\n",
+     "vllm serve Qwen/Qwen3-8B --compilation_config.mode=3 --port 8000\n"),
+    ("offline.py", "python", 'from vllm import LLM\n\nllm = LLM(model="Qwen/Qwen3-8B", compilation_config={"level": 3})\n',
+     'from vllm import LLM\n\nllm = LLM(model="Qwen/Qwen3-8B", compilation_config={"mode": 3})\n'),
+    ("pod.yaml", "k8s", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: v\nspec:\n  containers:\n    - name: vllm\n      image: vllm/vllm-openai:v0.33.0\n"
+     "      args: [\"Qwen/Qwen3-8B\", \"--compilation-config\", \"{\\\"level\\\": 3}\"]\n", None),
+])
+def test_renamed_json_key_is_renamed_where_it_is_written(name, kind, text, want):
+    outcome, _ = _fix(name, kind, text, "0.33.0")
+    assert outcome.error is None
+    if want is None:  # JSON inside a YAML double-quoted string: escapes, not verbatim; reported, not edited
+        result = lint_source(SourceFile(name, text), classify(name, text.encode()) or kind, Settings(target=Version("0.33.0")), all_rules())
+        assert [d.code for d in result.diagnostics if d.code == "VL109"] == ["VL109"]
+        assert outcome.fixed == text
+        return
+    assert outcome.fixed == want
+
+
+def test_renamed_json_key_with_both_keys_is_left_to_the_author():
+    text = "vllm serve Qwen/Qwen3-8B --compilation-config '{\"level\": 3, \"mode\": 3}'\n"
+    result = lint_source(SourceFile("serve.sh", text), "shell", Settings(target=Version("0.33.0")), all_rules())
+    d = next(d for d in result.diagnostics if d.code == "VL109")
+    assert d.fix is None and d.message.endswith("write `mode`")
