@@ -273,15 +273,16 @@ def delete_env(src: SourceFile, launch: Launch, var) -> Edit | None:
     left, between = text[ls : n.start], text[n.end : v.start]
     right = text[v.end : le].rstrip("\r\n")
     quoted_end = re.fullmatch(r"[\"']?[ \t]*(?:#.*)?", right) is not None
-    if launch.kind in SHELL_KINDS or launch.shell_words:
+    file_style = edit_style(launch.kind)  # where the assignment is written: the file's own syntax
+    if file_style == "json-items":
+        return None  # a Dockerfile ENV instruction less is a Dockerfile of other instructions (fix_check refuses it)
+    if file_style == "words":
         if re.fullmatch(r"[ \t]*(?:export[ \t]+)?", left) and between == "=" and not right.strip():
             return Edit(Span(ls, le), "")
         if between == "=" and right[:1] in (" ", "\t") and right.strip() and not right.strip().startswith(("&", "|", ";")):
             gap = len(right) - len(right.lstrip(_HSPACE))
             return Edit(Span(n.start, v.end + gap), "")
         return None
-    if launch.kind == "dockerfile":
-        return None  # an ENV instruction less is a Dockerfile of other instructions (fix_check refuses it)
     m = re.fullmatch(r"([ \t]*)-[ \t]+name:[ \t]*[\"']?", left)
     if m and re.fullmatch(r"[\"']?[ \t]*\r?\n[ \t]+value:[ \t]*[\"']?", between) and quoted_end:
         return Edit(Span(ls, le), "") if _sibling(text, ls, le, m.group(1) + "- ") else None
@@ -307,12 +308,14 @@ def append_args(src: SourceFile, launch: Launch, parts: tuple[str, ...]) -> Edit
     raw = text[tok.span.start : tok.span.end]
     quote = _quote(raw)
     words = _words(src, launch, tok)
-    kind = "shell" if words else launch.kind
+    style = "words" if words else _style(launch)
+    if style is None:
+        return None
     written = []
     for p in parts:
-        if _writable(p, quote, kind):
+        if _writable(p, quote, style):
             written.append(quote + p + quote)
-        elif not quote and not words and _writable(p, '"', kind):
+        elif not quote and not words and _writable(p, '"', style):
             written.append('"' + p + '"')
         else:
             return None

@@ -28,6 +28,7 @@ class Lifecycle:
     available_in: str | None = None
     fact: OptionFact | None = None
     suggestion: str | None = None
+    first_seen: str | None = None  # the first release that accepted it (VL101's history note)
 
 
 def looked_up_name(ctx: LaunchContext, opt: ParsedOption) -> str:
@@ -57,9 +58,9 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     in_target = bool(replacement) and replacement in release.by_name
     seen = knowledge.last_accepted_before(name, target)
     if fact is not None and fact.fix == "rename" and replacement and fact.removed_in:
-        return Lifecycle("renamed", name, seen[1] if seen else None, replacement, in_target, fact=fact)
+        return Lifecycle("renamed", name, seen[1] if seen else None, replacement, in_target, fact=fact, first_seen=seen[0] if seen else None)
     if seen is not None:
-        return Lifecycle("removed", name, seen[1], replacement, in_target, fact=fact)
+        return Lifecycle("removed", name, seen[1], replacement, in_target, fact=fact, first_seen=seen[0])
     later = knowledge.first_accepted_after(name, target)
     if later is not None:
         return Lifecycle("not-yet", name, available_in=str(later))
