@@ -60,6 +60,8 @@ def encode(result) -> dict:
         out["n"] = [[p, str(v)] for p, v in result.named_configs]
     if result.standalone:
         out["s"] = 1
+    if result.no_launch:
+        out["m"] = 1
     return out
 
 
@@ -108,7 +110,7 @@ def decode(path: str, payload: dict, data: bytes | None):
     from linter.engine import MAX_FILE_BYTES, FileResult, LaunchReport
     from linter.source_file import DecodeError, SourceFile
 
-    if not isinstance(payload, dict) or not set(payload) <= {"d", "l", "n", "s", "x"}:
+    if not isinstance(payload, dict) or not set(payload) <= {"d", "l", "m", "n", "s", "x"}:
         raise BadEntry("not a compact result")
     result = FileResult(path)
     if data is not None:
@@ -137,6 +139,7 @@ def decode(path: str, payload: dict, data: bytes | None):
         result.launches.append(LaunchReport(None, Version(_str(version)), _opt_str(pin), _str(reason)))
     result.named_configs = [(_str(p), Version(_str(v))) for p, v in _rows(payload.get("n", []), 2)]
     result.standalone = payload.get("s") == 1
+    result.no_launch = payload.get("m") == 1
     for f, sig in _rows(payload.get("x", []), 2):
         _str(f), _str(sig)
     return result

@@ -1,10 +1,15 @@
 """The ``vllm-lint`` command line.
 
-Exit codes: 0 when no diagnostic remains, 1 when diagnostics remain, 2 on a
-usage error, an internal error or a report that cannot be written (a full
-disk); 130 when interrupted (SIGINT), 143 when terminated (SIGTERM).  A closed
-standard output or error is treated as ``/dev/null``; a reader that goes away
-(``vllm-lint . | head``) ends the run quietly.
+Argument parsing and printing only: what to lint is :mod:`linter.project`'s, the
+settings of each file :mod:`linter.config`'s, the reports :mod:`linter.reporters`'.
+
+Exit codes: 0 when no diagnostic that fails the run remains (errors and warnings
+fail it; notes only when selected: :meth:`linter.engine.Settings.fails`), 1 when
+one does (0 with ``--exit-zero``), 2 on a usage error, an internal error or a
+report that cannot be written (a full disk); 130 when interrupted (SIGINT, which
+also ends ``--watch``), 143 when terminated (SIGTERM).  A closed standard output
+or error is treated as ``/dev/null``; a reader that goes away (``vllm-lint . |
+head``) ends the run quietly.
 """
 
 from __future__ import annotations
@@ -74,13 +79,17 @@ def _cannot_write(exc: OSError) -> int:
     except OSError:
         pass
     return EXIT_ERROR
+KNOWN_KINDS = "shell, Dockerfile, YAML, Python, Markdown, requirements"
 
 
-def _codes(values: tuple[str, ...]) -> frozenset[str]:
-    out = set()
-    for v in values:
-        out.update(c.strip().upper() for c in v.split(",") if c.strip())
-    return frozenset(out)
+def _codes(values: tuple[str, ...], option: str) -> frozenset[str]:
+    """Rule codes or prefixes of ``option``; one that names no rule is a usage error (as in the configuration)."""
+    from linter.config import ConfigError, check_codes
+
+    try:
+        return frozenset(check_codes(values, option))
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _model_configs(values: tuple[str, ...]) -> dict[str, str]:
@@ -112,7 +121,7 @@ def _target(value: str | None):
     if value is None:
         return None
     try:
-        return knowledge.resolve_version(value)
+        return knowledge.resolve_target(value)
     except knowledge.UnknownRelease as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -134,9 +143,19 @@ class _Command(click.Command):
         return super().main(args, *rest, **kwargs)
 
 
+def _print_version(ctx, _param, value) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from linter.reporters.common import version_text
+
+    click.echo(version_text(), nl=False)
+    ctx.exit(EXIT_CLEAN)
+
+
 @click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known).")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Print the version and the vLLM and LMCache releases the knowledge covers.")
+@click.option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known); 0.6.0 to 0.27.x by option names only.")
 @click.option("--output-format", type=click.Choice(list(FORMATS)), default="full", show_default=True, help="full, concise, json, json-lines; for CI: sarif, github, rdjson, gitlab, junit.")
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated).")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition to the defaults.")
@@ -144,30 +163,36 @@ class _Command(click.Command):
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix or --diff).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics remain (2 still means a usage or internal error).")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if nothing remains.")
 @click.option("--show-fixes", is_flag=True, help="With --fix or --diff: list per file the fixes applied (on standard error).")
-@click.option("--statistics", is_flag=True, help="Count diagnostics per rule.")
+@click.option("--statistics", is_flag=True, help="Count diagnostics per rule, with its name and whether it is fixable (JSON with --output-format json).")
+@click.option("-q", "--quiet", is_flag=True, help="Print the diagnostics only: no summary, no messages about the run.")
+@click.option("--watch", is_flag=True, help="Lint again whenever a linted file or a configuration file changes (until interrupted).")
+@click.option("--watch-interval", type=float, default=0.5, hidden=True)
+@click.option("--watch-polls", type=int, default=None, hidden=True)  # tests: end the watch after this many polls
 @click.option("--no-respect-gitignore", is_flag=True, help="Lint files that .gitignore excludes.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths named on the command line too.")
 @click.option("--list-options", is_flag=True, help="Print the option table of the target release.")
-@click.option("--show-launches", is_flag=True, help="Print every launch found, with its options and positions.")
+@click.option("--show-launches", is_flag=True, help="Print every launch found, with its options and positions, and the files that mention vLLM without one.")
+@click.option("--show-settings", "show_settings", metavar="FILE", help="Print the settings that apply to FILE and where each comes from.")
 @click.option("--list-rules", is_flag=True, help="List the rules.")
 @click.option("--explain", metavar="CODE", help="Print a rule's page.")
-@click.option("--config", "config_file", metavar="FILE", help="Read this configuration file (default: the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint]).")
+@click.option("--config", "config_file", metavar="FILE", help="Read this configuration file for every file (default: for each file the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint] above it).")
 @click.option("--changes", nargs=2, metavar="OLD NEW", help="Upgrade review: what changes from release OLD to NEW for the options the files use (no linting).")
 @click.option("--changes-format", type=click.Choice(["text", "markdown"]), default="text", show_default=True, help="With --changes: a terminal table, or Markdown for a pull request.")
 @click.option("--model-config", "model_config", multiple=True, metavar="[MODEL=]PATH", help="A local config.json for the KV cache estimate (VL802/VL803); MODEL= limits it to that model.")
 @click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache, or $VLLM_LINT_CACHE_DIR).")
-def main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
-    """Lint (and migrate) the commands and configs that start vLLM servers.
+def main(**params):
+    """Lint (and migrate) the commands and configs that start vLLM servers (default: the working folder).
 
     `vllm-lint server` starts the language server (LSP over standard input and output).
     """
     _standard_streams()
     previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
     try:
-        _main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache)
+        _main(**params)
     except (click.UsageError, click.exceptions.Exit):
         raise
     except SystemExit as exc:
@@ -207,72 +232,190 @@ def _internal_error() -> None:
     sys.exit(EXIT_ERROR)
 
 
-def _main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_non_zero_on_fix, show_fixes, statistics, no_respect_gitignore, force_exclude, list_options, show_launches, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
-    from linter.config import ConfigError, resolve
+def _main(paths, target_version, output_format, select, extend_select, ignore, fix, unsafe_fixes, show_diff, exit_zero, exit_non_zero_on_fix, show_fixes, statistics, quiet, watch, watch_interval, watch_polls, no_respect_gitignore, force_exclude, list_options, show_launches, show_settings, list_rules, explain, config_file, stdin_filename, changes, changes_format, model_config, no_cache):
+    from linter.config import ConfigError, Overrides, Resolver, target_of
+    from linter.reporters import use_color
 
+    cli_select = _codes(select, "--select") or None
+    overrides = Overrides(
+        target=_target(target_version),
+        select=cli_select,
+        extend_select=_codes(extend_select, "--extend-select"),
+        ignore=_codes(ignore, "--ignore"),
+    )
     try:
-        cfg = resolve(config_file)
+        resolver = Resolver(config_file, overrides)
+        cfg = resolver.root()
+        target = overrides.target if overrides.target is not None else target_of(cfg)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    if target_version is None and cfg.target_version is not None:
-        try:
-            target = knowledge.resolve_version(cfg.target_version)
-        except knowledge.UnknownRelease as exc:
-            raise click.UsageError(f"{cfg.path}: `target-version`: {exc}") from None
-    else:
-        target = _target(target_version)
-    if explain:
-        sys.exit(_explain(explain))
-    if list_rules:
-        sys.exit(_list_rules(output_format))
-    if list_options:
-        sys.exit(_list_options(target or knowledge.newest(), output_format))
-    if not paths:
-        raise click.UsageError("give at least one file or folder (for example `vllm-lint .`)")
-    if changes:
-        sys.exit(_changes(changes, changes_format, paths, cfg, respect_gitignore=cfg.respect_gitignore and not no_respect_gitignore, force_exclude=force_exclude))
-    from linter.engine import Settings, linted_roots
+    out = _Out(color=use_color(sys.stdout), quiet=quiet)
+    try:
+        if explain:
+            sys.exit(_explain(explain))
+        if list_rules:
+            sys.exit(_list_rules(output_format))
+        if list_options:
+            sys.exit(_list_options(target or knowledge.newest(), output_format))
+        if show_settings:
+            from linter.config import describe
 
-    cli_select = _codes(select) or None
-    settings = Settings(
-        target=target,
-        # command line over file; a --select starts afresh, dropping the file's selection and ignores (as in ruff)
-        select=cli_select if cli_select is not None else (frozenset(cfg.select) if cfg.select is not None else None),
-        extend_select=_codes(extend_select) | (frozenset() if cli_select is not None else frozenset(cfg.extend_select)),
-        ignore=_codes(ignore) | (frozenset() if cli_select is not None else frozenset(cfg.ignore)),
-        per_file_ignores=cfg.per_file_matcher(),
-        gpu_memory_gib=cfg.gpu_memory_gib,
-        model_configs=_model_configs(model_config),
+            try:
+                click.echo(describe(show_settings, resolver), nl=False)
+            except ConfigError as exc:
+                raise click.UsageError(str(exc)) from None
+            sys.exit(EXIT_CLEAN)
+        if not paths:
+            paths = (".",)  # as ruff: lint the working folder
+        respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
+        if changes:
+            sys.exit(_changes(changes, changes_format, paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude))
         # what a launch's ``--config FILE`` may read: the folders given, the working folder for files in it
-        roots=linted_roots(paths),
-    )
-    respect_gitignore = cfg.respect_gitignore and not no_respect_gitignore
-    if "-" in paths:
-        if len(paths) > 1:
-            raise click.UsageError("`-` (standard input) cannot be combined with other paths")
-        sys.exit(_stdin(stdin_filename, settings, cfg, output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix))
+        from linter.engine import linted_roots
+
+        roots = linted_roots(paths)
+        resolver.overrides = Overrides(overrides.target, overrides.select, overrides.extend_select, overrides.ignore, _model_configs(model_config), roots)
+        settings_of = _settings_of(resolver)
+        if "-" in paths:
+            if len(paths) > 1:
+                raise click.UsageError("`-` (standard input) cannot be combined with other paths")
+            if watch:
+                raise click.UsageError("--watch re-reads files; it cannot watch standard input (`-`)")
+            if not stdin_filename:
+                raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
+            sys.exit(_stdin(stdin_filename, settings_of(stdin_filename), _config_of(resolver, stdin_filename), output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, exit_zero=exit_zero, out=out))
+        from linter import project
+
+        def find():
+            found = project.candidates(paths, _root(resolver), respect_gitignore=respect_gitignore, force_exclude=force_exclude, config_of=_config_of(resolver))
+            _warn_unknown(found, out)
+            return found
+
+        if show_launches:
+            sys.exit(_show_launches(find(), settings_of, output_format))
+
+        def once() -> int:
+            candidates = find()
+            if fix or show_diff:
+                return _fix(candidates, settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out)
+            return _check(candidates, settings_of, output_format, statistics, use_cache=not no_cache, exit_zero=exit_zero, out=out)
+
+        if watch:
+            sys.exit(_watch(once, paths, resolver, respect_gitignore=respect_gitignore, force_exclude=force_exclude, interval=watch_interval, polls=watch_polls, out=out))
+        sys.exit(once())
+    except ConfigError as exc:  # a nested configuration file found on the way is broken
+        raise click.UsageError(str(exc)) from None
+
+
+
+
+class _Out:
+    """Where the CLI prints: colour on standard output or not, and ``--quiet``."""
+
+    def __init__(self, *, color: bool, quiet: bool):
+        self.color = color
+        self.quiet = quiet
+
+    def report(self, fmt: str, results) -> None:
+        from linter.reporters import report
+
+        click.echo(report(fmt, results, color=self.color, quiet=self.quiet), nl=False, color=self.color)
+
+    def note(self, text: str) -> None:
+        """A message about the run, on standard error (none with ``--quiet``)."""
+        if text and not self.quiet:
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
+
+
+def _root(resolver):
+    from linter.config import ConfigError
+
+    try:
+        return resolver.root()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _settings_of(resolver):
+    from linter.config import ConfigError
+
+    def settings_of(path: str):
+        try:
+            return resolver.settings_for(path)
+        except ConfigError as exc:
+            raise click.UsageError(str(exc)) from None
+
+    return settings_of
+
+
+def _config_of(resolver, path: str | None = None):
+    from linter.config import ConfigError
+
+    def config_of(p: str):
+        try:
+            return resolver.config_for(p)
+        except ConfigError as exc:
+            raise click.UsageError(str(exc)) from None
+
+    return config_of(path) if path is not None else config_of
+
+
+def _warn_unknown(candidates, out: _Out) -> None:
+    """A file named on the command line whose kind is not known is not linted: say so (ruff warns too)."""
+    for c in candidates:
+        if c.status == "unknown" and c.explicit:
+            out.note(f"vllm-lint: warning: {c.path}: not linted: vllm-lint does not know this kind of file ({KNOWN_KINDS}); `cat FILE | vllm-lint - --stdin-filename NAME` lints it as NAME")
+
+
+def _exit_code(results, settings_of, exit_zero: bool) -> int:
+    """1 when a diagnostic that fails the run remains (:meth:`linter.engine.Settings.fails`), else 0; 0 with ``--exit-zero``."""
+    if exit_zero:
+        return EXIT_CLEAN
+    failing = any(settings_of(r.path).fails(d) for r in results for d in r.diagnostics)
+    return EXIT_FOUND if failing else EXIT_CLEAN
+
+
+def _watch(once, paths, resolver, *, respect_gitignore, force_exclude, interval, polls, out) -> int:
+    """``--watch``: lint now and again on every change (:mod:`linter.watch`)."""
+    import time
+
     from linter import project
+    from linter.config import CONFIG_NAMES
+    from linter.watch import watch
 
-    candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
-    if show_launches:
-        sys.exit(_show_launches(candidates, settings, output_format))
-    if fix or show_diff:
-        sys.exit(_fix(candidates, settings, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths)))
-    sys.exit(_check(candidates, settings, output_format, statistics, use_cache=not no_cache))
+    def files():
+        found = [c.path for c in project.candidates(paths, resolver.root(), respect_gitignore=respect_gitignore, force_exclude=force_exclude) if c.status != "unknown"]
+        folders = {os.path.dirname(os.path.abspath(p)) for p in found} | {os.getcwd()}
+        configs = {resolver.config_in(f).path for f in folders} - {None}
+        for config in list(configs):
+            configs.update(resolver.config_in(os.path.dirname(config)).extends)
+        # a configuration file created next to a linted file counts too
+        configs.update(os.path.join(f, n) for f in folders for n in (*CONFIG_NAMES, "pyproject.toml"))
+        return [*found, *sorted(configs)]
+
+    def changed():
+        resolver.reload()  # read the configuration files again
+        if not out.quiet:
+            click.echo(f"[{time.strftime('%H:%M:%S')}] File change detected; linting again.")
+
+    if not out.quiet:
+        click.echo(f"[{time.strftime('%H:%M:%S')}] Watching {', '.join(paths)} for changes (Ctrl-C to stop).")
+    return watch(once, files, interval=interval, polls=polls, on_change=changed)
 
 
-def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics, show_fixes=False, exit_non_zero_on_fix=False) -> int:
-    """Lint standard input as the file ``filename`` would be.
+def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, force_exclude, respect_gitignore, statistics, show_fixes=False, exit_non_zero_on_fix=False, exit_zero=False, out=None) -> int:
+    """Lint standard input as the file ``filename`` would be (with ``settings`` and ``cfg``, its
+    file's configuration).
 
     With ``--fix`` the fixed text goes to standard output and the remaining
     diagnostics to standard error (as ruff does); with ``--diff`` the diff goes
     to standard output.
     """
     from linter.discovery import _force_excluded, _spec, DEFAULT_EXCLUDES, classify
-    from linter.reporters import reporter
+    from linter.reporters import report
 
-    if not filename:
-        raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
+    out = out or _Out(color=False, quiet=False)
+    found = lambda results: _exit_code(results, lambda _p: settings, exit_zero)  # noqa: E731
     from linter.engine import MAX_FILE_BYTES
 
     data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)  # bounded: ``cat /dev/zero | vllm-lint -`` must end
@@ -288,16 +431,15 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
         if not too_big:
             return EXIT_CLEAN
         from linter.engine import input_problem
-        from linter.reporters import reporter
 
         result = input_problem("VL003", filename, f"standard input is over the {MAX_FILE_BYTES}-byte limit; not read", settings)
-        report = reporter("concise" if fix and output_format == "full" else output_format)([result])
-        (sys.stderr if fix else sys.stdout).write(report)
-        return EXIT_FOUND
+        text = report("concise" if fix and output_format == "full" else output_format, [result], quiet=out.quiet)
+        (sys.stderr if fix else sys.stdout).write(text)
+        return found([result])
     head = data[:256]
     kind = classify(filename, head)
     if kind is None:
-        raise click.UsageError(f"--stdin-filename {filename}: vllm-lint does not know this kind of file (shell, Dockerfile, YAML, Python, Markdown, requirements)")
+        raise click.UsageError(f"--stdin-filename {filename}: vllm-lint does not know this kind of file ({KNOWN_KINDS})")
     from linter import project
 
     if fix or show_diff:
@@ -312,66 +454,79 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
                 sys.stderr.write(fixes_summary([(filename, outcome.applied)], would=show_diff))
             remaining = [outcome.remaining] if outcome.remaining is not None else []
             if show_diff:
-                sys.stdout.write(unified_diff(filename, outcome.original, outcome.fixed, src.bom))
-                return EXIT_ERROR if outcome.error else (EXIT_FOUND if outcome.fixed != outcome.original else EXIT_CLEAN)
+                sys.stdout.write(_diff_text(unified_diff(filename, outcome.original, outcome.fixed, src.bom), out))
+                return EXIT_ERROR if outcome.error else (EXIT_FOUND if outcome.fixed != outcome.original and not exit_zero else EXIT_CLEAN)
             sys.stdout.buffer.write(src.encode(outcome.fixed))
             sys.stdout.flush()
-            sys.stderr.write(reporter("concise" if output_format == "full" else output_format)(remaining))
+            sys.stderr.write(report("concise" if output_format == "full" else output_format, remaining, quiet=out.quiet))
             if outcome.error:
                 return EXIT_ERROR
-            if any(r.diagnostics for r in remaining):
+            if found(remaining):
                 return EXIT_FOUND
             return EXIT_FOUND if exit_non_zero_on_fix and outcome.applied else EXIT_CLEAN
     result = project.lint_document(filename, data, settings, kind)
     if fix:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
-        sys.stderr.write(reporter("concise" if output_format == "full" else output_format)([result]))
-        return EXIT_FOUND if result.diagnostics else EXIT_CLEAN
+        sys.stderr.write(report("concise" if output_format == "full" else output_format, [result], quiet=out.quiet))
+        return found([result])
     if statistics:
         from linter.reporters.text import statistics as stats
 
-        click.echo(stats([result]), nl=False)
+        click.echo(stats([result], output_format=output_format, color=out.color), nl=False, color=out.color)
     else:
-        click.echo(reporter(output_format)([result]), nl=False)
-    return EXIT_FOUND if result.diagnostics else EXIT_CLEAN
+        out.report(output_format, [result])
+    return found([result])
 
 
-def _fix(candidates, settings, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool, roots: list[str]) -> int:
+def _diff_text(diff: str, out: _Out) -> str:
+    if not out.color:
+        return diff
+    from linter.reporters.text import paint_diff
+
+    return paint_diff(diff)
+
+
+def _fix(candidates, settings_of, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool, roots: list[str], exit_zero: bool = False, out: _Out) -> int:
     """Fix (or, without ``write``, diff) every candidate; print what remains.
 
     Exit code: 2 when a fix turned out broken (a bug; that file is left as it
-    was), else 1 when diagnostics remain (or, with ``--diff``, when something
-    would change; with ``exit_non_zero_on_fix``, when something was fixed),
-    else 0.
+    was), else 1 when diagnostics that fail the run remain (or, with ``--diff``,
+    when something would change; with ``exit_non_zero_on_fix``, when something
+    was fixed), else 0; ``--exit-zero`` makes every 1 a 0.
     """
     from linter import project
     from linter.fixer import fixes_summary, unified_diff
-    from linter.reporters import reporter
 
-    run = project.fix(candidates, settings, unsafe=unsafe, write=write, roots=roots)
+    run = project.fix_tree(candidates, settings_of, unsafe=unsafe, write=write, roots=roots)
     for path, message in run.problems:
         click.echo(printable(f"vllm-lint: {path}: {message}"), err=True)
     applied = run.applied
     if not write:
-        sys.stdout.write("".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed, ff.src.bom) for ff in run.files if ff.outcome.fixed != ff.outcome.original))
-        sys.stdout.flush()
+        diff = "".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed, ff.src.bom) for ff in run.files if ff.outcome.fixed != ff.outcome.original)
+        click.echo(_diff_text(diff, out), nl=False, color=out.color)
         summary = fixes_summary(run.changed, would=True) if show_fixes else ""
-        sys.stderr.write(summary or f"Would fix {applied} error{'s' if applied != 1 else ''}.\n")
-        return EXIT_ERROR if run.broken else (EXIT_FOUND if applied else EXIT_CLEAN)
+        if show_fixes:
+            sys.stderr.write(summary)
+        if not summary:
+            out.note(f"Would fix {applied} error{'s' if applied != 1 else ''}.")
+        return EXIT_ERROR if run.broken else (EXIT_FOUND if applied and not exit_zero else EXIT_CLEAN)
     summary = fixes_summary(run.changed) if show_fixes else ""
-    sys.stderr.write(summary or f"Fixed {applied} error{'s' if applied != 1 else ''}.\n")
-    sys.stdout.write(reporter(output_format)(run.remaining))
+    if show_fixes:
+        sys.stderr.write(summary)
+    if not summary:
+        out.note(f"Fixed {applied} error{'s' if applied != 1 else ''}.")
+    out.report(output_format, run.remaining)
     if run.broken:
         return EXIT_ERROR
-    if any(r.diagnostics for r in run.remaining):
-        return EXIT_FOUND
+    code = _exit_code(run.remaining, settings_of, exit_zero)
+    if code:
+        return code
     return EXIT_FOUND if exit_non_zero_on_fix and applied else EXIT_CLEAN
 
 
-def _check(candidates, settings, output_format, statistics, use_cache=True) -> int:
-    from linter.reporters import reporter
-
+def _check(candidates, settings_of, output_format, statistics, use_cache=True, exit_zero=False, out=None) -> int:
+    out = out or _Out(color=False, quiet=False)
     cache = None
     if use_cache:
         from linter.cache import Cache, default_dir
@@ -379,14 +534,14 @@ def _check(candidates, settings, output_format, statistics, use_cache=True) -> i
         cache = Cache(default_dir())
     from linter import project
 
-    results = project.lint(candidates, settings, compact=True, cache=cache)
+    results = project.lint_tree(candidates, settings_of, compact=True, cache=cache)
     if statistics:
         from linter.reporters.text import statistics as stats
 
-        click.echo(stats(results), nl=False)
+        click.echo(stats(results, output_format=output_format, color=out.color), nl=False, color=out.color)
     else:
-        click.echo(reporter(output_format)(results), nl=False)
-    return EXIT_FOUND if any(r.diagnostics for r in results) else EXIT_CLEAN
+        out.report(output_format, results)
+    return _exit_code(results, settings_of, exit_zero)
 
 
 def _model_of(parsed) -> str | None:
@@ -398,11 +553,15 @@ def _model_of(parsed) -> str | None:
     return setting.value if setting is not None else None
 
 
-def _show_launches(candidates, settings, output_format: str = "json") -> int:
+def _show_launches(candidates, settings_of, output_format: str = "json") -> int:
+    """Every launch found; then the files that mention vLLM but hold no launch (after the
+    launches in text, on standard error with the JSON formats, whose rows stay launches)."""
     from linter import argmodel, project
     from linter.engine import config_path
+    from linter.reporters.text import unread_files, unread_line
 
-    results = project.lint(candidates, settings)
+    results = project.lint_tree(candidates, settings_of)
+    unread = unread_files(results)
     out = []
     for r in results:
         src = r.src
@@ -461,7 +620,12 @@ def _show_launches(candidates, settings, output_format: str = "json") -> int:
             click.echo(f"    model: {printable(str(row['model']))}" + (f"\n    options: {printable(opts)}" if opts else ""))
             if row["evidence"]:
                 click.echo(f"    evidence: {printable(str(row['evidence']))}" + ("" if row["strong"] else " (weak: reported, never edited)"))
-        click.echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}.")
+        for path in unread:
+            click.echo(f"{printable(path)}: no vLLM launch found (the file mentions vLLM)")
+        missed = unread_line(results)
+        click.echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}." + (f" {missed[0].upper()}{missed[1:]}." if missed else ""))
+    if unread and output_format in ("json", "json-lines"):
+        sys.stderr.write(f"vllm-lint: {unread_line(results)}: {', '.join(map(printable, unread))}\n")
     return EXIT_CLEAN
 
 

@@ -1,7 +1,9 @@
 """Configuration: ``[tool.vllm-lint]`` in ``pyproject.toml``, or ``vllm-lint.toml`` / ``.vllm-lint.toml``.
 
-Found from the working folder upwards; the nearest folder with one wins.  In
-one folder ``.vllm-lint.toml`` beats ``vllm-lint.toml``, which beats
+Resolved per file, as ruff does: the file that applies to a linted file is the
+nearest one in the folders above it (:class:`Resolver`; the walk itself uses the one
+above the working folder, and each walked file is then also held to its own file's
+``exclude``/``include``).  In one folder ``.vllm-lint.toml`` beats ``vllm-lint.toml``, which beats
 ``pyproject.toml`` (as ruff orders its files); a ``pyproject.toml`` without a
 ``[tool.vllm-lint]`` table does not count.  ``--config FILE`` names the file
 instead (a ``pyproject.toml`` is read at ``[tool.vllm-lint]``, any other file
@@ -19,6 +21,11 @@ Keys::
     include = ["deploy/**"]          # walked files must also match one of these
     respect-gitignore = true
     gpu-memory-gib = 80              # memory of one GPU, for the KV cache estimate (VL802/VL803)
+    extend = "../pyproject.toml"     # start from that file's settings (path relative to this file)
+
+``extend`` (as ruff's): the named file is read first (it may extend another; a
+cycle is an error) and this file's keys replace its values.  Every value remembers
+the file it came from (:attr:`Config.sources`, printed by ``--show-settings``).
 
 ``per-file-ignores`` patterns are gitignore-style and match paths relative to
 the configuration file's folder.  Command-line options override the file:
@@ -36,6 +43,7 @@ in the place of one is refused, never waited on).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import sys
@@ -72,6 +80,7 @@ KEYS: dict[str, str] = {
     "include": _LIST,
     "respect-gitignore": _BOOL,
     "gpu-memory-gib": _NUM,
+    "extend": _STR,
 }
 _CODE_KEYS = ("select", "extend-select", "ignore")
 
@@ -94,13 +103,18 @@ class Config:
     include: list[str] | None = None
     respect_gitignore: bool = True
     gpu_memory_gib: float | None = None
+    extend: str | None = None
+    # key (as written in the file) -> the configuration file that set it (absent: the default)
+    sources: dict[str, str] = field(default_factory=dict)
+    per_file_root: str | None = None  # the folder of the file that set per-file-ignores (default: root)
+    extends: list[str] = field(default_factory=list)  # the files ``extend`` read, nearest first
 
     def per_file_matcher(self):
         """``path -> codes`` for :class:`linter.engine.Settings.per_file_ignores`, or None when empty."""
         if not self.per_file_ignores:
             return None
         specs = [(pathspec.GitIgnoreSpec.from_lines([pattern]), frozenset(codes)) for pattern, codes in self.per_file_ignores.items()]
-        root = self.root
+        root = self.per_file_root or self.root
 
         def codes_for(path: str) -> frozenset[str]:
             absolute = os.path.abspath(path)
@@ -177,7 +191,7 @@ def _check_codes(values: list[str], key: str, where: str, known: list[str]) -> l
         if not code:  # a prefix of every code that selects none of them
             raise ConfigError(f"{where}: `{key}` holds an empty code; write rule codes or prefixes (`VL1`), or `ALL`")
         if code != "ALL" and not any(k.startswith(code) for k in known):
-            raise ConfigError(f"{where}: `{key}` names `{value}`, which is neither a rule code nor a prefix of one (see `vllm-lint --list-rules`)")
+            raise ConfigError(f"{where}: `{key}` names `{value.strip()}`, which is neither a rule code nor a prefix of one (see `vllm-lint --list-rules`)")
         out.append(code)
     return out
 
@@ -223,8 +237,12 @@ def _check_patterns(patterns, key: str, where: str) -> None:
             raise ConfigError(f"{where}: `{key}` holds {pattern!r}, which is not a gitignore-style pattern ({exc})") from None
 
 
-def load(path: str) -> Config:
-    """Read and check one configuration file."""
+def load(path: str, _chain: tuple[str, ...] = ()) -> Config:
+    """Read and check one configuration file (and the files it ``extend``s)."""
+    absolute = os.path.abspath(path)
+    if absolute in _chain:
+        cycle = " -> ".join([*_chain, absolute])
+        raise ConfigError(f"{path}: `extend` makes a cycle: {cycle}")
     data = _read(path)
     if os.path.basename(path) == "pyproject.toml":
         tool = data.get("tool", {})
@@ -235,7 +253,15 @@ def load(path: str) -> Config:
     else:
         table = data
         where = path
-    cfg = Config(path=os.path.abspath(path), root=os.path.dirname(os.path.abspath(path)))
+    folder = os.path.dirname(absolute)
+    cfg = Config(path=absolute, root=folder)
+    if "extend" in table:
+        base_path = _typed(table["extend"], _STR, "extend", where)
+        base_path = os.path.join(folder, os.path.expanduser(base_path))
+        if not os.path.isfile(base_path):
+            raise ConfigError(f"{where}: `extend` names {table['extend']!r}, which is not a file")
+        base = load(base_path, (*_chain, absolute))
+        cfg = dataclasses.replace(base, path=absolute, root=folder, sources=dict(base.sources), per_file_root=base.per_file_root or base.root, extends=[os.path.abspath(base_path), *base.extends])
     known: list[str] | None = None
     for key, value in table.items():
         kind = KEYS.get(key)
@@ -254,8 +280,22 @@ def load(path: str) -> Config:
             _check_patterns(value, key, where)
             known = known or _known_codes()
             value = {pattern: _check_codes(codes, f"per-file-ignores.\"{pattern}\"", where, known) for pattern, codes in value.items()}
+            cfg.per_file_root = folder
         setattr(cfg, key.replace("-", "_"), value)
+        cfg.sources[key] = absolute
     return cfg
+
+
+def check_codes(values, where: str) -> list[str]:
+    """Rule codes or prefixes given on the command line (``--select VL1,VL205``), upper-cased;
+    a value that is neither is a :class:`ConfigError` naming ``where`` (the option)."""
+    out: list[str] = []
+    given = [code for value in values for code in value.split(",") if code.strip()]
+    if given:  # the rules are imported only when a code is to be checked (a warm run never imports them)
+        known = _known_codes()
+        for code in given:
+            out.extend(_check_codes([code], where, "command line", known))
+    return out
 
 
 def resolve(explicit: str | None = None, start: str | None = None) -> Config:
@@ -266,3 +306,172 @@ def resolve(explicit: str | None = None, start: str | None = None) -> Config:
         return load(explicit)
     found = find(start)
     return load(found) if found else Config()
+
+
+# ---------------------------------------------------------------------------
+# per file: the nearest configuration above each file, and the settings it makes
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line says over every configuration file (None / empty: nothing).
+
+    ``target`` is a release already resolved (:func:`linter.knowledge.resolve_target`);
+    ``select`` replaces the file's selection and drops its ``extend-select`` and ``ignore``
+    (ruff's order: a later selection starts afresh); ``extend_select``/``ignore`` add to them.
+    """
+
+    target: object = None
+    select: frozenset[str] | None = None
+    extend_select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    model_configs: dict = field(default_factory=dict)
+    roots: tuple[str, ...] | None = None  # what a launch's ``--config FILE`` may read (:attr:`linter.engine.Settings.roots`)
+
+
+def target_of(cfg: Config):
+    """The release ``target-version`` of ``cfg`` names, or None; an unknown one is a ConfigError."""
+    if cfg.target_version is None:
+        return None
+    from linter import knowledge
+
+    try:
+        return knowledge.resolve_target(cfg.target_version)
+    except knowledge.UnknownRelease as exc:
+        where = cfg.sources.get("target-version", cfg.path)
+        raise ConfigError(f"{where}: `target-version`: {exc}") from None
+
+
+def settings(cfg: Config, overrides: Overrides = Overrides()):
+    """The :class:`linter.engine.Settings` that ``cfg`` and the command line make."""
+    from linter.engine import Settings
+
+    fresh = overrides.select is not None
+    return Settings(
+        target=overrides.target if overrides.target is not None else target_of(cfg),
+        select=overrides.select if fresh else (frozenset(cfg.select) if cfg.select is not None else None),
+        extend_select=overrides.extend_select | (frozenset() if fresh else frozenset(cfg.extend_select)),
+        ignore=overrides.ignore | (frozenset() if fresh else frozenset(cfg.ignore)),
+        per_file_ignores=cfg.per_file_matcher(),
+        gpu_memory_gib=cfg.gpu_memory_gib,
+        model_configs=dict(overrides.model_configs),
+        roots=overrides.roots,
+    )
+
+
+class Resolver:
+    """The configuration and settings of each file: ``--config FILE`` for every file when given,
+    else the nearest configuration file above the file (each folder looked up once), else the
+    defaults.  Settings are made once per configuration, so files under one file share them."""
+
+    def __init__(self, explicit: str | None = None, overrides: Overrides = Overrides()):
+        self.overrides = overrides
+        self.explicit = resolve(explicit) if explicit is not None else None
+        self._found: dict[str, str | None] = {}
+        self._loaded: dict[str | None, Config] = {}
+        self._settings: dict[str | None, object] = {}
+
+    def reload(self) -> None:
+        """Forget what was read (``--watch``: a configuration file may have changed)."""
+        if self.explicit is not None:
+            self.explicit = resolve(self.explicit.path)
+        self._found.clear()
+        self._loaded.clear()
+        self._settings.clear()
+
+    def _find(self, folder: str) -> str | None:
+        chain = []
+        while folder not in self._found:
+            chain.append(folder)
+            hit = None
+            for name in CONFIG_NAMES:
+                if os.path.isfile(os.path.join(folder, name)):
+                    hit = os.path.join(folder, name)
+                    break
+            if hit is None:
+                pyproject = os.path.join(folder, "pyproject.toml")
+                if os.path.isfile(pyproject) and _has_section(pyproject):
+                    hit = pyproject
+            parent = os.path.dirname(folder)
+            if hit is not None or parent == folder:
+                self._found[folder] = hit
+                break
+            folder = parent
+        answer = self._found[folder]
+        for f in chain:
+            self._found[f] = answer
+        return answer
+
+    def config_in(self, folder: str) -> Config:
+        """The configuration that applies to the files of ``folder``."""
+        if self.explicit is not None:
+            return self.explicit
+        found = self._find(os.path.abspath(folder))
+        if found not in self._loaded:
+            self._loaded[found] = load(found) if found is not None else Config()
+        return self._loaded[found]
+
+    def config_for(self, path: str) -> Config:
+        """The configuration that applies to the file ``path``."""
+        return self.config_in(os.path.dirname(os.path.abspath(path)))
+
+    def root(self) -> Config:
+        """The configuration of the working folder (it decides the walk)."""
+        return self.config_in(os.getcwd())
+
+    def settings_for(self, path: str):
+        cfg = self.config_for(path)
+        if cfg.path not in self._settings:
+            self._settings[cfg.path] = settings(cfg, self.overrides)
+        return self._settings[cfg.path]
+
+
+def describe(path: str, resolver: Resolver) -> str:
+    """What applies to the file ``path`` and where each value comes from (``--show-settings``):
+    a configuration file, ``command line`` (the resolver's overrides), or ``default``."""
+    cfg = resolver.config_for(path)
+    o = resolver.overrides
+    fresh = o.select is not None
+    lines = [f"Settings for {path}", f"Configuration file: {cfg.path or '(none: defaults)'}"]
+    if cfg.extends:
+        lines.append(f"Extends: {' -> '.join(cfg.extends)}")
+    lines.append("")
+    for key in KEYS:
+        if key == "extend":
+            continue
+        value = getattr(cfg, key.replace("-", "_"))
+        where = cfg.sources.get(key, "default")
+        if key == "target-version" and o.target is not None:
+            value, where = str(o.target), "command line"
+        elif key == "select" and fresh:
+            value, where = sorted(o.select), "command line"
+        elif key in ("extend-select", "ignore"):
+            extra = o.extend_select if key == "extend-select" else o.ignore
+            if fresh:
+                value, where = sorted(extra), "command line (a --select drops the file's)"
+            elif extra:
+                value, where = [*value, *sorted(set(extra) - set(value))], f"{where} + command line"
+        shown = _toml_value(value)
+        if value is None:
+            shown = {"target-version": "(unset: each file's pin, else the newest known release)", "select": "(unset: the default rules)",
+                     "exclude": "(unset: the default excludes, .git, .venv, node_modules ...)", "include": "(unset: every file of a known kind)",
+                     "gpu-memory-gib": "(unset: from the GPU the launch names, if any)"}.get(key, shown)
+        lines.append(f"{key} = {shown}  # {where}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value) -> str:
+    if value is None:
+        return "(unset)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        return "[" + ", ".join(f'"{v}"' for v in items) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f'"{k}" = {_toml_value(v)}' for k, v in value.items()) + " }" if value else "{}"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)

@@ -68,6 +68,20 @@ class Candidate:
         return cls(path, None, reason, explicit=explicit, status="error")
 
 
+def tidy_path(path: str) -> str:
+    """``path`` as ruff prints it: without ``.`` components (``./x`` -> ``x``, ``a/./x`` -> ``a/x``).
+
+    Only ``.`` components and repeated separators go; ``..`` stays (through a
+    symbolic link ``a/..`` is not the folder ``a`` came from), and so does a leading ``/``.
+    """
+    if "." not in path and os.sep * 2 not in path:
+        return path
+    seps = os.sep + (os.altsep or "")
+    lead = path[:1] if path[:1] in seps else ""
+    parts = [p for p in re.split(f"[{re.escape(seps)}]", path) if p not in ("", ".")]
+    return lead + os.sep.join(parts) if parts else (lead or ".")
+
+
 # ---------------------------------------------------------------------------
 # Kinds
 

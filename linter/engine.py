@@ -15,7 +15,7 @@ from packaging.version import InvalidVersion, Version
 
 from linter import argmodel, kinds, knowledge
 from linter.checking import FileContext, LaunchContext
-from linter.diagnostic import Diagnostic, Finding, matches
+from linter.diagnostic import Diagnostic, Finding, Severity, matches
 from linter.launch import Launch, Span, Token, VersionHint
 from linter.source_file import MAX_FILE_BYTES, DecodeError, NotRegularFile, SourceFile, read_file  # noqa: F401 - the reader, here for its callers
 from linter.sources import Extraction
@@ -48,6 +48,15 @@ class Settings:
             return matches(code, self.select) or matches(code, self.extend_select)
         return default or matches(code, self.extend_select)
 
+    def fails(self, d: Diagnostic) -> bool:
+        """Whether ``d`` fails the run (exit code 1): errors and warnings do; a note (info) only
+        when its code is selected by name or by a prefix narrower than every rule's (``--select``
+        / ``--extend-select``, or the configuration's), not by ``ALL`` nor ``VL``."""
+        if d.severity is not Severity.INFO:
+            return True
+        chosen = (self.select or frozenset()) | self.extend_select
+        return any(c not in ("ALL", "VL") and d.code.startswith(c) for c in chosen)
+
     def ignored_in(self, path: str) -> frozenset[str]:
         """The codes (or prefixes) per-file ignores silence in ``path``."""
         return self.per_file_ignores(path) if self.per_file_ignores is not None else frozenset()
@@ -70,6 +79,9 @@ class FileResult:
     named_configs: list[tuple[str, Version]] = field(default_factory=list)  # ``--config FILE`` targets found
     # the file holds launches of its own (a manifest, a script), not only a vLLM config file's settings
     standalone: bool = False
+    # the file mentions vLLM (or LMCache) and can start a server, but no launch was found in it:
+    # the summary says so rather than "All checks passed", and ``--show-launches`` lists it
+    no_launch: bool = False
 
 
 def extractor(kind: str):
@@ -121,7 +133,7 @@ def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings, 
     hint = own or (pins[0] if pins else None)
     pin = _pin_version(hint)
     if settings.target is not None:
-        return settings.target, pin, "target"
+        return settings.target, pin, "target-history" if knowledge.is_names_only(settings.target) else "target"
     if inherited is not None:
         return inherited, pin, "inherited"
     if pin is not None:
@@ -189,6 +201,10 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         if rule.scope != "file" or not settings.enabled(rule.code, rule.default):
             continue
         result.diagnostics.extend(rule.run(fctx))
+    if not result.launches and kinds.holds_launches(kind):
+        from linter.discovery import might_launch
+
+        result.no_launch = might_launch(src.text.encode("utf-8", "surrogatepass"))
     from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
 
     result.diagnostics = finish(src, kind, result.diagnostics, settings, extraction.comments)
@@ -221,7 +237,9 @@ def config_path(launch: Launch, path: str, roots: tuple[str, ...] | None = None)
             if os.path.isfile(c):
                 if roots is not None and not within(c, roots):
                     return None, target
-                return c, None
+                from linter.discovery import tidy_path
+
+                return tidy_path(c), None  # `deploy/./x.yaml` is printed `deploy/x.yaml`
         return None, None
     return None, None
 

@@ -50,6 +50,7 @@ class Kind:
     # editors' language ids (LSP ``languageId``: VS Code's, Neovim's file types) of a buffer of this
     # kind: what classifies an unnamed buffer (``untitled:``) for the language server
     languages: frozenset[str] = frozenset()
+    holds_launches: bool = True  # False: the kind pins releases but never starts a server (requirements)
 
     def is_name(self, path: str, lower: str, ext: str, head: bytes) -> bool:
         if self.claims is not None:
@@ -161,7 +162,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("markdown", "linter.sources.markdown", frozenset({".md", ".markdown", ".mdx"}),
          comments=_S + "markdown_comments", fix_check=_F + "check_markdown", edit="words", languages=frozenset({"markdown"})),
     Kind("requirements", "linter.sources.requirements", frozenset({".txt", ".in"}), claims=_requirements_name,
-         comments=_S + "requirements_comments", prefilter=False, languages=frozenset({"pip-requirements", "requirements"})),  # a pin alone is worth reading (VL601)
+         comments=_S + "requirements_comments", prefilter=False, languages=frozenset({"pip-requirements", "requirements"}), holds_launches=False),  # a pin alone is worth reading (VL601)
     # a file named by ``--config FILE`` (never found by its name); YAML or JSON, which has no comments
     Kind("vllm-config", "linter.sources.vllm_config", comments=_S + "yaml_comments", fix_check=_F + "check_yaml"),
     # forms of launches inside YAML files
@@ -232,6 +233,12 @@ def fix_check(kind: str) -> Callable | None:
 def edit_style(kind: str) -> EditStyle | None:
     row = KINDS.get(kind)
     return row.edit if row is not None else None
+
+
+def holds_launches(kind: str) -> bool:
+    """Whether a file of ``kind`` can start a server (a requirements file only pins)."""
+    row = KINDS.get(kind)
+    return row.holds_launches if row is not None else True
 
 
 def prefiltered(kind: str) -> bool:

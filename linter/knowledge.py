@@ -200,24 +200,43 @@ def newest() -> Version:
 
 def resolve_version(text: str) -> Version:
     """``0.31``, ``0.31.0`` and ``v0.31.0`` -> Version('0.31.0') when that release is known."""
+    return _resolve(text, (known_versions(),))
+
+
+def resolve_target(text: str) -> Version:
+    """A release to check against: a known release (:func:`resolve_version`), else one of the
+    history (0.6.0 to 0.27.x; option names only, see :func:`release`).  ``0.27`` is the first
+    release of that minor the history knows, as ``0.31`` is 0.31.0."""
+    return _resolve(text, (known_versions(), history_versions()))
+
+
+def _resolve(text: str, tables: tuple[tuple[Version, ...], ...]) -> Version:
+    """The release ``text`` names in the first of ``tables`` that has it (``X.Y``: its first release)."""
     try:
         wanted = parse_version(text)
     except InvalidVersion:
         raise UnknownRelease(_unknown_message(text)) from None
-    versions = known_versions()
-    for v in versions:
-        if v == wanted:  # Version("0.31") == Version("0.31.0"): return the file's spelling
-            return v
-    if len(wanted.release) == 2:
-        same_minor = [v for v in versions if v.release[:2] == wanted.release]
-        if same_minor:
-            return same_minor[0]
+    for versions in tables:
+        for v in versions:
+            if v == wanted:  # Version("0.31") == Version("0.31.0"): return the file's spelling
+                return v
+        if len(wanted.release) == 2:
+            same_minor = [v for v in versions if v.release[:2] == wanted.release]
+            if same_minor:
+                return same_minor[0]
     raise UnknownRelease(_unknown_message(text))
+
+
+def is_names_only(version: Version) -> bool:
+    """``version`` is known from the history only (option names; no choices nor types)."""
+    return version not in known_versions() and version in history_versions()
 
 
 def _unknown_message(text: str) -> str:
     known = ", ".join(str(v) for v in known_versions())
-    return f"unknown vLLM release {text!r}; known releases: {known}"
+    history = history_versions()
+    names = f"; option names only: {history[0]} to {history[-1]}" if history else ""
+    return f"unknown vLLM release {text!r}; known releases: {known}{names}"
 
 
 def nearest_known(version: Version) -> Version | None:

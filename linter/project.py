@@ -13,7 +13,11 @@ into :class:`~linter.engine.Settings` and a list of candidates, calls
 * :func:`fix` - fix every candidate in memory, write the changed files (or not,
   for a diff), and return a :class:`FixRun`;
 * :func:`lint_document` / :func:`fix_document` - one file given as bytes (standard
-  input, an editor's unsaved buffer).
+  input, an editor's unsaved buffer);
+* :func:`lint_tree` / :func:`fix_tree` - :func:`lint` / :func:`fix` with the settings of
+  each file's own configuration (``settings_of(path)``, a
+  :meth:`linter.config.Resolver.settings_for`): the candidates sharing settings are
+  linted together, the results returned in the candidates' order.
 
 Named config files.  A file named by a launch's ``--config FILE`` is a vLLM
 config file whatever its content: :func:`lint` and :func:`fix` lint (fix) it
@@ -43,21 +47,129 @@ from linter.engine import FileResult, Settings, config_files_read_once, input_pr
 NAMED_KIND = "vllm-config"  # the kind a file named by ``--config FILE`` is linted as
 
 
-def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False) -> list[Candidate]:
+def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False, config_of: Callable | None = None) -> list[Candidate]:
     """The files to lint under ``paths``, with ``cfg`` (a :class:`linter.config.Config`, or None
-    for the defaults) deciding ``exclude``, ``extend-exclude`` and ``include``."""
-    from linter.discovery import discover
+    for the defaults) deciding ``exclude``, ``extend-exclude`` and ``include``.
 
-    return list(
-        discover(
-            paths,
-            exclude=cfg.exclude if cfg is not None else None,
-            extend_exclude=cfg.extend_exclude if cfg is not None else (),
-            include=cfg.include if cfg is not None else None,
-            respect_gitignore=respect_gitignore,
-            force_exclude=force_exclude,
-        )
+    ``config_of(path)``: the configuration of each file (a :meth:`linter.config.Resolver.config_for`);
+    a walked file whose own configuration is not ``cfg`` must also pass that one's
+    ``exclude``/``extend-exclude``/``include``, matched from its folder (as ruff applies a
+    nested configuration's excludes below it).  Paths are tidied as ruff prints them
+    (``./x`` is ``x``; :func:`linter.discovery.tidy_path`)."""
+    from dataclasses import replace
+
+    from linter.discovery import discover, tidy_path
+
+    found = discover(
+        paths,
+        exclude=cfg.exclude if cfg is not None else None,
+        extend_exclude=cfg.extend_exclude if cfg is not None else (),
+        include=cfg.include if cfg is not None else None,
+        respect_gitignore=respect_gitignore,
+        force_exclude=force_exclude,
     )
+    out = []
+    for c in found:
+        tidy = tidy_path(c.path)
+        if tidy != c.path:
+            c = replace(c, path=tidy)
+        if config_of is not None and c.status == "ok" and (not c.explicit or force_exclude):
+            own = config_of(c.path)
+            if own is not cfg and _excluded_by(own, c.path):
+                continue
+        out.append(c)
+    return out
+
+
+def _excluded_by(cfg, path: str) -> bool:
+    """``cfg``'s ``exclude``/``extend-exclude``/``include`` leave out ``path`` (matched from its folder)."""
+    from linter.discovery import DEFAULT_EXCLUDES, _excluded_path, _matches, _spec
+
+    if cfg.path is None or not ({"exclude", "extend-exclude", "include"} & set(cfg.sources)):
+        return False
+    rel = os.path.relpath(os.path.abspath(path), cfg.root).replace(os.sep, "/")
+    if rel.startswith("../"):
+        return False
+    excl = _spec([*(DEFAULT_EXCLUDES if cfg.exclude is None else cfg.exclude), *cfg.extend_exclude])
+    if _excluded_path(excl, rel):
+        return True
+    return cfg.include is not None and not _matches(_spec(cfg.include), rel, False)
+
+
+def _grouped(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings]) -> list[tuple[Settings, list[int], list[Candidate]]]:
+    """The candidates (``unknown`` ones left out) by the settings that apply to them, in order of first appearance."""
+    groups: dict[int, tuple[Settings, list[int], list[Candidate]]] = {}
+    for i, c in enumerate(candidates):
+        if c.status == "unknown":
+            continue
+        s = settings_of(c.path)
+        group = groups.setdefault(id(s), (s, [], []))
+        group[1].append(i)
+        group[2].append(c)
+    return list(groups.values())
+
+
+def lint_tree(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings], *, compact: bool = False, cache=None) -> list[FileResult]:
+    """:func:`lint` with each file's own settings; results in the candidates' order, then the
+    named config files no candidate is."""
+    groups = _grouped(candidates, settings_of)
+    if not groups:
+        return []
+    if len(groups) == 1:
+        return lint(groups[0][2], groups[0][0], compact=compact, cache=cache)
+    placed: list[tuple[int, FileResult]] = []
+    extra: list[FileResult] = []
+    for settings, indices, members in groups:
+        results = lint(members, settings, compact=compact, cache=cache)
+        placed.extend(zip(indices, results[: len(indices)]))
+        extra.extend(results[len(indices) :])
+    placed.sort(key=lambda pr: pr[0])
+    return _named_once([r for _i, r in placed], extra, lambda r: r.path, lambda r, where: _renamed(r, where))
+
+
+def _named_once(items: list, extra: list, path_of: Callable, place: Callable) -> list:
+    """``items`` and then ``extra`` (named config files one group appended): an extra file
+    that another group walked replaces that group's item, under the walked name (as within one group)."""
+    if not extra:
+        return items
+    places = _Places([path_of(it) for it in items])
+    out = list(items)
+    for it in extra:
+        i = places.find(os.path.realpath(path_of(it)))
+        if i is None:
+            out.append(it)
+        else:
+            out[i] = place(it, path_of(items[i]))
+    return out
+
+
+def fix_tree(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings], *, unsafe: bool = False, write: bool = False, roots: Sequence[str] | None = None) -> FixRun:
+    """:func:`fix` with each file's own settings (the files sharing settings fixed together)."""
+    groups = _grouped(candidates, settings_of)
+    if not groups:
+        return FixRun()
+    if len(groups) == 1:
+        return fix(groups[0][2], groups[0][0], unsafe=unsafe, write=write, roots=roots)
+    run = FixRun()
+    parts = [fix(members, settings, unsafe=unsafe, write=write, roots=roots) for settings, _indices, members in groups]
+    # a config file one group fixed as named by its launch and another walked is reported once,
+    # as the named one (a second write of it would be refused: write_atomic finds its bytes changed)
+    named = [{os.path.realpath(ff.path) for ff in part.files if ff.kind == NAMED_KIND} for part in parts]
+    walked = {os.path.realpath(c.path): c.path for _s, _i, members in groups for c in members} if any(named) else {}
+    for k, part in enumerate(parts):
+        elsewhere = set().union(*(n for j, n in enumerate(named) if j != k)) - named[k]
+        for ff in part.files:  # a named file stands under the walk's name of it, as within one group
+            real = os.path.realpath(ff.path)
+            if ff.kind == NAMED_KIND and real in walked and ff.path != walked[real]:
+                ff.path = walked[real]
+                if ff.outcome.remaining is not None:
+                    _renamed(ff.outcome.remaining, ff.path)
+        run.files.extend(ff for ff in part.files if not (elsewhere and ff.kind != NAMED_KIND and os.path.realpath(ff.path) in elsewhere))
+        run.changed.extend((walked.get(os.path.realpath(p), p) if os.path.realpath(p) in named[k] else p, fixes) for p, fixes in part.changed)
+        run.problems.extend(part.problems)
+        run.broken = run.broken or part.broken
+        run.remaining.extend(r for r in part.remaining if not elsewhere or os.path.realpath(r.path) not in elsewhere)
+    return run
 
 
 # ---------------------------------------------------------------------------

@@ -14,11 +14,35 @@ reporter: this package dispatches to its modules, they never import it back.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from linter.engine import FileResult
 
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab", "junit")
+TEXT_FORMATS = ("full", "concise")  # the formats for people: colour, --quiet
+
+
+def use_color(stream, environ=None) -> bool:
+    """Colour the text formats on ``stream``? ``NO_COLOR`` (set, not empty) says no and
+    ``FORCE_COLOR`` (set, not empty, not ``0``) says yes (https://no-color.org,
+    https://force-color.org; NO_COLOR wins); otherwise only on a terminal that is not ``dumb``."""
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR"):
+        return False
+    force = env.get("FORCE_COLOR")
+    if force and force != "0":
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and env.get("TERM") != "dumb"
+
+
+def report(name: str, results: list[FileResult], *, color: bool = False, quiet: bool = False) -> str:
+    """The whole report in format ``name``; ``color``/``quiet`` shape the text formats only
+    (the machine formats hold the findings alone, never a summary nor colour)."""
+    if name in TEXT_FORMATS:
+        return reporter(name)(results, color=color, quiet=quiet)
+    return reporter(name)(results)
 
 
 def reporter(name: str) -> Callable[[list[FileResult]], str]:

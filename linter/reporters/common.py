@@ -8,6 +8,7 @@ import hashlib
 import os
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from urllib.parse import quote
 
 from linter.diagnostic import Diagnostic
@@ -74,6 +75,59 @@ def rule_doc_ref(code: str) -> str:
     return f"{RULES_DOC}#{code.lower()}"
 
 
+@lru_cache(maxsize=1)
+def version_text() -> str:
+    """``--version``: the tool's version and the releases its knowledge covers."""
+    from linter import knowledge
+
+    full = knowledge.known_versions()
+    history = knowledge.history_versions()
+    lines = [f"vllm-lint {tool_version()}"]
+    if full:
+        lines.append(f"vLLM {full[0]} to {full[-1]}: every option, type and choice, from each release's `vllm serve` parser ({len(full)} releases)")
+    if history:
+        lines.append(f"vLLM {history[0]} to {history[-1]}: option names only ({len(history)} releases)")
+    from rules._lib.hybrid_facts import lmcache_releases
+
+    lm = [r.version for r in lmcache_releases()]
+    if lm:
+        lines.append(f"LMCache {lm[0]} to {lm[-1]}: every `lmcache server` option, from each release's parser ({len(lm)} releases)")
+    return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=1)
+def project_urls() -> dict[str, str]:
+    """``[project.urls]`` of the installed package, as {lower-case label: URL} (http(s) only)."""
+    try:
+        from importlib.metadata import metadata
+
+        entries = metadata("vllm-lint").get_all("Project-URL") or []
+    except Exception:
+        return {}
+    found = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        url = url.strip()
+        if url.startswith(("https://", "http://")):
+            found[label.strip().lower()] = url
+    return found
+
+
+def rule_url(code: str) -> str:
+    """The rule's page: absolute when ``[project.urls]`` has a ``Documentation`` URL (the folder
+    the docs are published at: ``{Documentation}/rules.md#vl101``) or a repository
+    (``{Repository}/blob/main/docs/rules.md#vl101``), else relative to the repository root."""
+    urls = project_urls()
+    docs = urls.get("documentation")
+    if docs:
+        return f"{docs.rstrip('/')}/{RULES_DOC.split('/', 1)[1]}#{code.lower()}"
+    for key in ("repository", "source", "homepage"):
+        base = urls.get(key, "")
+        if base.startswith(("https://github.com/", "https://gitlab.com/")):
+            return f"{base.rstrip('/')}/blob/main/{rule_doc_ref(code)}"
+    return rule_doc_ref(code)
+
+
 def tool_version() -> str:
     try:
         from importlib.metadata import version
@@ -85,20 +139,10 @@ def tool_version() -> str:
 
 def project_url() -> str | None:
     """The project's public home from the package metadata (``[project.urls]``), if it declares one."""
-    try:
-        from importlib.metadata import metadata
-
-        urls = metadata("vllm-lint").get_all("Project-URL") or []
-    except Exception:
-        return None
-    found = {}
-    for entry in urls:
-        label, _, url = entry.partition(",")
-        found[label.strip().lower()] = url.strip()
+    urls = project_urls()
     for key in ("documentation", "homepage", "repository", "source"):
-        url = found.get(key, "")
-        if url.startswith(("https://", "http://")):
-            return url
+        if key in urls:
+            return urls[key]
     return None
 
 

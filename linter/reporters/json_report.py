@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from linter.diagnostic import Diagnostic
 from linter.engine import FileResult
-from linter.reporters.common import json_text
+from linter.reporters.common import json_text, rule_url
 from linter.source_file import SourceFile
 
-DOCS_URL = "docs/rules.md#{code}"  # the rule pages, generated from the rule modules
 
 
 def _loc(src: SourceFile | None, offset: int) -> dict:
@@ -34,7 +33,7 @@ def diagnostic_dict(src: SourceFile | None, d: Diagnostic) -> dict:
         "filename": d.path,
         "location": _loc(src, d.span.start),
         "end_location": _loc(src, d.span.end),
-        "url": DOCS_URL.format(code=d.code.lower()),
+        "url": rule_url(d.code),  # absolute when [project.urls] says where the docs are
         "severity": d.severity.value,
         "fix": fix,
         "noqa_row": _loc(src, d.span.start)["row"],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
 from linter.launch import Span
-from linter.reporters.common import json_text, rel_path, rule_doc_ref, utf8_pos
+from linter.reporters.common import json_text, rel_path, rule_url, utf8_pos
 from linter.source_file import SourceFile
 
 SEVERITIES = {Severity.ERROR: "ERROR", Severity.WARNING: "WARNING", Severity.INFO: "INFO"}
@@ -35,7 +35,7 @@ def diagnostic(result: FileResult, d: Diagnostic) -> dict:
         "location": {"path": rel_path(result.path), "range": _range(result.src, d.span)},
         "severity": SEVERITIES[d.severity],
         "source": dict(SOURCE),
-        "code": {"value": d.code, "url": rule_doc_ref(d.code)},
+        "code": {"value": d.code, "url": rule_url(d.code)},
     }
     if d.fix is not None and d.fix.applicability != "display-only" and d.fix.edits and result.src is not None:
         out["suggestions"] = [{"range": _range(result.src, e.span), "text": e.content} for e in d.fix.edits]

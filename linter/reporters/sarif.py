@@ -14,7 +14,7 @@ from __future__ import annotations
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult
 from linter.launch import Span
-from linter.reporters.common import fingerprinted, json_text, path_uri, project_url, rule_doc_ref, tool_version, utf16_pos
+from linter.reporters.common import fingerprinted, json_text, path_uri, project_url, rule_doc_ref, rule_url, tool_version, utf16_pos
 from linter.source_file import SourceFile
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -45,9 +45,9 @@ def _rule_descriptor(code: str, rule) -> dict:
         "defaultConfiguration": {"level": LEVELS[rule.severity], "enabled": bool(rule.default)},
         "properties": {"tags": ["vllm"], "precision": "very-high", "problem.severity": rule.severity.value, "fixable": rule.fixable},
     }
-    base = project_url()
-    if base:  # SARIF wants an absolute URI here; without a public home the page is in `help` instead
-        out["helpUri"] = base.rstrip("/") + "/blob/main/" + ref
+    url = rule_url(code)
+    if url.startswith(("https://", "http://")):  # SARIF wants an absolute URI; without one the page is in `help`
+        out["helpUri"] = url
     return out
 
 

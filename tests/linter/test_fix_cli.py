@@ -104,8 +104,8 @@ def test_show_fixes_lists_the_fixes_per_file_on_stderr(tmp_path, monkeypatch):
     r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--show-fixes", "--output-format", "concise", ".")
     assert r.exit_code == 0
     assert "Fixed 4 errors:\n" in r.stderr
-    assert "- ./a.sh:\n    1 × VL201 (abbreviated-option)\n" in r.stderr
-    assert "- ./b.sh:\n    1 × VL101 (removed-option)\n    1 × VL201 (abbreviated-option)\n    1 × VL301 (mamba-cache-mode-all)\n" in r.stderr
+    assert "- a.sh:\n    1 × VL201 (abbreviated-option)\n" in r.stderr
+    assert "- b.sh:\n    1 × VL101 (removed-option)\n    1 × VL201 (abbreviated-option)\n    1 × VL301 (mamba-cache-mode-all)\n" in r.stderr
     assert "Fixed" not in r.stdout  # standard output carries the report alone
     r = run(tmp_path, monkeypatch, "--diff", "--show-fixes", ".")
     assert "Fixed" not in r.stderr and "Would fix" not in r.stdout
@@ -187,7 +187,7 @@ def test_config_file_named_by_a_launch_is_fixed_against_that_launchs_release(tmp
     # checked for 0.32: the key is renamed in place, comment and order kept
     r = run(tmp_path, monkeypatch, "--fix", "--show-fixes", "--output-format", "concise", ".")
     assert cfg.read_text() == "# for serve.sh\nmax-num-seqs: 64\nenable-mamba-shared-prefix-checkpoint: true\n"
-    assert "- ./serve-config.yaml:\n    1 × VL102 (renamed-option)\n" in r.stderr
+    assert "- serve-config.yaml:\n    1 × VL102 (renamed-option)\n" in r.stderr
     assert "serve-config.yaml" not in r.stdout
 
 

@@ -104,8 +104,8 @@ def test_github_rdjson_junit(tree):
     assert d["location"]["range"]["start"] == {"line": 3, "column": len(line[: line.index(OLD)].encode("utf-8")) + 1}
     assert d["suggestions"][0]["text"] == NEW
     root = ET.fromstring(_run("--output-format", "junit", "deploy").stdout.encode("utf-8"))
-    cases = {c.get("name"): len(c.findall("failure")) for c in root.iter("testcase")}
-    assert cases == {"deploy/clean.sh": 0, "deploy/qwen.yaml": 1, "deploy/serve.sh": 2}
+    per_file = {s.get("name"): [len(c.findall("failure")) for c in s.iter("testcase")] for s in root.iter("testsuite")}
+    assert per_file == {"deploy/clean.sh": [0], "deploy/qwen.yaml": [1], "deploy/serve.sh": [1, 1]}  # a test case per finding
 
 
 def test_fix_renames_and_removes_the_stale_suppression(tree):
