@@ -364,7 +364,7 @@ def _warn_unknown(candidates, out: _Out) -> None:
     """A file named on the command line whose kind is not known is not linted: say so (ruff warns too)."""
     for c in candidates:
         if c.status == "unknown" and c.explicit:
-            out.note(f"vllm-lint: warning: {c.path}: not linted: vllm-lint does not know this kind of file ({KNOWN_KINDS}); `cat FILE | vllm-lint - --stdin-filename NAME` lints it as NAME")
+            out.note(f"vllm-lint: warning: {printable(c.path)}: not linted: vllm-lint does not know this kind of file ({KNOWN_KINDS}); `cat FILE | vllm-lint - --stdin-filename NAME` lints it as NAME")
 
 
 def _exit_code(results, settings_of, exit_zero: bool) -> int:
@@ -582,7 +582,7 @@ def _show_launches(candidates, settings_of, output_format: str = "json") -> int:
                 options.append({"name": "--config", "value": item.text, "line": ol, "column": oc})
                 if item.opaque:
                     continue
-                named, outside = config_path(launch, r.path, settings.roots)
+                named, outside = config_path(launch, r.path, settings_of(r.path).roots)
                 if outside is not None:
                     notes.append(f"--config {item.text}: outside the linted folder; not read")
                 elif named is None:
