@@ -311,7 +311,7 @@ def test_target_version_accepts_every_release_the_history_knows(tmp_path, monkey
     r = run(tmp_path, monkeypatch, "--target-version", "0.27", "--output-format", "concise", "serve.sh")
     assert r.exit_code == 1, r.output
     assert "Checked 1 launch: 1 against 0.27.0 (--target-version; option names only)." in r.stdout
-    assert "VL101 `--swap-space` was removed: last accepted by vLLM 0.17.1, not by 0.27.0" in r.stdout
+    assert "VL101 `--swap-space` was removed after vLLM 0.17.1 (0.27.0 rejects it): delete it" in r.stdout
     for spelling in ("0.6.0", "v0.6.1.post1", "0.27.1"):
         assert run(tmp_path, monkeypatch, "--target-version", spelling, "serve.sh").exit_code in (0, 1), spelling
     r = run(tmp_path, monkeypatch, "--target-version", "0.5", "serve.sh")
@@ -415,7 +415,9 @@ def test_files_that_mention_vllm_without_a_launch_are_said(tmp_path, monkeypatch
     assert "no vLLM launch found in 1 file that mentions vLLM: docs/serving.md" in r.stderr
     write(tmp_path, "deploy/serve.sh", SCRIPT)
     r = run(tmp_path, monkeypatch, "--target-version", "0.33", "--output-format", "concise", ".")
+    # (VL101's deletion of --swap-space is an unsafe fix: the hint for it stands between)
     assert r.stdout.endswith("Found 1 error and 1 warning in 1 file.\n[*] 1 fixable with the `--fix` option.\n"
+                              "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n"
                               "No vLLM launch found in 1 file that mentions vLLM (`--show-launches` lists them).\n")
     (tmp_path / "docs" / "serving.md").unlink()
     write(tmp_path, "deploy/serve.sh", CLEAN)
