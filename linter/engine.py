@@ -93,7 +93,12 @@ def extract(src: SourceFile, kind: str) -> Extraction:
     module = extractor(kind)
     if module is None:
         return Extraction()
-    return module.extract(src)
+    out = module.extract(src)
+    if out.written:  # data files its scripts write from heredocs (a --config file, a manifest)
+        from linter.sources import written_files
+
+        written_files.read(src, out)
+    return out
 
 
 def input_problem(code: str, path: str, message: str, settings: Settings, span: Span = Span(0, 0)) -> FileResult:
@@ -166,7 +171,8 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         version, pin, reason = choose_release(launch, extraction.pins, settings, inherited)
         release = knowledge.release(version)
         named = None
-        if launch.style == "argv":
+        # a config file the file writes itself (a heredoc) is linted there, as its own launch
+        if launch.style == "argv" and launch.config is None:
             named, outside = config_path(launch, src.path, settings.roots)
             if outside is not None and settings.enabled(unreadable.code, unreadable.default):
                 result.diagnostics.append(unreadable.stamp(src.path, Finding(
@@ -175,7 +181,8 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
                 )))
         if named is not None:
             result.named_configs.append((named, version))
-        parsed = argmodel.parse(launch, release, config=_config_settings(named))
+        config = launch.config.settings if launch.config is not None else _config_settings(named)
+        parsed = argmodel.parse(launch, release, config=config)
         candidate = next((n for n in launch.notes if n.startswith("candidate")), None)
         if candidate is not None and not _looks_like_vllm_config(parsed, 2 if candidate == "candidate" else 1):
             continue

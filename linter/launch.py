@@ -179,3 +179,6 @@ class Launch:
     # as an option only when its words name one; the settings before it come from a
     # vLLM-named mapping (``vllmConfig``), where a key that names no option is the template's.
     loose_from: int | None = None
+    # the config file ``--config FILE`` names when the same file writes it (a heredoc body in
+    # the script): its settings are read as a named config file's, and it is linted as its own launch
+    config: Launch | None = None

@@ -28,6 +28,24 @@ class Comment:
     text: str
 
 
+@dataclass(frozen=True)
+class WrittenFile:
+    """A data file a script writes from a heredoc (``cat > cfg.yaml <<EOF``), read later as its format.
+
+    ``target`` is the path as the script writes it (after quote removal and variables: ``$DIR``
+    stays as written when unknown).  ``ranges`` are the file ranges of the body's text (one per
+    line of a ``<<-`` body, whose leading tabs are not written; one for a plain body).  ``unknown`` are the file ranges of expansions
+    (``$LEN`` in an unquoted heredoc): their values are not known.
+    """
+
+    target: str
+    ranges: tuple[tuple[int, int], ...]
+    span: Span  # the body in the file
+    at: int  # file offset of the command that writes it
+    unknown: tuple[tuple[int, int], ...] = ()
+    editable: bool = True
+
+
 @dataclass
 class Extraction:
     launches: list[Launch] = field(default_factory=list)
@@ -36,11 +54,14 @@ class Extraction:
     # the file's comments, found by a reader while it parsed (None: its kind's row names a finder);
     # a nested extraction's comments are its own and ``extend`` does not merge them
     comments: list[Comment] | None = None
+    # data files the scripts of the file write from heredocs (:mod:`linter.sources.written_files` reads them)
+    written: list[WrittenFile] = field(default_factory=list)
 
     def extend(self, other: Extraction) -> None:
         self.launches.extend(other.launches)
         self.problems.extend(other.problems)
         self.pins.extend(other.pins)
+        self.written.extend(other.written)
 
 
 def char_offsets(data: bytes, offsets) -> dict[int, int]:

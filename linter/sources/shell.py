@@ -34,7 +34,7 @@ import tree_sitter_bash as _tsb
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
-from linter.sources import Comment, Extraction, Problem, char_offsets, commands
+from linter.sources import Comment, Extraction, Problem, WrittenFile, char_offsets, commands
 from linter.sources.placed import PlacedText
 from linter.sources.shell_words import TooComplex, Word, WordEvaluator, copy_word
 from linter.sources.words import SHELLS, kept_env, nearest_pin, shell_script_index
@@ -50,6 +50,10 @@ _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 _LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
 # files that are data, not scripts
 _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
+# data files a heredoc may write that the YAML readers read (JSON is YAML's flow style)
+_WRITTEN_SUFFIXES = (".yaml", ".yml", ".json")
+_MAX_WRITTEN = 64  # data heredocs read per file (each is parsed on its own)
+_BODY_ESCAPE = re.compile(r"\\[$`\\]")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 
 
@@ -605,23 +609,91 @@ class _Script(WordEvaluator):
                 # ``cat > "$F" <<EOF`` / ``tee "$(mktemp)"``: a body that starts vLLM is a
                 # script whatever file it is written to (it is run later)
                 feeds = True
-            if not feeds or self.depth >= _MAX_DEPTH:
+            if not feeds:
+                self.written_file(node, c, body, words, dashed)
                 continue
-            ps, pe = self.p(body.start_byte), self.p(body.end_byte)
-            # The body starts at the beginning of its line (the grammar skips <<- tabs).
-            while ps > 0 and self.text[ps - 1] == "\t":
-                ps -= 1
-            w = Word()
-            k = ps
-            while k < pe:
-                if dashed:
-                    while k < pe and self.text[k] == "\t":
-                        k += 1  # ``<<-`` strips leading tabs
-                nl = self.text.find("\n", k, pe)
-                nl = pe if nl == -1 else nl + 1
-                self.lit_range(w, k, nl)
-                k = nl
+            if self.depth >= _MAX_DEPTH:
+                continue
+            w = self.body_word(body, dashed)
             self.sub_script(w.value, self.sub_map(w), node)
+
+    def body_word(self, body: _ts.Node, dashed: bool) -> Word:
+        """The text a heredoc body hands on, as written (expansions kept as text), placed in the script."""
+        ps, pe = self.p(body.start_byte), self.p(body.end_byte)
+        # The body starts at the beginning of its line (the grammar skips <<- tabs).
+        while ps > 0 and self.text[ps - 1] == "\t":
+            ps -= 1
+        w = Word()
+        k = ps
+        while k < pe:
+            if dashed:
+                while k < pe and self.text[k] == "\t":
+                    k += 1  # ``<<-`` strips leading tabs
+            nl = self.text.find("\n", k, pe)
+            nl = pe if nl == -1 else nl + 1
+            self.lit_range(w, k, nl)
+            k = nl
+        return w
+
+    def written_file(self, node: _ts.Node, redirect: _ts.Node, body: _ts.Node, words: list[Word], dashed: bool) -> None:
+        """``cat > cfg.yaml <<EOF`` / ``tee run.json <<'EOF'``: the body is a data file, read as its format.
+
+        Recorded as a :class:`~linter.sources.WrittenFile` (the YAML readers cannot be
+        called from here: they call this reader for their own scripts).  A file appended
+        to (``>>``) is only part of its content: not recorded.
+        """
+        head = posixpath.basename(words[0].value) if words else ""
+        readers = [words]
+        readers += [self.words_of(h) for pl in redirect.children if pl.type == "pipeline" for h in pl.named_children if h.type == "command"]
+        parent = node.parent
+        if parent is not None and parent.type == "pipeline":
+            readers += [self.words_of(pc) for pc in parent.named_children if pc.type == "command" and pc.start_byte > node.start_byte]
+        if any(_applies_stdin([w.value for w in ws]) for ws in readers):
+            self.record_written("-", node, redirect, body, dashed)  # a manifest read from standard input
+            return
+        if head not in ("cat", "tee"):
+            return
+        targets = [w for w in words[1:] if not w.value.startswith("-")] if head == "tee" else []
+        for r in [*node.children, *redirect.children]:
+            if r.type != "file_redirect":
+                continue
+            op = r.children[0].type if r.children else ""
+            dest = r.child_by_field_name("destination")
+            if dest is not None and op in (">", ">|", "&>"):
+                ws = self.eval_word(dest)
+                if len(ws) == 1:
+                    targets.append(ws[0])
+        target = next((t for t in targets if t.value.lower().endswith(_WRITTEN_SUFFIXES)), None)
+        if target is not None:
+            self.record_written(target.value, node, redirect, body, dashed)
+
+    def record_written(self, target: str, node: _ts.Node, redirect: _ts.Node, body: _ts.Node, dashed: bool) -> None:
+        fmap = self.body_word(body, dashed).omap.compose(self.offsets)
+        ranges = [(f, f + n) for _s, f, n in fmap.segments]
+        if not ranges:
+            return
+        if len(self.out.written) >= _MAX_WRITTEN:
+            return
+        text = self.src.text
+        start = self.sbyte(redirect.start_byte)
+        quoted = any(h.type == "heredoc_start" and any(q in self.ntext(h) for q in "'\"\\") for h in redirect.children)
+        unknown: list[tuple[int, int]] = []
+        if not quoted:  # an unquoted body expands ``$X``, ``$( )`` and backslash escapes: those values are unknown
+            stack = list(body.children)
+            while stack:
+                n = stack.pop()
+                if n.type in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"):
+                    sp = self.file_span(self.sbyte(n.start_byte), self.send(n.end_byte))
+                    unknown.append((sp.start, sp.end))
+                else:
+                    stack.extend(n.children)
+            for a, b in ranges:
+                for m in _BODY_ESCAPE.finditer(text, a, b):
+                    unknown.append((m.start(), m.end()))
+        self.out.written.append(WrittenFile(
+            target, tuple(ranges), Span(ranges[0][0], ranges[-1][1]),
+            self.offsets.nearest(start), tuple(sorted(unknown)), self.editable,
+        ))
 
     def _writes_script(self, node: _ts.Node, words: list[Word]) -> bool:
         """``cat``/``tee`` write the heredoc to a file that is not data (``"$F"``, ``$(mktemp)``, ``run``).
@@ -709,6 +781,15 @@ class _Piece:
 
 _PIECE = re.compile(r"[^ \t\n]+")
 _LITERAL_PIECE = re.compile(r"[A-Za-z0-9_./:=,+@%-]+")
+
+
+def _applies_stdin(vals: list[str]) -> bool:
+    """``kubectl apply -f -`` (``create``, ``replace``; ``oc`` too): the command reads manifests on stdin."""
+    if not vals or posixpath.basename(vals[0]) not in ("kubectl", "oc"):
+        return False
+    if not any(v in ("apply", "create", "replace") for v in vals[1:4]):
+        return False
+    return "--filename=-" in vals or "-f-" in vals or any(a in ("-f", "--filename") and b == "-" for a, b in zip(vals, vals[1:]))
 
 
 def _first_command(node: _ts.Node) -> _ts.Node | None:
