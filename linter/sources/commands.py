@@ -204,6 +204,7 @@ class Match:
     image: Token | None = None
     env: list[tuple[Token, Token | None]] = field(default_factory=list)  # VAR=x words of env/docker -e
     named_like: bool = False  # the words run in an image merely named like vLLM's (weak)
+    container: Token | None = None  # ``docker exec NAME ...``: the running container the words run in
 
     @property
     def strong(self) -> bool:
@@ -237,6 +238,52 @@ _SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
 _DOCKER_EXEC_VALUE_OPTS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
 
 
+@dataclass
+class DockerRun:
+    """The options of ``docker run`` / ``docker create`` (podman, nerdctl) before the image."""
+
+    image_index: int  # index of the image word (len(words) when none)
+    env: list[tuple[Token, Token | None]] = field(default_factory=list)  # ``-e VAR=x``
+    entrypoint: Token | None = None  # ``--entrypoint``
+    name: Token | None = None  # ``--name``: the container ``docker exec NAME`` runs in
+
+
+def docker_run(words: list[Token]) -> DockerRun | None:
+    """``docker [container] run|create [options] IMAGE ...``: its options, or None for another command."""
+    if len(words) < 2 or basename(words[0].value) not in ("docker", "podman", "nerdctl"):
+        return None
+    k = 2 if words[1].value == "container" and len(words) >= 3 else 1
+    if words[k].value not in ("run", "create"):
+        return None
+    out = DockerRun(len(words))
+    j = k + 1
+    while j < len(words):
+        v = words[j].value
+        if v == "--":
+            j += 1
+            break
+        if any(start == 0 for start, _ in words[j].opaque):
+            j += 1  # ``${GPU:+--gpus all}``: an expansion among the options, not the image
+            continue
+        if v.startswith("-") and len(v) > 1:
+            name = v.split("=", 1)[0]
+            takes = name in _DOCKER_RUN_VALUE_OPTS and "=" not in v
+            val = words[j + 1] if takes and j + 1 < len(words) else (_sub_token(words[j], len(name) + 1, len(v)) if "=" in v else None)
+            if name in ("-e", "--env") and val is not None:
+                a = _split_assignment(val)
+                if a is not None:
+                    out.env.append(a)
+            elif name == "--entrypoint":
+                out.entrypoint = val
+            elif name == "--name":
+                out.name = val
+            j += 2 if takes else 1
+            continue
+        break
+    out.image_index = j
+    return out
+
+
 def _docker_exec(rest: list[Token], env: list) -> Match | None:
     """``docker exec [options] CONTAINER COMMAND...``: the command runs in a running container."""
     j = 2
@@ -256,6 +303,7 @@ def _docker_exec(rest: list[Token], env: list) -> Match | None:
     sub = match_words(rest[j + 1 :]) if j + 1 < len(rest) else None
     if sub is not None:
         sub.env = env + sub.env
+        sub.container = rest[j]
     return sub
 
 
@@ -469,35 +517,11 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
     if head in ("docker", "podman", "nerdctl") and len(rest) >= 3 and rest[1].value == "exec":
         return _docker_exec(rest, env)
     if head in ("docker", "podman", "nerdctl") and len(rest) >= 2:
-        k = 1
-        if rest[1].value == "container" and len(rest) >= 3:
-            k = 2
-        if rest[k].value not in ("run", "create"):
+        run = docker_run(rest)
+        if run is None:
             return None
-        j = k + 1
-        entrypoint_override: Token | None = None
-        while j < len(rest):
-            v = rest[j].value
-            if v == "--":
-                j += 1
-                break
-            if any(start == 0 for start, _ in rest[j].opaque):
-                j += 1  # ``${GPU:+--gpus all}``: an expansion among the options, not the image
-                continue
-            if v.startswith("-") and len(v) > 1:
-                name = v.split("=", 1)[0]
-                takes = name in _DOCKER_RUN_VALUE_OPTS and "=" not in v
-                if name in ("-e", "--env"):
-                    val = rest[j + 1] if takes and j + 1 < len(rest) else (_sub_token(rest[j], len(name) + 1, len(v)) if "=" in v else None)
-                    if val is not None:
-                        a = _split_assignment(val)
-                        if a is not None:
-                            env.append(a)
-                if name == "--entrypoint":
-                    entrypoint_override = rest[j + 1] if takes and j + 1 < len(rest) else _sub_token(rest[j], len(name) + 1, len(v))
-                j += 2 if takes else 1
-                continue
-            break
+        j, entrypoint_override = run.image_index, run.entrypoint
+        env.extend(run.env)
         if j >= len(rest):
             return None
         image = rest[j]

@@ -117,6 +117,8 @@ class _Script(WordEvaluator):
         self.launch_nodes: dict[int, Launch] = {}
         self.recovering = False  # lines read again after a parse error (never re-recovered)
         self.outer_assignments: dict[str, list] | None = None
+        # ``docker run --name NAME``: the ``VLLM_*`` env of each named container (shared with nested scripts)
+        self.containers: dict[str, tuple[list[EnvVar], Token | None]] = {}
 
     def file_span(self, start: int, end: int) -> Span:
         a = self.offsets.nearest(start)
@@ -437,6 +439,11 @@ class _Script(WordEvaluator):
             return
         tokens = [self.token(w) for w in words]
         self.pip_pins(tokens)
+        run = commands.docker_run(tokens)
+        if run is not None and run.name is not None and not run.name.is_opaque:
+            # ``docker exec NAME vllm serve`` later runs with this container's environment
+            image = tokens[run.image_index] if run.image_index < len(tokens) else None
+            self.containers[run.name.value] = ([EnvVar(n, v) for n, v in run.env if kept_env(n.value)], image)
         m = commands.match_words(tokens)
         if m is not None:
             self.make_launch(node, m, end=words[-1].end if node.has_error else None)
@@ -472,6 +479,9 @@ class _Script(WordEvaluator):
             env.extend(self.inherited_env)
             env.extend(v for at, v in self.exports if at < s)
             env.extend(self.prefix_env(node))
+        container = self.containers.get(m.container.value) if m.container is not None and not m.container.is_opaque else None
+        if container is not None:
+            env.extend(container[0])  # the ``-e`` of its ``docker run --name``
         env.extend(EnvVar(n, v) for n, v in m.env if kept_env(n.value))
         env = _dedupe_env(env)
         launch = Launch(
@@ -492,6 +502,8 @@ class _Script(WordEvaluator):
         )
         if m.image is not None:
             launch.version_hint = self.image_hint(m.image)
+        elif container is not None and container[1] is not None:
+            launch.version_hint = self.image_hint(container[1])  # the image the container runs
         self.out.launches.append(launch)
         self.launch_nodes[node.id] = launch
 
@@ -554,6 +566,7 @@ class _Script(WordEvaluator):
             self.src, script, omap, kind=self.kind, group=self.group, editable=self.editable,
             depth=self.depth + 1, inherited_env=env, out=self.out, placed=self.placed, budget=self.budget,
         )
+        inner.containers = self.containers
         if recovering:
             # the same script, read again: its variables are this script's
             inner.recovering = True

@@ -90,3 +90,32 @@ def test_module_entrypoints_the_releases_ship() -> None:
         ("api_server", ["--model", "m2"]),
         ("vllm serve", ["m3", "--port"]),
     ]
+
+
+def test_docker_exec_runs_with_the_env_of_its_docker_run() -> None:
+    text = (
+        "docker run -d --gpus all --name \"vllm-box\" \\\r\n"
+        "  -e VLLM_LOGGING_LEVEL=DEBUG --env=VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 -e HF_TOKEN \\\r\n"
+        "  --entrypoint sleep vllm/vllm-openai:v0.30.0 infinity\r\n"
+        "docker run -d --name=cache -e VLLM_RPC_TIMEOUT=5 redis:7\r\n"
+        "ssh gpu01 \"docker exec -e VLLM_LOGGING_LEVEL=INFO vllm-box vllm serve Qwen/Qwen3-8B --port 8000\"\r\n"
+        "docker exec -it vllm-box vllm serve Qwen/Qwen3-0.6B\r\n"
+        "docker exec elsewhere vllm serve Qwen/Qwen3-1.7B\r\n"
+    )
+    src = SourceFile.from_text("box.sh", text)
+    ex = shell.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert [l.args[0].value for l in ex.launches] == ["Qwen/Qwen3-8B", "Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B"]
+    env = [[(e.name.value, e.value.value) for e in l.env] for l in ex.launches]
+    # the exec's own -e wins over the run's; a container run by no ``docker run`` here has none
+    assert env == [
+        [("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1"), ("VLLM_LOGGING_LEVEL", "INFO")],
+        [("VLLM_LOGGING_LEVEL", "DEBUG"), ("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")],
+        [],
+    ]
+    inherited = ex.launches[1].env[0].value
+    assert text[inherited.span.start : inherited.span.end] == "DEBUG"  # placed at the docker run's -e
+    # the release pin is the image the container runs
+    assert [l.version_hint.version if l.version_hint else None for l in ex.launches] == ["v0.30.0", "v0.30.0", None]
+    assert text[ex.launches[1].version_hint.span.start : ex.launches[1].version_hint.span.end] == "v0.30.0"
