@@ -62,6 +62,9 @@ class Token:
     # ``${V:+...}``, a value assigned in one branch): its option is checked, it is never
     # taken for the model, and nothing is concluded from its absence
     conditional: bool = False
+    # the values the word may take, when the file gives several (``IMG`` assigned per branch,
+    # used as ``"$IMG"``); ``value`` then is the word as written, unknown
+    alternatives: tuple[str, ...] = ()
 
     @property
     def editable(self) -> bool:

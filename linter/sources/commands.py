@@ -213,6 +213,8 @@ class Match:
             return False
         if self.entrypoint != "image":
             return True
+        if self.image is not None and self.image.alternatives:
+            return all(is_official_vllm_image(a) for a in self.image.alternatives)
         return self.image is not None and not self.image.is_opaque and is_official_vllm_image(self.image.value)
 
     @property
@@ -224,6 +226,8 @@ class Match:
             if self.image is None:
                 return "arguments of a vLLM image's entrypoint"
             kind = "vLLM image" if self.strong else "image named like vLLM's"
+            if self.image.alternatives:
+                return f"{kind} {self.image.value} (one of {', '.join(self.image.alternatives)})"
             return f"{kind} {self.image.value}"
         head = [t.value for t in self.entry]
         if head and head[0].rsplit("/", 1)[-1] in ("docker", "podman", "nerdctl"):
@@ -262,7 +266,7 @@ def docker_run(words: list[Token]) -> DockerRun | None:
         if v == "--":
             j += 1
             break
-        if any(start == 0 for start, _ in words[j].opaque):
+        if any(start == 0 for start, _ in words[j].opaque) and not (words[j].alternatives and not any(a.startswith("-") for a in words[j].alternatives)):
             j += 1  # ``${GPU:+--gpus all}``: an expansion among the options, not the image
             continue
         if v.startswith("-") and len(v) > 1:
@@ -532,6 +536,11 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                 sub.image = image
                 sub.env = env + sub.env
             return sub
+        if image.alternatives:
+            # ``IMG`` set per branch: a vLLM image only when every value is one
+            if all(is_official_vllm_image(a) for a in image.alternatives):
+                return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
+            return None
         official = is_official_vllm_image(image.value)
         if official:
             # vLLM's own images: the entrypoint (``vllm serve``) receives ``after`` as its

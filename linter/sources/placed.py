@@ -34,6 +34,7 @@ class PlacedText:
     opaque: list[tuple[int, int]] = field(default_factory=list)
     omap: OffsetMap = field(default_factory=OffsetMap)
     conditional: bool = False  # present only under a condition the file does not settle
+    alternatives: tuple[str, ...] = ()  # the values it may take (a variable set per branch); kept by copy, not by extend
     _parts: list[str] = field(default_factory=list, repr=False)
     _len: int = 0
     _joined: str | None = field(default=None, repr=False)
@@ -74,12 +75,13 @@ class PlacedText:
         self._joined = None
         self.splat = self.splat or other.splat
         self.conditional = self.conditional or other.conditional
+        self.alternatives = ()  # a word joined with more is none of the values alone
 
     def copy(self) -> PlacedText:
         """An independent copy (a variable's value used at several places)."""
         out = PlacedText(self.start, self.end, self.anchor, self.splat)
         out.extend(self)
-        out.anchor, out.splat, out.conditional = self.anchor, self.splat, self.conditional
+        out.anchor, out.splat, out.conditional, out.alternatives = self.anchor, self.splat, self.conditional, self.alternatives
         return out
 
     def slice(self, a: int, b: int) -> PlacedText:
@@ -101,7 +103,7 @@ class PlacedText:
 
     def placed_in(self, outer: OffsetMap, start: int, end: int) -> PlacedText:
         """This text with its runs mapped through ``outer`` (script offsets to file offsets)."""
-        out = PlacedText(start, end, None, self.splat, list(self.opaque), self.omap.compose(outer), self.conditional)
+        out = PlacedText(start, end, None, self.splat, list(self.opaque), self.omap.compose(outer), self.conditional, self.alternatives)
         out._parts = [self.value] if self._len else []
         out._len = self._len
         if self.anchor is not None:
@@ -151,4 +153,4 @@ class PlacedText:
 
     def token(self, src: SourceFile) -> Token:
         """The launch token: editable (``value_start`` set) only when the whole value is verbatim."""
-        return Token(self.value, Span(self.start, max(self.start, self.end)), self.verbatim_start(src), self.merged_opaque(), self.splat, self.conditional)
+        return Token(self.value, Span(self.start, max(self.start, self.end)), self.verbatim_start(src), self.merged_opaque(), self.splat, self.conditional, self.alternatives)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as _ts
 import tree_sitter_bash as _tsb
@@ -137,7 +137,7 @@ class _Script(WordEvaluator):
         fw = self.in_file(w)
         tok = fw.token(self.src)
         if not self.editable and tok.value_start is not None:
-            tok = Token(tok.value, tok.span, None, tok.opaque, tok.splat, tok.conditional)
+            tok = replace(tok, value_start=None)
         if tok.value_start is None and fw.omap.segments:
             # a token not verbatim in one piece: keep its runs for a part of it (an image tag)
             self.placed[id(tok)] = fw
@@ -508,6 +508,11 @@ class _Script(WordEvaluator):
         self.launch_nodes[node.id] = launch
 
     def image_hint(self, image: Token) -> VersionHint | None:
+        if image.alternatives:
+            # one of several images: pinned only when they all name the same release (not
+            # editable here: the tags stand at the assignments)
+            tags = {(commands.release_tag(a) or ("",))[0] for a in image.alternatives}
+            return VersionHint(tags.pop(), image.span, "image-tag", False) if len(tags) == 1 and "" not in tags else None
         found = commands.release_tag(image.value)
         if found is None:
             return None

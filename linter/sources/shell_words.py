@@ -390,6 +390,13 @@ class WordEvaluator:
                     if subscript == "@" or not quoted:
                         return [copy_word(x) for x in a.array]
                 if subscript is None and a.union is not None:
+                    single = [m.value for m in a.union if plain_static(m)]
+                    if whole and not assignment and len(single) == len(a.union) and (quoted or not any(v.startswith("-") for v in single)):
+                        # ``IMG`` set per branch to one word each, used as one word: one of those
+                        # values (unknown which), never their words side by side
+                        w.unknown(raw, self.s(ps))
+                        w.alternatives = tuple(dict.fromkeys(single))
+                        return None
                     if not quoted and not assignment and whole:
                         words: list[Word] = []
                         for member in a.union:

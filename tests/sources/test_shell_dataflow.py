@@ -87,9 +87,12 @@ def test_branches_are_a_union_of_conditional_words() -> None:
         'docker run "$IMG" --model m\n'
     )
     src, ex = run(text)
-    # two images may reach "$IMG": one word cannot hold both, so it stays unknown and no
-    # launch is claimed for it (a union of single words is not represented yet)
-    (serve,) = ex.launches
+    # two images may reach "$IMG": one word holding one of them (unknown which); both are
+    # vLLM's, so it is a launch of a vLLM image, pinned to nothing (the tags differ)
+    serve, img = ex.launches
+    assert img.image.alternatives == ("vllm/vllm-openai:v0.30.0", "vllm/vllm-openai:nightly")
+    assert img.image.is_opaque and img.strong and img.version_hint is None
+    assert values(img.args) == ["--model", "m"]
     assert values(serve.args) == ["m", "--tensor-parallel-size", "$GPUS", "--enforce-eager", "--enforce-eager"]
     assert [t.conditional for t in serve.args] == [False, True, True, True, False]
     assert serve.args[1].value_start == text.index("--tensor-parallel-size")
@@ -116,3 +119,41 @@ def test_a_default_in_an_assignment_is_the_scripts_value() -> None:
     assert launch.version_hint is not None and launch.version_hint.version == "v0.30.0"
     assert values(launch.args) == ["--model", "m", "--port", "8000"]
     assert launch.args[3].value_start == text.index("8000")
+
+
+def test_one_word_set_per_branch_is_one_of_its_values() -> None:
+    text = (
+        "case \"$(uname -m)\" in\r\n"
+        "  aarch64) IMAGE='vllm/vllm-openai:v0.31.0-aarch64' ;;\r\n"
+        "  *) IMAGE=\"docker.io/vllm/vllm-openai:v0.31.0\" ;;\r\n"
+        "esac\r\n"
+        "if [ -n \"$SMALL\" ]; then MODEL=Qwen/Qwen3-0.6B; else MODEL=Qwen/Qwen3-8B; fi\r\n"
+        "if [ -n \"$CPU\" ]; then RUNTIME=ghcr.io/acme/llm-cpu:1; else RUNTIME=vllm/vllm-openai:v0.31.0; fi\r\n"
+        "docker run --rm --gpus all -p 8000:8000 \"$IMAGE\" --model \"$MODEL\" --max-num-seq 32\r\n"
+        "docker run --rm $RUNTIME --model m --swap-space 4\r\n"
+        "vllm serve $MODEL --max-model-len 4096\r\n"
+    )
+    src, ex = run(text)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    img, serve = ex.launches  # a runtime image that may be another one's is no launch
+    assert img.image.alternatives == ("vllm/vllm-openai:v0.31.0-aarch64", "docker.io/vllm/vllm-openai:v0.31.0")
+    assert img.strong and text[img.image.span.start : img.image.span.end] == '"$IMAGE"'
+    assert img.version_hint is None  # v0.31.0-aarch64 and v0.31.0 are not the same tag
+    model = img.args[1]
+    assert model.alternatives == ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-8B") and model.is_opaque and not model.conditional
+    assert serve.args[0].alternatives == ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-8B")  # unquoted: still one word
+    assert values(serve.args[1:]) == ["--max-model-len", "4096"]
+
+
+def test_branch_images_that_agree_on_the_release_pin_it() -> None:
+    text = (
+        "if command -v rocm-smi >/dev/null; then IMG=vllm/vllm-openai-rocm:v0.30.1\n"
+        "else IMG=vllm/vllm-openai:v0.30.1; fi\n"
+        "docker run \"$IMG\" Qwen/Qwen3-8B --enable-chunked\n"
+    )
+    src, ex = run(text)
+    (launch,) = ex.launches
+    assert launch.image.alternatives == ("vllm/vllm-openai-rocm:v0.30.1", "vllm/vllm-openai:v0.30.1")
+    hint = launch.version_hint
+    assert hint.version == "v0.30.1" and not hint.editable and text[hint.span.start : hint.span.end] == '"$IMG"'
