@@ -26,6 +26,7 @@ Keys::
 ``extend`` (as ruff's): the named file is read first (it may extend another; a
 cycle is an error) and this file's keys replace its values.  Every value remembers
 the file it came from (:attr:`Config.sources`, printed by ``--show-settings``).
+    vllm-images = ["registry.example.com/team/serve*"]   # images whose entrypoint is vLLM's (globs)
 
 ``per-file-ignores`` patterns are gitignore-style and match paths relative to
 the configuration file's folder.  Command-line options override the file:
@@ -81,6 +82,7 @@ KEYS: dict[str, str] = {
     "respect-gitignore": _BOOL,
     "gpu-memory-gib": _NUM,
     "extend": _STR,
+    "vllm-images": _LIST,
 }
 _CODE_KEYS = ("select", "extend-select", "ignore")
 
@@ -108,6 +110,7 @@ class Config:
     sources: dict[str, str] = field(default_factory=dict)
     per_file_root: str | None = None  # the folder of the file that set per-file-ignores (default: root)
     extends: list[str] = field(default_factory=list)  # the files ``extend`` read, nearest first
+    vllm_images: list[str] = field(default_factory=list)
 
     def per_file_matcher(self):
         """``path -> codes`` for :class:`linter.engine.Settings.per_file_ignores`, or None when empty."""
@@ -196,6 +199,19 @@ def _check_codes(values: list[str], key: str, where: str, known: list[str]) -> l
     return out
 
 
+# an image reference (``[registry[:port]/]path[:tag][@digest]``) with glob characters
+_IMAGE_PATTERN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@*?[]!")
+
+
+def _check_image_pattern(value: str, where: str) -> str:
+    pattern = value.strip()
+    bad = sorted({c for c in pattern if c not in _IMAGE_PATTERN_CHARS})
+    if not pattern or bad or pattern.strip("*?/") == "":
+        why = f"holds {', '.join(repr(c) for c in bad)}" if bad else "matches every image" if pattern else "is empty"
+        raise ConfigError(f"{where}: `vllm-images` names {value!r}, which {why}; give image names or glob patterns such as \"registry.example.com/team/serve*\"")
+    return pattern
+
+
 def _typed(value, kind: str, key: str, where: str):
     def bad():
         got = type(value).__name__
@@ -276,6 +292,8 @@ def load(path: str, _chain: tuple[str, ...] = ()) -> Config:
             value = _check_codes(value, key, where, known)
         if key in _PATTERN_KEYS:
             _check_patterns(value, key, where)
+        if key == "vllm-images":
+            value = [_check_image_pattern(v, where) for v in value]
         if key == "per-file-ignores":
             _check_patterns(value, key, where)
             known = known or _known_codes()
@@ -354,6 +372,7 @@ def settings(cfg: Config, overrides: Overrides = Overrides()):
         ignore=overrides.ignore | (frozenset() if fresh else frozenset(cfg.ignore)),
         per_file_ignores=cfg.per_file_matcher(),
         gpu_memory_gib=cfg.gpu_memory_gib,
+        vllm_images=tuple(cfg.vllm_images),
         model_configs=dict(overrides.model_configs),
         roots=overrides.roots,
     )

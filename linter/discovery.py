@@ -91,8 +91,19 @@ def _needs_head(name: str) -> bool:
     return "." not in name.lstrip(".")
 
 
-def might_launch(data: bytes | bytearray | memoryview) -> bool:
-    """False when ``data`` cannot hold a launch (no ``vllm``, ``lmcache`` nor ``ray.serve.llm`` in any case).
+def image_needles(patterns) -> tuple[bytes, ...]:
+    """What a file naming one of the ``vllm-images`` glob ``patterns`` must hold: the longest
+    stretch without glob characters of each, lower-cased (for :func:`might_launch`)."""
+    out = []
+    for p in patterns:
+        parts = re.split(r"[*?\[\]!]+", p.lower())
+        out.append(max(parts, key=len).encode("utf-8"))
+    return tuple(out)
+
+
+def might_launch(data: bytes | bytearray | memoryview, needles: tuple[bytes, ...] = ()) -> bool:
+    """False when ``data`` cannot hold a launch (no ``vllm``, ``lmcache`` nor ``ray.serve.llm`` in
+    any case, nor any of ``needles``: see :func:`image_needles`).
 
     ``ray.serve.llm``: Ray Serve LLM's ``LLMConfig`` starts vLLM without the word.
 
@@ -103,7 +114,7 @@ def might_launch(data: bytes | bytearray | memoryview) -> bool:
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        if b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk:
+        if b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk or any(n in chunk for n in needles):
             return True
         # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
         if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):

@@ -39,6 +39,8 @@ class Settings:
     # The real paths given on the command line: a ``--config FILE`` a launch names is read
     # only when its real path is one of them or inside one (None: no limit, for library use).
     roots: tuple[str, ...] | None = None
+    # ``vllm-images`` of the configuration: glob patterns of images whose entrypoint is vLLM's
+    vllm_images: tuple[str, ...] = ()
 
     def enabled(self, code: str, default: bool) -> bool:
         """``--select``/``--extend-select``/``--ignore`` keep ``code`` (``default``: it is in the default set)."""
@@ -159,7 +161,10 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
     from rules.input_problem import parse_error, unreadable
 
     result = FileResult(src.path, src=src)
-    extraction = extract(src, kind)
+    from linter.sources.commands import vllm_images
+
+    with vllm_images(settings.vllm_images):
+        extraction = extract(src, kind)
     if settings.enabled(parse_error.code, parse_error.default):
         result.diagnostics.extend(parse_error.stamp(src.path, Finding(p.span, p.message)) for p in extraction.problems)
     # The knowledge base sees launches only now: a config candidate is kept when
@@ -390,9 +395,9 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
         except OSError as exc:
             return input_problem("VL003", path, f"cannot read file: {exc.strerror or exc}", settings)
     if prefilter and kinds.prefiltered(kind):
-        from linter.discovery import might_launch
+        from linter.discovery import image_needles, might_launch
 
-        if not might_launch(data):
+        if not might_launch(data, image_needles(settings.vllm_images)):
             return FileResult(path)
     try:
         src = SourceFile.from_bytes(path, data)

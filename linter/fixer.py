@@ -414,14 +414,14 @@ class FileFix:
 def fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool, *, prefilter: bool = False, inherited: Version | None = None) -> FileFix | None:
     """Read and fix one file; None when the check reports it instead (unreadable, too big, not
     text, or a walked file that cannot hold a launch), so --fix and the check agree."""
-    from linter.discovery import might_launch
+    from linter.discovery import image_needles, might_launch
     from linter.engine import MAX_FILE_BYTES, read_file
 
     try:
         data = read_file(path)  # never blocks on a pipe swapped in after discovery
         if len(data) > MAX_FILE_BYTES:
             return None
-        if prefilter and kinds.prefiltered(kind) and not might_launch(data):
+        if prefilter and kinds.prefiltered(kind) and not might_launch(data, image_needles(settings.vllm_images)):
             return None
         src = SourceFile.from_bytes(path, data)
     except (OSError, DecodeError):

@@ -206,6 +206,7 @@ class VllmLintServer(LanguageServer):
             ignore=codes("ignore") | (frozenset() if select is not None else frozenset(cfg.ignore)),
             per_file_ignores=cfg.per_file_matcher(),
             gpu_memory_gib=cfg.gpu_memory_gib,
+            vllm_images=tuple(cfg.vllm_images),
         )
         return settings, problem
 

@@ -9,8 +9,12 @@ select vLLM's parser (``vllm serve``, ``python -m vllm.entrypoints.openai.api_se
 
 from __future__ import annotations
 
+import contextvars
+import fnmatch
 import posixpath
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from linter.launch import Span, Token
@@ -48,9 +52,33 @@ def parse_image(ref: str) -> ImageRef:
     return ImageRef(repo, name, tag or None, tag_offset if tag else None)
 
 
+# Images of the run whose entrypoint is vLLM's as well: the ``vllm-images`` glob patterns of the
+# configuration (vendor builds); set around a file's reading by :func:`vllm_images`.
+_EXTRA_IMAGES: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("vllm_images", default=())
+
+
+@contextmanager
+def vllm_images(patterns: tuple[str, ...] | list[str]) -> Iterator[None]:
+    """Within this block an image whose repository (or whole reference) matches one of the glob
+    ``patterns`` counts as one of vLLM's own images (entrypoint ``vllm serve``)."""
+    token = _EXTRA_IMAGES.set(tuple(patterns))
+    try:
+        yield
+    finally:
+        _EXTRA_IMAGES.reset(token)
+
+
+def _configured_image(ref: str) -> bool:
+    patterns = _EXTRA_IMAGES.get()
+    if not patterns:
+        return False
+    repo = parse_image(ref).repository
+    return any(fnmatch.fnmatchcase(repo, p) or fnmatch.fnmatchcase(ref, p) for p in patterns)
+
+
 def is_vllm_image(ref: str) -> bool:
     image = parse_image(ref)
-    return image.name in VLLM_IMAGE_NAMES or image.repository.endswith("vllm/vllm-openai")
+    return image.name in VLLM_IMAGE_NAMES or image.repository.endswith("vllm/vllm-openai") or _configured_image(ref)
 
 
 # A tag that names a vLLM release as vLLM's own images are tagged (v0.30.1, 0.31.0, v0.9.0rc2).
@@ -85,7 +113,7 @@ def is_official_vllm_image(ref: str) -> bool:
     """One of vLLM's own images (``vllm/vllm-openai``, ``vllm/vllm-tpu``, on any registry or mirror)."""
     image = parse_image(ref)
     parts = image.repository.lower().split("/")
-    return len(parts) >= 2 and parts[-2] == "vllm" and image.name in VLLM_IMAGE_NAMES
+    return (len(parts) >= 2 and parts[-2] == "vllm" and image.name in VLLM_IMAGE_NAMES) or _configured_image(ref)
 
 
 def likely_vllm_image(ref: str | None) -> bool:
