@@ -231,7 +231,7 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
         return _MISS
     digest, might = known[5], known[6]
     if prefilter and kinds.prefiltered(kind) and not might:
-        if _STATE["settings"].vllm_images:
+        if _STATE["settings"].vllm_images or _STATE["settings"].built_images:
             return _MISS  # screened without the configured images' names: screen it again
         return None
     _key, hit = _cached(cache, path, kind, prefilter, digest)
@@ -267,7 +267,7 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
         return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None)
     from linter.discovery import image_needles, might_launch
 
-    might = might_launch(data, image_needles(settings.vllm_images)) if screened else True
+    might = might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))) if screened else True
     digest = cache.digest(data) if cache is not None and might else ""
     update = None
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:

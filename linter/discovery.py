@@ -91,10 +91,11 @@ def _needs_head(name: str) -> bool:
     return "." not in name.lstrip(".")
 
 
-def image_needles(patterns) -> tuple[bytes, ...]:
+def image_needles(patterns, built: bool = False) -> tuple[bytes, ...]:
     """What a file naming one of the ``vllm-images`` glob ``patterns`` must hold: the longest
-    stretch without glob characters of each, lower-cased (for :func:`might_launch`)."""
-    out = []
+    stretch without glob characters of each, lower-cased (for :func:`might_launch`); ``built``:
+    the tree has Dockerfiles built FROM a vLLM image, so a script that builds one may run it."""
+    out = [b"build"] if built else []
     for p in patterns:
         parts = re.split(r"[*?\[\]!]+", p.lower())
         out.append(max(parts, key=len).encode("utf-8"))

@@ -41,6 +41,9 @@ class Settings:
     roots: tuple[str, ...] | None = None
     # ``vllm-images`` of the configuration: glob patterns of images whose entrypoint is vLLM's
     vllm_images: tuple[str, ...] = ()
+    # Dockerfiles of the run whose final stage runs a vLLM image (real path -> that image), see
+    # :mod:`linter.built_images`: ``docker build -t NAME`` of one makes ``docker run NAME`` vLLM's
+    built_images: dict[str, str] = field(default_factory=dict)
 
     def enabled(self, code: str, default: bool) -> bool:
         """``--select``/``--extend-select``/``--ignore`` keep ``code`` (``default``: it is in the default set)."""
@@ -163,7 +166,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
     result = FileResult(src.path, src=src)
     from linter.sources.commands import vllm_images
 
-    with vllm_images(settings.vllm_images):
+    with vllm_images(settings.vllm_images, settings.built_images):
         extraction = extract(src, kind)
     if settings.enabled(parse_error.code, parse_error.default):
         result.diagnostics.extend(parse_error.stamp(src.path, Finding(p.span, p.message)) for p in extraction.problems)
@@ -397,7 +400,7 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
     if prefilter and kinds.prefiltered(kind):
         from linter.discovery import image_needles, might_launch
 
-        if not might_launch(data, image_needles(settings.vllm_images)):
+        if not might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))):
             return FileResult(path)
     try:
         src = SourceFile.from_bytes(path, data)

@@ -421,7 +421,7 @@ def fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool
         data = read_file(path)  # never blocks on a pipe swapped in after discovery
         if len(data) > MAX_FILE_BYTES:
             return None
-        if prefilter and kinds.prefiltered(kind) and not might_launch(data, image_needles(settings.vllm_images)):
+        if prefilter and kinds.prefiltered(kind) and not might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))):
             return None
         src = SourceFile.from_bytes(path, data)
     except (OSError, DecodeError):

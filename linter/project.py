@@ -268,6 +268,16 @@ def _per_file_ignores(results: list[FileResult], settings: Settings) -> list[Fil
     return results
 
 
+def with_built_images(settings: Settings, candidates: list[Candidate]) -> Settings:
+    """``settings`` knowing which of the candidate Dockerfiles build a vLLM image (:mod:`linter.built_images`)."""
+    from dataclasses import replace
+
+    from linter.built_images import collect
+
+    found = collect(candidates, settings.vllm_images)
+    return replace(settings, built_images=found) if found else settings
+
+
 def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool = False, cache=None) -> list[FileResult]:
     """One result per candidate (an ``error`` one becomes VL003, an ``unknown`` one is skipped), in
     order, then the named config files that no candidate is (see the module docstring).
@@ -277,6 +287,7 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
     :mod:`linter.batch`; else full results (each launch and the file's text), in this process.
     """
     candidates = list(candidates)
+    settings = with_built_images(settings, candidates)
     with config_files_read_once():
         if compact:
             from linter.batch import lint_many, lint_named
@@ -359,6 +370,8 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
 
     rules = all_rules()
     run = FixRun()
+    candidates = list(candidates)
+    settings = with_built_images(settings, candidates)
     with config_files_read_once():
         files = []
         unfixed: list[Candidate] = []

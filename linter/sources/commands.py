@@ -13,7 +13,7 @@ import contextvars
 import fnmatch
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -52,24 +52,59 @@ def parse_image(ref: str) -> ImageRef:
     return ImageRef(repo, name, tag or None, tag_offset if tag else None)
 
 
+@dataclass
+class _RunImages:
+    """What the run knows of images beyond their names, while one file is read (:func:`vllm_images`)."""
+
+    patterns: tuple[str, ...] = ()  # ``vllm-images`` of the configuration (glob patterns)
+    dockerfiles: Mapping[str, str] = field(default_factory=dict)  # real path -> the vLLM image its final stage runs
+    built: dict[str, str] = field(default_factory=dict)  # image name the file builds -> that vLLM image
+
+
 # Images of the run whose entrypoint is vLLM's as well: the ``vllm-images`` glob patterns of the
-# configuration (vendor builds); set around a file's reading by :func:`vllm_images`.
-_EXTRA_IMAGES: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("vllm_images", default=())
+# configuration (vendor builds), and images the tree builds FROM a vLLM image.
+_RUN_IMAGES: contextvars.ContextVar[_RunImages] = contextvars.ContextVar("vllm_images", default=_RunImages())
 
 
 @contextmanager
-def vllm_images(patterns: tuple[str, ...] | list[str]) -> Iterator[None]:
+def vllm_images(patterns: tuple[str, ...] | list[str], dockerfiles: Mapping[str, str] | None = None) -> Iterator[None]:
     """Within this block an image whose repository (or whole reference) matches one of the glob
-    ``patterns`` counts as one of vLLM's own images (entrypoint ``vllm serve``)."""
-    token = _EXTRA_IMAGES.set(tuple(patterns))
+    ``patterns`` counts as one of vLLM's own images (entrypoint ``vllm serve``), and an image the
+    file builds (:func:`note_built`) from one of ``dockerfiles`` (real path -> the vLLM image its
+    final stage runs, entrypoint kept) runs that image's entrypoint."""
+    token = _RUN_IMAGES.set(_RunImages(tuple(patterns), dockerfiles or {}))
     try:
         yield
     finally:
-        _EXTRA_IMAGES.reset(token)
+        _RUN_IMAGES.reset(token)
+
+
+def note_built(names: list[str], dockerfile: list[str]) -> str | None:
+    """``docker build -t NAME`` of the Dockerfile at one of the paths ``dockerfile`` (the places
+    it may stand): when that file's final stage runs a vLLM image, NAME does too.  Returns that image."""
+    state = _RUN_IMAGES.get()
+    base = next((state.dockerfiles[p] for p in dockerfile if p in state.dockerfiles), None)
+    if base is not None:
+        for name in names:
+            state.built[name] = base
+    return base
+
+
+def dockerfile_base(path: str) -> str | None:
+    """The vLLM image the Dockerfile at real path ``path`` (one of the run's) builds FROM, or None."""
+    return _RUN_IMAGES.get().dockerfiles.get(path)
+
+
+def built_from(ref: str) -> str | None:
+    """The vLLM image that image ``ref``, built in this file (:func:`note_built`), is built FROM."""
+    built = _RUN_IMAGES.get().built
+    if not built:
+        return None
+    return built.get(ref) or (built.get(ref + ":latest") if parse_image(ref).tag is None else built.get(ref.removesuffix(":latest")))
 
 
 def _configured_image(ref: str) -> bool:
-    patterns = _EXTRA_IMAGES.get()
+    patterns = _RUN_IMAGES.get().patterns
     if not patterns:
         return False
     repo = parse_image(ref).repository
@@ -233,13 +268,14 @@ class Match:
     env: list[tuple[Token, Token | None]] = field(default_factory=list)  # VAR=x words of env/docker -e
     named_like: bool = False  # the words run in an image merely named like vLLM's (weak)
     container: Token | None = None  # ``docker exec NAME ...``: the running container the words run in
+    base: str | None = None  # the image is built in this tree FROM this vLLM image (its entrypoint kept)
 
     @property
     def strong(self) -> bool:
         """A vLLM command word or entrypoint module, or a vLLM image whose entrypoint takes the args."""
         if self.named_like:
             return False
-        if self.entrypoint != "image":
+        if self.entrypoint != "image" or self.base is not None:
             return True
         if self.image is not None and self.image.alternatives:
             return all(is_official_vllm_image(a) for a in self.image.alternatives)
@@ -253,6 +289,8 @@ class Match:
         if self.entrypoint == "image":
             if self.image is None:
                 return "arguments of a vLLM image's entrypoint"
+            if self.base is not None:
+                return f"image {self.image.value}, built here FROM vLLM image {self.base}"
             kind = "vLLM image" if self.strong else "image named like vLLM's"
             if self.image.alternatives:
                 return f"{kind} {self.image.value} (one of {', '.join(self.image.alternatives)})"
@@ -314,6 +352,53 @@ def docker_run(words: list[Token]) -> DockerRun | None:
         break
     out.image_index = j
     return out
+
+
+# docker buildx build --help (0.17): options that take a separate value
+_DOCKER_BUILD_VALUE_OPTS = frozenset(
+    """--add-host --allow --annotation --attest --build-arg --build-context --builder --cache-from
+    --cache-to --call --cgroup-parent -f --file --iidfile --label --metadata-file --network
+    --no-cache-filter -o --output --platform --progress --provenance --sbom --secret --shm-size
+    --ssh -t --tag --target --ulimit --memory -m --cpu-shares -c --isolation --squash-to""".split()
+)
+
+
+@dataclass
+class DockerBuild:
+    tags: list[str]
+    file: str | None  # ``-f``: the Dockerfile (relative to the working folder), else CONTEXT/Dockerfile
+    context: str | None
+
+
+def docker_build(words: list[Token]) -> DockerBuild | None:
+    """``docker [buildx|image] build [options] CONTEXT`` (podman, nerdctl): its tags, file and context."""
+    if len(words) < 2 or basename(words[0].value) not in ("docker", "podman", "nerdctl"):
+        return None
+    k = 1
+    if words[1].value in ("buildx", "image", "builder") and len(words) > 2:
+        k = 2
+    if words[k].value != "build":
+        return None
+    out = DockerBuild([], None, None)
+    j = k + 1
+    while j < len(words):
+        t = words[j]
+        v = t.value
+        if v.startswith("-") and len(v) > 1:
+            name, eq, inline = v.partition("=")
+            takes = name in _DOCKER_BUILD_VALUE_OPTS and not eq
+            val = words[j + 1] if takes and j + 1 < len(words) else (_sub_token(t, len(name) + 1, len(v)) if eq else None)
+            if val is not None and not val.is_opaque:
+                if name in ("-t", "--tag"):
+                    out.tags.append(val.value)
+                elif name in ("-f", "--file"):
+                    out.file = val.value
+            j += 2 if takes else 1
+            continue
+        if not t.is_opaque:
+            out.context = v
+        j += 1
+    return out if out.tags else None
 
 
 def _docker_exec(rest: list[Token], env: list) -> Match | None:
@@ -569,6 +654,10 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
             if all(is_official_vllm_image(a) for a in image.alternatives):
                 return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
             return None
+        base = built_from(image.value) if not image.is_opaque else None
+        if base is not None:
+            # built by this file FROM a vLLM image whose entrypoint it keeps
+            return Match("vllm", "image", rest[: j + 1], after, image=image, env=env, base=base)
         official = is_official_vllm_image(image.value)
         if official:
             # vLLM's own images: the entrypoint (``vllm serve``) receives ``after`` as its

@@ -10,13 +10,15 @@ image, ``command`` is the image entrypoint's argv.
 
 from __future__ import annotations
 
-from linter.launch import EnvVar, Launch, Span, Token
+import os
+
+from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
 from linter.sources.words import interp_ranges, kept_env, shell_script_index, split_words
 from linter.sources.kubernetes import argv_launches, image_hint, image_repository, likely_vllm_image
-from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items, text_of
 from linter.sources.yaml_scalars import scalar_offsets, scalar_token, sub_token
 
 def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list[Node], bool]:
@@ -94,6 +96,24 @@ def _env_args_launches(src: SourceFile, node: Node | None, image: Token | None, 
     return out
 
 
+def _built_base(src: SourceFile, build: Node | None) -> str | None:
+    """The vLLM image a service's ``build:`` (a context, or ``{context, dockerfile}``) builds FROM."""
+    if build is None:
+        return None
+    context, dockerfile = ".", "Dockerfile"
+    if isinstance(build, ScalarNode):
+        context = build.value
+    elif isinstance(build, MappingNode):
+        context = text_of(get(build, "context")) or "."
+        dockerfile = text_of(get(build, "dockerfile")) or "Dockerfile"
+    else:
+        return None
+    if "://" in context or "$" in context or "$" in dockerfile:
+        return None  # a remote context or an interpolated path: not a file of this tree
+    folder = os.path.dirname(os.path.abspath(src.path)) if src.path else os.getcwd()
+    return commands.dockerfile_base(os.path.realpath(os.path.join(folder, context, dockerfile)))
+
+
 def service_launches(src: SourceFile, name: str, service: MappingNode, *, group: str) -> Extraction:
     entry_words, entry_nodes, _ = command_words(src, get(service, "entrypoint"))
     cmd_words, cmd_nodes, cmd_is_string = command_words(src, get(service, "command"))
@@ -121,18 +141,27 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
         out = embedded_shell.extract(src, tok.value, sub, kind="compose", group=group, editable=not folded)
     else:
         build = get(service, "build")
+        base = _built_base(src, build)
         built = image_tok is None and build is not None and (
             "vllm" in name.lower() or "vllm" in src.text[build.start_mark.index : build.end_mark.index].lower())
-        likely = likely_vllm_image(image_repository(image_tok.value) if image_tok else None) or built
+        likely = base is not None or likely_vllm_image(image_repository(image_tok.value) if image_tok else None) or built
         runs_image = not entry_words and bool(cmd_words) and likely
         out = argv_launches(src, words, nodes, kind="compose", span=span, group=group, image=image_tok, image_runs_args=runs_image)
-        if runs_image and not (image_tok and commands.is_vllm_image(image_tok.value)):
-            for launch in out.launches:
-                if launch.entrypoint == "image":
-                    launch.notes.append("image entrypoint assumed to be vLLM's")
-                    if built:
-                        launch.evidence = f"command of service {name}, built from a vLLM build (its entrypoint is assumed to be vLLM's)"
-                        launch.strong = False
+        for launch in out.launches if runs_image else ():
+            if launch.entrypoint != "image":
+                continue
+            if base is not None:
+                # ``build:`` of a Dockerfile of this tree FROM a vLLM image (its entrypoint kept)
+                launch.evidence, launch.strong = f"built here FROM vLLM image {base}", True
+                found = commands.release_tag(base)
+                if found is not None and hint is None:
+                    at = image_tok.span if image_tok is not None else Span(service.start_mark.index, service.start_mark.index)
+                    launch.version_hint = VersionHint(found[0], at, "image-tag", False)
+            elif not (image_tok and commands.is_vllm_image(image_tok.value)):
+                launch.notes.append("image entrypoint assumed to be vLLM's")
+                if built:
+                    launch.evidence = f"command of service {name}, built from a vLLM build (its entrypoint is assumed to be vLLM's)"
+                    launch.strong = False
     if not out.launches:
         out.extend(_env_args_launches(src, get(service, "environment"), image_tok, span=span, group=group))
     if not cmd_words and image_tok is None:

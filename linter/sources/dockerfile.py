@@ -834,6 +834,23 @@ def tree_comments(text: str, root, char: Callable[[int], int], spans=None) -> li
     return out
 
 
+def vllm_base(src: SourceFile) -> str | None:
+    """The vLLM image the final stage runs, entrypoint kept (no ENTRYPOINT of its own), or None:
+    an image built from this file runs ``vllm serve`` with its ``docker run`` arguments."""
+    try:
+        reader = _Dockerfile(src)
+        reader.run()
+    except Exception:  # noqa: BLE001 - the linting of the file reports what went wrong
+        return None
+    if not reader.stages:
+        return None
+    stage = reader.stages[-1]
+    image, _pin = reader.root_image(stage)
+    if image is None or image.opaque or stage.entrypoint is not None or not commands.is_official_vllm_image(image.value):
+        return None
+    return image.value
+
+
 def extract(src: SourceFile) -> Extraction:
     try:
         return _Dockerfile(src).run()

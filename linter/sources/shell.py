@@ -24,6 +24,7 @@ Public API:
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass, replace
@@ -439,6 +440,9 @@ class _Script(WordEvaluator):
             return
         tokens = [self.token(w) for w in words]
         self.pip_pins(tokens)
+        build = commands.docker_build(tokens)
+        if build is not None:
+            commands.note_built(build.tags, _dockerfile_places(self.src.path, build))
         run = commands.docker_run(tokens)
         if run is not None and run.name is not None and not run.name.is_opaque:
             # ``docker exec NAME vllm serve`` later runs with this container's environment
@@ -500,7 +504,11 @@ class _Script(WordEvaluator):
             evidence=m.evidence,
             strong=m.strong,
         )
-        if m.image is not None:
+        if m.image is not None and m.base is not None:
+            # built here FROM a vLLM image: that image's release (its tag stands in the Dockerfile)
+            found = commands.release_tag(m.base)
+            launch.version_hint = VersionHint(found[0], m.image.span, "image-tag", False) if found else None
+        elif m.image is not None:
             launch.version_hint = self.image_hint(m.image)
         elif container is not None and container[1] is not None:
             launch.version_hint = self.image_hint(container[1])  # the image the container runs
@@ -799,6 +807,26 @@ class _Piece:
 
 _PIECE = re.compile(r"[^ \t\n]+")
 _LITERAL_PIECE = re.compile(r"[A-Za-z0-9_./:=,+@%-]+")
+
+
+def _dockerfile_places(script: str, build: commands.DockerBuild) -> list[str]:
+    """Where the Dockerfile of ``docker build`` may stand (real paths): ``-f FILE`` or
+    ``CONTEXT/Dockerfile``, relative to the script's folder or to a folder above it (a script
+    under ``scripts/`` is often run from the repository's root)."""
+    if build.file == "-":
+        return []
+    rel = build.file or posixpath.join(build.context or ".", "Dockerfile")
+    if os.path.isabs(rel):
+        return [os.path.realpath(rel)]
+    out = []
+    folder = os.path.dirname(os.path.abspath(script)) if script else os.getcwd()
+    for _ in range(4):
+        out.append(os.path.realpath(os.path.join(folder, rel)))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return out
 
 
 def _applies_stdin(vals: list[str]) -> bool:

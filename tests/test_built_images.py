@@ -1,0 +1,102 @@
+"""Images the tree builds FROM a vLLM image: ``docker build -t NAME`` then ``docker run NAME args``, compose ``build:``."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from linter.cli import main
+from linter.sources.commands import docker_build
+from linter.launch import Span, Token
+
+SERVE_DOCKERFILE = (
+    "# syntax=docker/dockerfile:1\n"
+    "FROM python:3.12-slim AS tools\n"
+    "RUN pip install --no-cache-dir awscli\n"
+    "\n"
+    "FROM vllm/vllm-openai:v0.30.0\n"
+    "COPY --from=tools /usr/local/bin/aws /usr/local/bin/aws\n"
+    "ENV VLLM_LOGGING_LEVEL=INFO\n"
+)
+# its own entrypoint: ``docker run`` arguments go to the wrapper, not to vLLM
+WRAPPED_DOCKERFILE = 'FROM vllm/vllm-openai:v0.30.0\nCOPY run.sh /run.sh\nENTRYPOINT ["/run.sh"]\n'
+
+BUILD_SH = (
+    "#!/usr/bin/env bash\r\n"
+    "set -euo pipefail\r\n"
+    "TAG=\"acme/chat-serve:${GIT_SHA:-dev}\"\r\n"
+    "IMAGE=acme/chat-serve\r\n"
+    "docker buildx build --platform linux/amd64 --tag=\"$IMAGE\" -f docker/serve.Dockerfile .\r\n"
+    "docker build -t acme/wrapped -f docker/wrapped.Dockerfile .\r\n"
+    "docker run --rm --gpus all -p 8000:8000 \"$IMAGE\" \\\r\n"
+    "  --model Qwen/Qwen3-8B --max-num-seq 64\r\n"
+    "docker run --rm acme/wrapped --max-num-seq 8\r\n"
+    "docker run --rm acme/never-built --max-num-seq 8\r\n"
+    "vllm serve Qwen/Qwen3-0.6B --max-num-seq 4\r\n"
+)
+COMPOSE = (
+    "services:\n"
+    "  chat:\n"
+    "    build: {context: ., dockerfile: docker/serve.Dockerfile}\n"
+    "    image: acme/chat-serve:dev\n"
+    "    command: [\"Qwen/Qwen3-8B\", \"--max-num-seq\", \"32\"]\n"
+    "  proxy:\n"
+    "    build: ./proxy\n"
+    "    command: [\"--max-num-seq\", \"1\"]\n"
+)
+
+
+def _tree(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "proxy").mkdir()
+    (tmp_path / "docker" / "serve.Dockerfile").write_text(SERVE_DOCKERFILE, encoding="utf-8")
+    (tmp_path / "docker" / "wrapped.Dockerfile").write_text(WRAPPED_DOCKERFILE, encoding="utf-8")
+    (tmp_path / "proxy" / "Dockerfile").write_text("FROM nginx:1.27\n", encoding="utf-8")
+    (tmp_path / "scripts" / "build_and_run.sh").write_bytes(BUILD_SH.encode())
+    (tmp_path / "compose.yaml").write_text(COMPOSE, encoding="utf-8")
+
+
+def _launches(tmp_path, monkeypatch, *paths):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [*(paths or ["."]), "--no-cache", "--show-launches", "--output-format", "json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    return sorted((l["file"].rsplit("/", 1)[-1], l["line"], l["strong"], l["vllm_version"], l["evidence"]) for l in found if not l["file"].endswith("Dockerfile"))
+
+
+def test_docker_run_of_an_image_built_from_a_vllm_dockerfile(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    got = _launches(tmp_path, monkeypatch)
+    assert got == [
+        ("build_and_run.sh", 7, True, "v0.30.0", "image acme/chat-serve, built here FROM vLLM image vllm/vllm-openai:v0.30.0"),
+        ("build_and_run.sh", 11, True, None, "`vllm serve` command"),
+        ("compose.yaml", 3, True, "v0.30.0", "built here FROM vLLM image vllm/vllm-openai:v0.30.0"),
+    ]
+
+
+def test_the_launch_is_checked_and_fixed_at_its_own_characters(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [".", "--no-cache", "--fix", "--target-version", "0.32", "--select", "VL201"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "scripts" / "build_and_run.sh").read_bytes().decode() == BUILD_SH.replace(
+        "--max-num-seq 64", "--max-num-seqs 64").replace("--max-num-seq 4", "--max-num-seqs 4")
+    assert (tmp_path / "compose.yaml").read_text(encoding="utf-8") == COMPOSE.replace('"--max-num-seq", "32"', '"--max-num-seqs", "32"')
+
+
+def test_without_the_dockerfile_in_the_run_nothing_is_claimed(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    got = _launches(tmp_path, monkeypatch, "scripts")  # the Dockerfiles are not linted: unknown
+    assert [(name, line) for name, line, *_ in got] == [("build_and_run.sh", 11)]
+
+
+def test_docker_build_words() -> None:
+    def toks(*vals):
+        return [Token(v, Span(0, 0)) for v in vals]
+
+    b = docker_build(toks("podman", "build", "--build-arg", "X=1", "-t", "a/b:1", "--tag=a/b:latest", "-f", "ops/Dockerfile", "ctx"))
+    assert (b.tags, b.file, b.context) == (["a/b:1", "a/b:latest"], "ops/Dockerfile", "ctx")
+    assert docker_build(toks("docker", "build", ".")) is None  # untagged: nothing to run by name
+    assert docker_build(toks("docker", "run", "-t", "x")) is None
