@@ -6,6 +6,13 @@ scripts, ``sh -c '...'`` strings) is turned into words after shell quote
 removal, and :func:`linter.sources.commands.match_words` decides whether the
 words start vLLM or an LMCache server.
 
+Beyond one command: a heredoc body written to ``X.yaml``/``X.json`` (or fed to ``kubectl
+apply -f -``) is recorded as a :class:`~linter.sources.WrittenFile` for
+:mod:`linter.sources.written_files` (the config file of a ``--config X`` launch, a manifest);
+``docker exec NAME`` runs with the ``VLLM_*`` env and image pin of the script's ``docker run
+--name NAME``; ``docker build -t NAME`` of a Dockerfile built FROM a vLLM image
+(:mod:`linter.built_images`) makes ``docker run NAME`` vLLM's.
+
 Positions: every word is evaluated character by character; each character of
 a word's value remembers the offset in the script it came from (or ``None``
 when it was produced by an escape or by nothing in the script).  The caller's
@@ -53,7 +60,7 @@ _LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+s
 _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
 # data files a heredoc may write that the YAML readers read (JSON is YAML's flow style)
 _WRITTEN_SUFFIXES = (".yaml", ".yml", ".json")
-_MAX_WRITTEN = 64  # data heredocs read per file (each is parsed on its own)
+_MAX_WRITTEN = 32  # data heredocs read per file (each is parsed on its own)
 _BODY_ESCAPE = re.compile(r"\\[$`\\]")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 
