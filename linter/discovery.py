@@ -94,8 +94,9 @@ def _needs_head(name: str) -> bool:
 def image_needles(patterns, built: bool = False) -> tuple[bytes, ...]:
     """What a file naming one of the ``vllm-images`` glob ``patterns`` must hold: the longest
     stretch without glob characters of each, lower-cased (for :func:`might_launch`); ``built``:
-    the tree has Dockerfiles built FROM a vLLM image, so a script that builds one may run it."""
-    out = [b"build"] if built else []
+    the tree has Dockerfiles built FROM a vLLM image, so a script that builds one (``docker
+    build``, ``buildx build``, ``podman build``) or a compose ``build:`` may run it."""
+    out = [b"docker build", b"buildx build", b"podman build", b"nerdctl build", b"build:"] if built else []
     for p in patterns:
         parts = re.split(r"[*?\[\]!]+", p.lower())
         out.append(max(parts, key=len).encode("utf-8"))
