@@ -26,7 +26,7 @@ import shutil
 import sys
 from pathlib import Path
 
-GENERATOR_VERSION = 3  # bump when the output changes (bench/run.py re-uses trees per version)
+GENERATOR_VERSION = 4  # bump when the output changes (bench/run.py re-uses trees per version)
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "files"
 
@@ -445,6 +445,165 @@ def build(root: str | os.PathLike, n_files: int, seed: int = 0, use_corpus: bool
     return counts
 
 
+# ---------------------------------------------------------------------------
+# a large platform repository (the shape of KServe, llm-d and the like)
+
+
+def crd(g: Gen, depth: int, width: int) -> str:
+    """One CustomResourceDefinition document: an openAPIV3Schema of nested properties (no launch)."""
+    kind = g.pick(WORDS).capitalize() + g.pick(WORDS).capitalize()
+    out = [f"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  annotations:\n"
+           f"    controller-gen.kubebuilder.io/version: v0.16.{g.r.randint(0, 5)}\n  name: {kind.lower()}s.serving.example.io\n"
+           f"spec:\n  group: serving.example.io\n  names:\n    kind: {kind}\n    plural: {kind.lower()}s\n  scope: Namespaced\n"
+           "  versions:\n  - name: v1beta1\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n"]
+
+    def props(level: int, pad: str) -> None:
+        for _ in range(width if level < depth else 2):
+            name = g.pick(WORDS) + g.pick(WORDS).capitalize()
+            desc = g.sentence()
+            if level < depth and g.r.random() < 0.55:
+                out.append(f"{pad}{name}:\n{pad}  description: |-\n{pad}    {desc}\n{pad}    {g.sentence()}\n"
+                           f"{pad}  type: object\n{pad}  properties:\n")
+                props(level + 1, pad + "    ")
+                out.append(f"{pad}  required:\n{pad}  - {g.pick(WORDS)}\n")
+            elif g.r.random() < 0.3:
+                out.append(f"{pad}{name}:\n{pad}  description: {desc}\n{pad}  items:\n{pad}    type: string\n{pad}  type: array\n"
+                           f"{pad}  x-kubernetes-list-type: atomic\n")
+            else:
+                t = g.pick(["string", "integer", "boolean"])
+                fmt = f"{pad}  format: int32\n" if t == "integer" else ""
+                out.append(f"{pad}{name}:\n{pad}  description: {desc}\n{fmt}{pad}  type: {t}\n")
+
+    props(0, "          ")
+    out.append("    served: true\n    storage: true\n    subresources:\n      status: {}\n")
+    return "".join(out)
+
+
+def _platform_launch_document(g: Gen, style: int) -> str:
+    """The one launch of an install manifest: a Deployment running vLLM, or a runtime that names
+    vLLM only through its image (KServe's ServingRuntime)."""
+    name = g.ident().replace("_", "-")
+    if style % 2 == 0:
+        return (
+            f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}-vllm\n  namespace: serving\nspec:\n  template:\n"
+            f"    spec:\n      containers:\n      - name: server\n        image: vllm/vllm-openai:v{g.pick(VERSIONS)}\n"
+            "        command: [\"vllm\", \"serve\"]\n        args:\n" + _yaml_list([g.pick(MODELS), *g.argv()], 8)
+        )
+    return (
+        f"apiVersion: serving.kserve.io/v1alpha1\nkind: ClusterServingRuntime\nmetadata:\n  name: {name}-runtime\nspec:\n"
+        "  supportedModelFormats:\n  - name: huggingface\n    version: \"1\"\n    autoSelect: true\n  containers:\n"
+        f"  - name: kserve-container\n    image: vllm/vllm-openai:v{g.pick(VERSIONS)}\n    command: [\"python\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n"
+        "    args:\n" + _yaml_list([f"--model={g.pick(MODELS)}", *g.argv()], 4)
+    )
+
+
+def install_manifest(g: Gen, size: int, style: int) -> str:
+    """A multi-megabyte install manifest: CRD schemas (almost all the bytes), RBAC and services,
+    and one vLLM launch among them."""
+    docs: list[str] = []
+    total = 0
+    launch_at = g.r.randint(3, 8)
+    while total < size:
+        if len(docs) == launch_at:
+            d = _platform_launch_document(g, style)
+        elif g.r.random() < 0.7:
+            d = crd(g, depth=g.r.randint(3, 4), width=g.r.randint(4, 7))
+        else:
+            n = g.ident().replace("_", "-")
+            d = (f"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: {n}\nrules:\n"
+                 f"- apiGroups:\n  - serving.example.io\n  resources:\n  - {g.pick(WORDS)}s\n  verbs:\n  - get\n  - list\n  - watch\n")
+        docs.append(d)
+        total += len(d) + 4
+    if len(docs) <= launch_at:
+        docs.insert(len(docs) // 2, _platform_launch_document(g, style))
+    return "---\n".join(docs)
+
+
+def install_script(g: Gen, manifest: str) -> str:
+    """An install script that embeds a manifest in a heredoc (a few non-ASCII characters) and
+    serves a model with vLLM once."""
+    return (
+        "#!/usr/bin/env bash\nset -eo pipefail\n# Installs the platform \u2014 CRDs, controller and runtimes \u2713\n"
+        f'echo "Installing \u2026"\ncat <<EOF | kubectl apply -f -\n{manifest}EOF\n'
+        f"vllm serve {g.pick(MODELS)} " + " ".join(g.argv()) + " &\n"
+        "echo \"\U0001F680 done\"\n"
+    )
+
+
+def big_python_module(g: Gen, size: int, launch: bool) -> str:
+    """A 100+ KB module that mentions vLLM once (an import or a docstring; some launch it)."""
+    head = '"""Runtime adapters for the serving controller."""\n\nimport os\nimport json\n'
+    mid = _python_filler(g, 40)
+    if launch:
+        call = f"\n\ndef start_server():\n    import subprocess\n    return subprocess.Popen({['vllm', 'serve', g.pick(MODELS), *g.argv()]!r})\n"
+    else:
+        call = "\n\ndef backend_name():\n    \"\"\"The name the vllm backend registers under.\"\"\"\n    return 'default'\n"
+    return py_file(g, size // 2).replace(head, head, 1) + call + mid + py_file(g, size // 2)[len(head) :]
+
+
+PLATFORM = {"manifests": 3, "manifest_mb": 3.5, "scripts": 2, "big_python": 40, "small": 4000}
+
+
+def build_platform(root: str | os.PathLike, seed: int = 1, scale: float = 1.0) -> dict:
+    """A tree shaped like a large platform repository: multi-megabyte multi-document install
+    manifests with one vLLM launch each among CRD schemas, install scripts that embed them,
+    100+ KB Python modules mentioning vLLM once, ordinary launch files, and thousands of small
+    files.  Deterministic for ``(seed, scale)``."""
+    root = Path(root)
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    g = Gen(seed)
+    files: list[tuple[Path, str]] = []
+    manifests = []
+    for j in range(PLATFORM["manifests"]):
+        m = install_manifest(g, int(PLATFORM["manifest_mb"] * 1e6 * scale), j)
+        manifests.append(m)
+        files.append((root / "install" / f"v0.{14 + j}.0" / "kserve.yaml", m))
+    for j in range(PLATFORM["scripts"]):
+        files.append((root / "hack" / f"quick_install_{j}.sh", install_script(g, manifests[j % len(manifests)][: int(2.4e6 * scale)] + "\n")))
+    for j in range(int(PLATFORM["big_python"] * scale) or 1):
+        files.append((root / "python" / f"pkg{j % 6}" / f"adapter_{j}.py", big_python_module(g, g.r.randint(100_000, 160_000), launch=j % 8 == 0)))
+    # the launch files a repository of examples holds
+    makers = [("serve.sh", lambda: shell_launch(g)), ("vllm.yaml", lambda: k8s_launch(g)), ("docker-compose.yaml", lambda: compose_launch(g)),
+              ("Dockerfile", lambda: dockerfile_launch(g)), ("README.md", lambda: markdown_launch(g)), ("launch.py", lambda: python_launch(g))]
+    for j in range(int(60 * scale) or 1):
+        name, maker = makers[j % len(makers)]
+        files.append((root / "docs" / "samples" / f"s{j}" / name, maker()))
+    weights = [w for _e, _m, w in ORDINARY]
+    n_small = int(PLATFORM["small"] * scale)
+    for j in range(n_small):
+        ext, maker, _w = g.r.choices(ORDINARY, weights)[0]
+        folder = root / g.pick(["pkg", "cmd", "test", "config", "python", "docs"]) / f"d{g.r.randrange(max(1, n_small // 40))}"
+        name = "Dockerfile" if ext == "Dockerfile" else f"{g.pick(WORDS)}_{j}{ext}"
+        files.append((folder / name, maker(g, min(_size(g), 8000))))
+    total = 0
+    for path, content in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = content.encode()
+        path.write_bytes(data)
+        total += len(data)
+    return {"files": len(files), "bytes": total, "launch": PLATFORM["manifests"] + PLATFORM["scripts"] + int(60 * scale) + int(PLATFORM["big_python"] * scale) // 8}
+
+
+def shell_command(size: int = 4_200_000) -> str:
+    """One ``vllm serve`` command of ``size`` bytes (line-continued words: a generated launcher)."""
+    g = Gen(7)
+    parts = [f"#!/bin/sh\nexec vllm serve {g.pick(MODELS)} \\\n"]
+    total = len(parts[0])
+    i = 0
+    while total < size:
+        s = f"  --served-model-name alias-{i}-{g.pick(WORDS)} \\\n" if i % 3 else f"  --max-model-len {g.r.randint(1, 9) * 4096} \\\n"
+        parts.append(s)
+        total += len(s)
+        i += 1
+    parts.append("  --port 8000\n")
+    return "".join(parts)
+
+
 if __name__ == "__main__":
-    out = build(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20_000)
-    print(out)
+    if len(sys.argv) > 1 and sys.argv[1] == "platform":
+        print(build_platform(sys.argv[2]))
+    else:
+        out = build(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20_000)
+        print(out)

@@ -1,25 +1,33 @@
-"""Benchmark vllm-lint on a synthetic monorepo (run by hand, not a test).
+"""Benchmark vllm-lint, side by side for one or more commits (run by hand, not a test).
 
-    python bench/run.py                 # 10k / 20k / 40k files, 5 runs each, medians
-    python bench/run.py --repeat 3 --scales 20000
+    python bench/run.py                          # HEAD
+    python bench/run.py --ref main --ref HEAD    # before and after, in the same run
+    python bench/run.py --repeat 3 --repeat-big 1 --no-shell
 
 Builds (once per generator version, under ``$TMPDIR/vllm-lint-bench``) the
-deterministic trees of :mod:`bench.make_tree`, then times, the median of
-``--repeat`` runs each:
+deterministic trees of :mod:`bench.make_tree` and times each commit as a
+byte-compiled snapshot (``git archive``), the median of ``--repeat`` runs:
 
-* ``vllm-lint`` cold on the tree (no cache), then warm (the cache of the run
-  before, nothing changed), against ``grep -rlE 'vllm|VLLM_'`` on the same tree
-  (the floor: reading every byte once);
-* ``yamllint`` on the tree's YAML files against ``vllm-lint`` on the same
-  files (``include = ["*.yaml", "*.yml"]``);
-* ``vllm-lint`` on one small file (the pre-commit case) against ``python -c pass``;
-* cold and warm runs at every scale, to show how the cost grows;
+* the monorepo (``--mono`` files): ``vllm-lint`` cold (no cache), warm (the
+  cache of the run before, nothing changed) and ``--no-cache``, against
+  ``grep -rlE 'vllm|VLLM_'`` (the floor: reading every byte once) and a bare
+  Python walk + read + substring test of the same tree;
+* one small file (shell, Kubernetes YAML, Python; the pre-commit case) against
+  ``python -c pass``;
+* the platform tree (:func:`bench.make_tree.build_platform`: multi-megabyte
+  install manifests of CRD schemas with one launch each, install scripts that
+  embed them, 100+ KB Python modules, thousands of small files): cold, warm,
+  and a new ``--target-version`` on the cache of a run without one;
+* one 4 MB shell command (one run, ``--shell-timeout``);
 
-and the peak resident memory of each command (``getrusage(RUSAGE_CHILDREN)``
+the peak resident memory of each command (``getrusage(RUSAGE_CHILDREN)``
 ``ru_maxrss`` in a wrapper process: the largest single process of the command,
-its worker processes included).  The files are in the page cache for every
-command (each tree is read once before timing), so "cold" means "no vllm-lint
-cache", not "cold disk".
+its worker processes included), and byte-identical output checks (digests of
+standard output): cold, warm and uncached runs of one commit print the same,
+a new target served from the cache prints what it prints uncached, and every
+commit prints the same.  The files are in the page cache for every command
+(each tree is read once before timing), so "cold" means "no vllm-lint
+cache", not "cold disk".  The exit code is 1 when a check fails.
 """
 
 from __future__ import annotations
@@ -42,29 +50,36 @@ import make_tree  # noqa: E402
 
 WRAPPER = r"""
 import json, resource, subprocess, sys, time
-cwd, cmd = sys.argv[1], sys.argv[2:]
+import hashlib
+cwd, timeout, cmd = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
 t = time.perf_counter()
-p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=timeout or None)
+    rc, out = p.returncode, p.stdout
+except subprocess.TimeoutExpired:
+    rc, out = "timeout", b""
 wall = time.perf_counter() - t
-print(json.dumps({"wall": wall, "rc": p.returncode, "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+print(json.dumps({"wall": wall, "rc": rc, "out": hashlib.sha256(out).hexdigest()[:16], "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
 """
 
 
 ENV: dict = {}
 
 
-def measure(cmd: list[str], cwd: Path, repeat: int, before=None) -> dict:
-    walls, rss, rcs = [], [], set()
-    env = {**os.environ, **ENV}
+def measure(cmd: list[str], cwd: Path, repeat: int, before=None, env=None, timeout: float = 0) -> dict:
+    """Median wall time, peak memory, exit codes and output digests of ``repeat`` runs."""
+    walls, rss, rcs, outs = [], [], set(), set()
+    env = {**os.environ, **(ENV if env is None else env)}
     for _ in range(repeat):
         if before is not None:
             before()
-        out = subprocess.run([sys.executable, "-c", WRAPPER, str(cwd), *cmd], capture_output=True, text=True, check=True, env=env)
+        out = subprocess.run([sys.executable, "-c", WRAPPER, str(cwd), str(timeout), *cmd], capture_output=True, text=True, check=True, env=env)
         r = json.loads(out.stdout)
         walls.append(r["wall"])
         rss.append(r["maxrss_kb"])
-        rcs.add(r["rc"])
-    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls), "maxrss_mb": max(rss) / 1024, "rc": sorted(rcs)}
+        rcs.add(str(r["rc"]))
+        outs.add(r["out"])
+    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls), "maxrss_mb": max(rss) / 1024, "rc": sorted(rcs), "out": sorted(outs)}
 
 
 def snapshot(base: Path, ref: str) -> tuple[list[str], dict, str]:
@@ -134,85 +149,200 @@ def machine() -> str:
     return f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs ({cpu}), {mem}, Python {platform.python_version()};{load}"
 
 
+WALK = r"""
+import os
+hits = 0
+for top, dirs, files in os.walk("."):
+    dirs[:] = [d for d in dirs if d not in (".git", ".vllm-lint-cache")]
+    for name in files:
+        with open(os.path.join(top, name), "rb") as f:
+            data = f.read()
+        hits += b"vllm" in data or b"VLLM_" in data
+print(hits)
+"""
+
+TARGET = "0.31"  # the "new --target-version" of a run whose cache was filled without one
+
+
+class Checks:
+    """Byte-identical output: what must print the same, by output digest."""
+
+    def __init__(self):
+        self.failed: list[str] = []
+        self.passed = 0
+
+    def same(self, what: str, *results: dict) -> None:
+        outs = {o for r in results for o in r["out"]}
+        if len(outs) == 1:
+            self.passed += 1
+        else:
+            self.failed.append(f"{what}: {len(outs)} different outputs")
+
+
+def platform_tree(base: Path) -> Path:
+    root = base / "platform"
+    marker = base / "platform.json"
+    want = {"generator": make_tree.GENERATOR_VERSION, "platform": make_tree.PLATFORM}
+    if marker.exists() and root.is_dir():
+        try:
+            if {k: v for k, v in json.loads(marker.read_text()).items() if k in want} == want:
+                return root
+        except ValueError:
+            pass
+    print(f"building {root} ...", file=sys.stderr, flush=True)
+    c = make_tree.build_platform(root)
+    marker.write_text(json.dumps({**want, "counts": c}))
+    return root
+
+
+def shell_command_file(base: Path) -> Path:
+    folder = base / "shell-4mb"
+    path = folder / "launcher.sh"
+    text = make_tree.shell_command()
+    if not path.exists() or path.stat().st_size != len(text.encode()):
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return path
+
+
+def row(label: str, results: list[dict], unit=None, note: str = "") -> str:
+    cells = []
+    for r in results:
+        if r is None:
+            cells.append(f"{'-':>22}")
+            continue
+        ratio = f" {r['median'] / unit[results.index(r)]:6.2f}x" if unit else ""
+        cells.append(f"{r['median']:8.3f}{ratio:8} {r['maxrss_mb']:5.0f}MB")
+    return f"  {label:<38}" + "".join(f"{c:>24}" for c in cells) + (f"   {note}" if note else "")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scales", default="10000,20000,40000", help="tree sizes in files (comma-separated); the middle one is the main tree")
-    ap.add_argument("--main", type=int, default=20000, help="the tree the ratios are quoted on")
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--mono", type=int, default=6000, help="files in the monorepo tree")
+    ap.add_argument("--repeat", type=int, default=5, help="runs per figure on the monorepo and one file (medians)")
+    ap.add_argument("--repeat-big", type=int, default=3, help="runs per figure on the platform tree")
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "vllm-lint-bench"))
-    ap.add_argument("--ref", default="HEAD", help="the commit to benchmark (default HEAD; 'worktree': the files as they are)")
+    ap.add_argument("--ref", action="append", help="a commit to benchmark (repeatable: side by side; default HEAD; 'worktree': the files as they are)")
+    ap.add_argument("--no-shell", action="store_true", help="skip the 4 MB shell command")
+    ap.add_argument("--shell-timeout", type=float, default=600.0)
     args = ap.parse_args(argv)
-    scales = sorted({int(s) for s in args.scales.split(",") if s} | {args.main})
+    refs = args.ref or ["HEAD"]
     base = Path(args.dir)
     base.mkdir(parents=True, exist_ok=True)
-    lint, env, what = snapshot(base, args.ref)
-    ENV.update(env)
-    yamllint = tool("yamllint")
+    lints = [snapshot(base, ref) for ref in refs]
     grep = ["grep", "-rlE", "vllm|VLLM_", "."]
+    walk = [sys.executable, "-c", WALK]
+    checks = Checks()
     print(f"machine: {machine()}")
-    print(f"vllm-lint: {what}; repeat {args.repeat}, medians; times in seconds\n")
+    for ref, (_cmd, _env, what) in zip(refs, lints):
+        print(f"vllm-lint {ref}: {what}")
+    print(f"medians of {args.repeat} runs ({args.repeat_big} on the platform tree); seconds, peak memory of the largest process\n")
+    header = f"  {'':<38}" + "".join(f"{ref[:22]:>24}" for ref in refs)
 
-    rows: dict[int, dict] = {}
-    for n in scales:
-        root = tree(base, n)
-        c = counts(base, n)
-        cache = root / ".vllm-lint-cache"
+    def each(cmd_tail, cwd, repeat, before=None, timeout=0):
+        return [measure([*lint, *cmd_tail], cwd, repeat, before=before, env=env, timeout=timeout) for lint, env, _w in lints]
 
-        def clear(cache=cache):
-            shutil.rmtree(cache, ignore_errors=True)
+    # -- the monorepo
+    mono = tree(base, args.mono)
+    c = counts(base, args.mono)
+    cache = mono / ".vllm-lint-cache"
 
-        subprocess.run(grep, cwd=root, stdout=subprocess.DEVNULL)  # page cache
-        r = {"files": c["files"], "mb": c["bytes"] / 1e6}
-        r["grep"] = measure(grep, root, args.repeat)
-        r["cold"] = measure([*lint, "--output-format", "concise", "."], root, args.repeat, before=clear)
+    def clear(cache=cache):
+        shutil.rmtree(cache, ignore_errors=True)
+
+    subprocess.run(grep, cwd=mono, stdout=subprocess.DEVNULL)  # page cache
+    g = measure(grep, mono, args.repeat)
+    w = measure(walk, mono, args.repeat)
+    cold = each(["--output-format", "concise", "."], mono, args.repeat, before=clear)
+    warm = []
+    for lint, env, _w in lints:
         clear()
-        subprocess.run([*lint, "--output-format", "concise", "."], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **ENV})
-        r["warm"] = measure([*lint, "--output-format", "concise", "."], root, args.repeat)
-        r["nocache"] = measure([*lint, "--no-cache", "--output-format", "concise", "."], root, args.repeat)
-        rows[n] = r
-        print(f"{n:>6} files {r['mb']:6.1f} MB: grep {r['grep']['median']:.3f}  cold {r['cold']['median']:.3f}  warm {r['warm']['median']:.3f}"
-              f"  (--no-cache {r['nocache']['median']:.3f})  peak {r['cold']['maxrss_mb']:.0f} MB", flush=True)
+        subprocess.run([*lint, "--output-format", "concise", "."], cwd=mono, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
+        warm.append(measure([*lint, "--output-format", "concise", "."], mono, args.repeat, env=env))
+    nocache = each(["--no-cache", "--output-format", "concise", "."], mono, args.repeat)
+    clear()
+    for i, ref in enumerate(refs):
+        checks.same(f"monorepo cold/warm/--no-cache ({ref})", cold[i], warm[i], nocache[i])
+    checks.same("monorepo across refs", *cold)
+    gm = g["median"]
+    print(f"monorepo: {c['files']} files, {c['bytes'] / 1e6:.1f} MB, {c['launch']} launch files")
+    print(header)
+    print(row("grep -rlE 'vllm|VLLM_'", [g]))
+    print(row("python walk + read + substring", [w], [gm], f"{w['median'] / gm:.2f}x grep"))
+    print(row("cold (no cache)   [x grep]", cold, [gm] * len(refs), "done when <= 5x grep"))
+    print(row("cold              [x python walk]", cold, [w["median"]] * len(refs), "done when <= 2x the walk"))
+    print(row("warm (unchanged)  [x grep]", warm, [gm] * len(refs), "done when <= 3x grep"))
+    print(row("--no-cache        [x grep]", nocache, [gm] * len(refs)))
 
-    main_n = args.main
-    root = base / f"tree-{main_n}"
-    m = rows[main_n]
-    # YAML: yamllint against vllm-lint on the same files
-    cfg = base / "yaml-only.toml"
-    cfg.write_text('include = ["*.yaml", "*.yml"]\n')
-    yaml_files = sum(1 for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and ".vllm-lint-cache" not in p.parts)
-    ycold = measure([*lint, "--config", str(cfg), "--output-format", "concise", "."], root, args.repeat, before=lambda: shutil.rmtree(root / ".vllm-lint-cache", ignore_errors=True))
-    yl = measure([*yamllint, "-f", "parsable", "."], root, 1) if yamllint else None  # once: it takes minutes
-    # one small file, start to finish
-    one = next(p for p in sorted((root / "services").rglob("serve.sh")))
-    one_yaml = next(p for p in sorted((root / "deploy").rglob("*.yaml")))
-    pypass = measure([sys.executable, "-c", "pass"], root, max(args.repeat, 10))
-    single = measure([*lint, "--no-cache", "--output-format", "concise", str(one.relative_to(root))], root, max(args.repeat, 10))
-    single_yaml = measure([*lint, "--no-cache", "--output-format", "concise", str(one_yaml.relative_to(root))], root, max(args.repeat, 10))
-    single_cached = measure([*lint, "--output-format", "concise", str(one.relative_to(root))], root, max(args.repeat, 10))
-
-    g = m["grep"]["median"]
-    print(f"\nmain tree: {main_n} files, {m['mb']:.1f} MB ({counts(base, main_n)['launch']} launch files)")
-    print(f"  grep -rlE 'vllm|VLLM_'            {g:7.3f}")
-    print(f"  vllm-lint cold (no cache)          {m['cold']['median']:7.3f}   {m['cold']['median'] / g:5.2f}x grep   (target <= 3x)")
-    print(f"  vllm-lint warm (cache, unchanged)  {m['warm']['median']:7.3f}   {m['warm']['median'] / g:5.2f}x grep   (target <= 1.5x)")
-    print(f"  vllm-lint --no-cache               {m['nocache']['median']:7.3f}   {m['nocache']['median'] / g:5.2f}x grep")
-    if yl is not None:
-        print(f"  yamllint on the {yaml_files} YAML files  {yl['median']:7.3f}")
-        print(f"  vllm-lint on the same YAML (cold)  {ycold['median']:7.3f}   yamllint / vllm-lint = {yl['median'] / ycold['median']:.1f}x   (target >= 5x)")
-    else:
-        print("  yamllint: not installed (pip install -e '.[bench]')")
+    # -- one file, start to finish
+    pypass = measure([sys.executable, "-c", "pass"], mono, max(args.repeat, 10))
     p = pypass["median"]
-    print(f"  python -c pass                     {p:7.3f}")
-    print(f"  vllm-lint one shell file           {single['median']:7.3f}   {single['median'] / p:5.2f}x python -c pass   (target <= 3x)")
-    print(f"  vllm-lint one YAML file            {single_yaml['median']:7.3f}   {single_yaml['median'] / p:5.2f}x python -c pass")
-    print(f"  vllm-lint one shell file (cached)  {single_cached['median']:7.3f}   {single_cached['median'] / p:5.2f}x python -c pass")
-    print("\nscaling (cost per 10,000 files should stay flat):")
-    for n in scales:
-        r = rows[n]
-        print(f"  {n:>6} files: cold {r['cold']['median']:.3f} ({r['cold']['median'] / n * 1e4:.3f}/10k)  warm {r['warm']['median']:.3f} "
-              f"({r['warm']['median'] / n * 1e4:.3f}/10k)  grep {r['grep']['median']:.3f}  peak memory cold {r['cold']['maxrss_mb']:.0f} MB, warm {r['warm']['maxrss_mb']:.0f} MB")
-    print(f"\npeak memory (largest process) on {main_n} files: cold {m['cold']['maxrss_mb']:.0f} MB (target < 150 MB); yamllint {yl['maxrss_mb'] if yl else 0:.0f} MB; grep {m['grep']['maxrss_mb']:.0f} MB")
-    return 0
+    one_sh = next(iter(sorted((mono / "services").rglob("serve.sh"))))
+    one_yaml = next(iter(sorted((mono / "deploy").rglob("*.yaml"))))
+    one_py = next(iter(sorted((mono / "services").rglob("launch.py"))))
+    print("\none file (--no-cache)")
+    print(header)
+    print(row("python -c pass", [pypass]))
+    for label, f in (("shell", one_sh), ("Kubernetes YAML", one_yaml), ("Python", one_py)):
+        r = each(["--no-cache", "--output-format", "concise", str(f.relative_to(mono))], mono, max(args.repeat, 10))
+        checks.same(f"one {label} file across refs", *r)
+        print(row(f"{label} file [x python -c pass]", r, [p] * len(refs), "done when <= 4x" if label == "shell" else ""))
+
+    # -- the platform tree
+    plat = platform_tree(base)
+    pc = json.loads((base / "platform.json").read_text())["counts"]
+    pcache = plat / ".vllm-lint-cache"
+    saved = base / "platform-cache-warm"
+
+    def pclear():
+        shutil.rmtree(pcache, ignore_errors=True)
+
+    def restore():
+        pclear()
+        shutil.copytree(saved, pcache)
+
+    subprocess.run(grep, cwd=plat, stdout=subprocess.DEVNULL)
+    pg = measure(grep, plat, args.repeat)
+    pw = measure(walk, plat, args.repeat)
+    pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear)
+    pwarm, pnew, pnew_ref = [], [], []
+    for lint, env, _w in lints:
+        pclear()
+        subprocess.run([*lint, "--output-format", "concise", "."], cwd=plat, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
+        pwarm.append(measure([*lint, "--output-format", "concise", "."], plat, args.repeat_big, env=env))
+        shutil.rmtree(saved, ignore_errors=True)
+        shutil.copytree(pcache, saved)
+        pnew.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, args.repeat_big, before=restore, env=env))
+        pnew_ref.append(measure([*lint, "--no-cache", "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, env=env))
+    pclear()
+    for i, ref in enumerate(refs):
+        checks.same(f"platform cold/warm ({ref})", pcold[i], pwarm[i])
+        checks.same(f"platform new target: cached vs --no-cache ({ref})", pnew[i], pnew_ref[i])
+    checks.same("platform across refs", *pcold)
+    checks.same("platform new target across refs", *pnew)
+    pgm = pg["median"]
+    print(f"\nplatform tree: {pc['files']} files, {pc['bytes'] / 1e6:.1f} MB ({make_tree.PLATFORM['manifests']} install manifests of "
+          f"{make_tree.PLATFORM['manifest_mb']} MB, {make_tree.PLATFORM['big_python']} Python modules of 100+ KB)")
+    print(header)
+    print(row("grep -rlE 'vllm|VLLM_'", [pg]))
+    print(row("python walk + read + substring", [pw], [pgm], f"{pw['median'] / pgm:.2f}x grep"))
+    print(row("cold              [x grep]", pcold, [pgm] * len(refs), "done when <= 40x grep, < 150 MB"))
+    print(row("warm              [x grep]", pwarm, [pgm] * len(refs)))
+    print(row(f"--target-version {TARGET} after warm [x warm]", pnew, [r["median"] for r in pwarm], "done when <= 1.5x warm"))
+
+    # -- one 4 MB shell command
+    if not args.no_shell:
+        sh = shell_command_file(base)
+        r = each(["--no-cache", "--output-format", "concise", sh.name], sh.parent, 1, timeout=args.shell_timeout)
+        checks.same("4 MB shell command across refs", *r)
+        print(f"\none shell command of {sh.stat().st_size / 1e6:.1f} MB (one run; exit codes {[x['rc'] for x in r]})")
+        print(header)
+        print(row("time, peak memory", r, None, "done when < 400 MB"))
+
+    print(f"\nbyte-identical output: {checks.passed} checks passed" + (f", {len(checks.failed)} FAILED:" if checks.failed else ""))
+    for f in checks.failed:
+        print(f"  FAILED {f}")
+    return 1 if checks.failed else 0
 
 
 if __name__ == "__main__":
