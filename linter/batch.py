@@ -250,8 +250,8 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
 
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     """(compact result or None when there is nothing to report, the bytes when it has diagnostics),
-    and for the parent's cache: (stat index row or None, new entry or None)."""
-    from linter.engine import lint_file
+    and for the parent's cache: (stat index row or None, new entry or None, new extraction entry or None)."""
+    from linter.engine import extract, lint_file
 
     settings, cache = _STATE["settings"], _STATE.get("cache")
     screened = prefilter and kinds.prefiltered(kind)  # walked files without vllm/lmcache are empty results
@@ -264,7 +264,7 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
             signature = None
     data = _read(path)
     if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
-        return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None)
+        return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None, None)
     from linter.discovery import image_needles, might_launch
 
     might = might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))) if screened else True
@@ -273,16 +273,37 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
         update = (path, [*signature, digest, might])
     if not might:
-        return None, (update, None)  # what lint_file returns for it: an empty result
+        return None, (update, None, None)  # what lint_file returns for it: an empty result
     key = None
     if cache is not None:
         key, hit = _cached(cache, path, kind, prefilter, digest, data)
         if hit is not None:
-            return ((hit, data if hit.get("d") else None) if hit else None), (update, None)
-    result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter)
+            return ((hit, data if hit.get("d") else None) if hit else None), (update, None, None)
+    stored: list = []
+    images = repr((settings.vllm_images, settings.built_images)) if settings.vllm_images or settings.built_images else ""
+    reader = (lambda src, kind: cached_extract(cache, src, kind, digest, stored, images)) if cache is not None else extract
+    result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter, reader=reader)
     packed = _pack(result, data)
     entry = _entry(key, result, path, packed[0] if packed is not None else {}) if key is not None else None
-    return packed, (update, entry)
+    return packed, (update, entry, stored[0] if stored else None)
+
+
+def cached_extract(cache, src, kind: str, digest: str, stored: list, images: str = ""):
+    """The extraction of ``src`` from the cache, or from its reader (appending to ``stored``
+    the entry for the cache to keep)."""
+    from linter import stored_extraction
+    from linter.engine import extract
+
+    key = cache.extraction_key(src.path, kind, digest, images)
+    hit = cache.get_extraction(key)
+    if hit is not None:
+        try:
+            return stored_extraction.decode(hit, len(src.text))
+        except ValueError:
+            pass
+    extraction = extract(src, kind)
+    stored.append((key, src.path, stored_extraction.encode(extraction)))  # before the engine sets pins on launches
+    return extraction
 
 
 def _entry(key: str, result, path: str, payload: dict):
@@ -401,10 +422,12 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             if fast is _MISS:
                 rest.append(job)
             else:
-                packed.append((job[0], fast, (None, None)))
+                packed.append((job[0], fast, (None, None, None)))
         jobs_left = rest
     else:
         jobs_left = jobs
+    if cache is not None and jobs_left:
+        cache.load_extractions()  # before the pool forks: the workers inherit it
     progress = _Progress(len(jobs_left))
     n = processes if processes is not None else _workers()
     try:
@@ -430,11 +453,13 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         progress.close()
         _STATE.clear()
     if cache is not None:  # saved by the caller, once, with the named config files' entries (Cache.save)
-        for _i, _res, (update, entry) in packed:
+        for _i, _res, (update, entry, extraction) in packed:
             if update is not None:
                 cache.note_file(*update)
             if entry is not None:
                 cache.put(*entry)
+            if extraction is not None:
+                cache.put_extraction(*extraction)
     answers = {i: res for i, res, _u in packed}
     by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
     out = []

@@ -19,6 +19,15 @@ and modification time of every module and data file of ``linter/`` and
 ``rules/`` (the release inventories, the history and the curated migrations),
 so an upgrade or an edited rule never reads an old entry.
 
+Apart from the results, the cache keeps each file's extraction (the launches,
+pins, problems and comments its reader found; :mod:`linter.stored_extraction`)
+in a pack of its own, keyed by the file's bytes, path and kind and named after
+the extractor code only (:func:`extractor_key`: the readers and what they
+import, not the argument model, the rules or the release data).  A run whose
+results miss (a new ``--target-version``, selection, knowledge update or rule)
+reads the extractions of unchanged files from it and re-runs only the argument
+model and the rules.
+
 A result that read other files besides its own (the ``--config FILE`` a
 launch names, wherever it was looked for) stores their signature (size,
 modification and change times, inode and device, as git's index keeps; or
@@ -58,8 +67,23 @@ def default_dir() -> str:
     return os.environ.get("VLLM_LINT_CACHE_DIR") or DIRNAME
 
 
+# what the readers are made of: what an extraction depends on (kept apart from the rules,
+# the argument model and the release data, so that changing those keeps the extractions)
+_EXTRACTOR_CODE = ("linter/sources", "linter/launch.py", "linter/source_file.py", "linter/offset_map.py",
+                   "linter/kinds.py", "linter/stored_extraction.py", "linter/cache.py")
+
+
 def tool_key() -> str:
     """The tool's version and the signature of its code and data (size, mtime of each file)."""
+    return _code_key(_WATCHED)
+
+
+def extractor_key() -> str:
+    """The tool's version and the signature of the readers' code (:data:`_EXTRACTOR_CODE`)."""
+    return _code_key(_EXTRACTOR_CODE)
+
+
+def _code_key(watched) -> str:
     h = hashlib.blake2b(digest_size=8)
     h.update(f"format {FORMAT}\n".encode())
     try:
@@ -67,7 +91,14 @@ def tool_key() -> str:
     except ImportError:
         version = "0"
     h.update(f"version {version}\n".encode())
-    stack = list(reversed(_WATCHED))
+    for item in watched:  # single files
+        if item.endswith(".py"):
+            try:
+                st = os.stat(os.path.join(_PACKAGE_ROOT, item))
+                h.update(f"{item} {st.st_size} {st.st_mtime_ns}\n".encode())
+            except OSError:
+                h.update(f"{item} missing\n".encode())
+    stack = [w for w in reversed(watched) if not w.endswith(".py")]
     while stack:
         sub = stack.pop()
         try:
@@ -159,6 +190,9 @@ class Cache:
         self.entries: dict = {}
         self.added: dict = {}
         self.file_updates: dict = {}
+        self._extract_folder: str | None = None
+        self.extractions: dict | None = None  # read on first use: a warm run never needs it
+        self.extractions_added: dict = {}
 
     @staticmethod
     def digest(data: bytes) -> str:
@@ -169,6 +203,35 @@ class Cache:
         h.update(f"{path}\0{kind}\0{int(prefilter)}\0{settings_text}\0{self.environment}\0{digest}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
+    @property
+    def extract_folder(self) -> str:
+        if self._extract_folder is None:
+            self._extract_folder = os.path.join(self.root, f"x{FORMAT}-{extractor_key()}")
+        return self._extract_folder
+
+    def extraction_key(self, path: str, kind: str, digest: str, images: str = "") -> str:
+        """``images``: what the readers know of vLLM images beyond the built-in names (the
+        ``vllm-images`` setting, images built in the tree): the reading depends on it."""
+        h = hashlib.blake2b(digest_size=20)
+        h.update(f"{path}\0{kind}\0{digest}\0{images}".encode("utf-8", "surrogateescape"))
+        return h.hexdigest()
+
+    def load_extractions(self) -> None:
+        if self.extractions is None:
+            pack = self._read_json(os.path.basename(self.extract_folder))
+            entries = pack.get("entries")
+            self.extractions = _valid_entries(entries) if isinstance(entries, dict) else {}
+
+    def get_extraction(self, key: str) -> dict | None:
+        """The stored extraction (checked by :func:`linter.stored_extraction.decode` before
+        use), or None."""
+        self.load_extractions()
+        entry = self.extractions.get(key)
+        return entry[1] if entry is not None else None
+
+    def put_extraction(self, key: str, path: str, payload: dict) -> None:
+        self.extractions_added[key] = [path, payload]
+
     # -- one pack file per tool version: the entries and the stat index
     #
     # ``entries``: key -> [path, compact result].  ``files`` (the stat index, like
@@ -177,10 +240,11 @@ class Cache:
     # recorded when last changed over RACY_SECONDS before, so an edit in the same clock
     # tick as the recording cannot hide behind an equal mtime.  One file rather than one
     # per entry: creating files is the slow part of a cold run on most file systems.
+    # The extractions' pack (``entries`` only) is read and written the same way.
 
-    def _open_folder(self, create: bool) -> int | None:
-        """A descriptor of the version folder, opened without following a link at the root
-        or at the version folder (None: absent, or refused)."""
+    def _open_folder(self, create: bool, name: str | None = None) -> int | None:
+        """A descriptor of the version folder (or of the root's folder ``name``), opened
+        without following a link at the root or at that folder (None: absent, or refused)."""
         flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
         try:
             root = os.open(self.root, flags)
@@ -193,9 +257,9 @@ class Cache:
             except OSError:
                 return None
             # like ruff's: keep the folder out of git and of backups
-            for name, text in ((".gitignore", "# Automatically created by vllm-lint.\n*\n"), ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")):
+            for file_name, text in ((".gitignore", "# Automatically created by vllm-lint.\n*\n"), ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")):
                 try:
-                    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=root)
+                    fd = os.open(file_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=root)
                     with os.fdopen(fd, "w") as f:
                         f.write(text)
                 except OSError:
@@ -203,7 +267,7 @@ class Cache:
         except OSError:  # a link (ELOOP), not a folder, unreadable: no cache
             return None
         try:
-            name = os.path.basename(self.folder)
+            name = name or os.path.basename(self.folder)
             try:
                 return os.open(name, flags, dir_fd=root)
             except FileNotFoundError:
@@ -216,30 +280,35 @@ class Cache:
         finally:
             os.close(root)
 
-    def _read_pack(self) -> tuple[dict, dict]:
+    def _read_json(self, name: str | None = None) -> dict:
+        """The pack of the version folder (or of the root's folder ``name``), or {}: read
+        non-blocking, bounded, never through a link, of this format."""
         from linter import bounded_json
         from linter.source_file import read_file
 
-        folder = self._open_folder(create=False)
+        folder = self._open_folder(create=False, name=name)
         if folder is None:
-            return {}, {}
+            return {}
         try:
             data = read_file(PACK, MAX_PACK_BYTES, follow=False, dir_fd=folder)  # never blocks, never follows a link
             if len(data) > MAX_PACK_BYTES:
-                return {}, {}
+                return {}
             pack = bounded_json.loads(data, max_depth=16)
         except (OSError, ValueError):
-            return {}, {}
+            return {}
         finally:
             os.close(folder)
         if not isinstance(pack, dict) or pack.get("v") != FORMAT:
-            return {}, {}
+            return {}
+        return pack
+
+    def _read_pack(self) -> tuple[dict, dict]:
+        pack = self._read_json()
         files, entries = pack.get("files"), pack.get("entries")
         if not isinstance(files, dict) or not isinstance(entries, dict):
             return {}, {}
         files = {p: row for p, row in files.items() if _valid_row(row)}
-        entries = {k: e for k, e in entries.items() if isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], dict)}
-        return files, entries
+        return files, _valid_entries(entries)
 
     def load(self) -> dict:
         """Read the pack; return the stat index."""
@@ -262,20 +331,31 @@ class Cache:
         """Write the pack: what another run saved meanwhile, then this run's entries and index updates.
 
         An entry of a path that this run stored anew is dropped (the file changed, or
-        the settings did), so the pack holds about one entry per file."""
+        the settings did), so the pack holds about one entry per file; likewise for the
+        extractions' pack."""
+        if self.extractions_added:
+            name = os.path.basename(self.extract_folder)
+            stored = self._read_json(name).get("entries")
+            extractions = _renew(_valid_entries(stored) if isinstance(stored, dict) else {}, self.extractions_added)
+            if self._write({"v": FORMAT, "entries": extractions}, name):
+                self.extractions, self.extractions_added = extractions, {}
         if not self.added and not self.file_updates:
             return
         files, entries = self._read_pack()  # a concurrent run's additions are kept
         files.update(self.file_updates)
-        renewed = {entry[0] for entry in self.added.values()}
-        entries = {k: e for k, e in entries.items() if not (isinstance(e, list) and e and e[0] in renewed)}
-        entries.update(self.added)
-        folder = self._open_folder(create=True)
+        entries = _renew(entries, self.added)
+        if self._write({"v": FORMAT, "files": files, "entries": entries}):
+            self.files, self.entries, self.added, self.file_updates = files, entries, {}, {}
+
+    def _write(self, pack: dict, name: str | None = None) -> bool:
+        """Write ``pack`` atomically as the pack of the version folder (or of the root's folder
+        ``name``), never through a link; False when it cannot be written."""
+        folder = self._open_folder(create=True, name=name)
         if folder is None:
-            return  # refused (a link) or cannot be made: the run is only slower
+            return False  # refused (a link) or cannot be made: the run is only slower
         tmp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
         try:
-            data = json.dumps({"v": FORMAT, "files": files, "entries": entries}, ensure_ascii=False, separators=(",", ":"))
+            data = json.dumps(pack, ensure_ascii=False, separators=(",", ":"))
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=folder)
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -288,10 +368,16 @@ class Cache:
                     pass
                 raise
         except (OSError, ValueError, UnicodeEncodeError):
-            return  # a cache that cannot be written is only slower
+            return False  # a cache that cannot be written is only slower
         finally:
             os.close(folder)
-        self.files, self.entries, self.added, self.file_updates = files, entries, {}, {}
+        return True
+
+
+def _valid_entries(entries: dict) -> dict:
+    """The well-formed ``key -> [path, payload]`` entries of a pack (a payload's own content
+    is checked where it is decoded)."""
+    return {k: e for k, e in entries.items() if isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], dict)}
 
 
 def _valid_row(row) -> bool:
@@ -301,6 +387,14 @@ def _valid_row(row) -> bool:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in row[:5])
         and isinstance(row[5], str) and isinstance(row[6], bool)
     )
+
+
+def _renew(entries: dict, added: dict) -> dict:
+    """``entries`` without those of a path ``added`` stores anew, then ``added``."""
+    renewed = {entry[0] for entry in added.values()}
+    out = {k: e for k, e in entries.items() if not (isinstance(e, list) and e and e[0] in renewed)}
+    out.update(added)
+    return out
 
 
 PACK = "cache.json"

@@ -159,15 +159,18 @@ def choose_release(launch: Launch, pins: list[VersionHint], settings: Settings, 
     return knowledge.newest(), None, "newest"
 
 
-def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, inherited: Version | None = None) -> FileResult:
-    """Lint one decoded file.  ``inherited``: see :func:`choose_release` (named config files only)."""
+def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, inherited: Version | None = None,
+                reader: Callable[[SourceFile, str], Extraction] = extract) -> FileResult:
+    """Lint one decoded file.  ``inherited``: see :func:`choose_release` (named config files only).
+    ``reader``: what gives the file's extraction (:func:`extract`, or the extraction cache's
+    front of it, :func:`linter.batch.cached_extract`)."""
     from rules.input_problem import parse_error, unreadable
 
     result = FileResult(src.path, src=src)
     from linter.sources.commands import vllm_images
 
     with vllm_images(settings.vllm_images, settings.built_images):
-        extraction = extract(src, kind)
+        extraction = reader(src, kind)
     if settings.enabled(parse_error.code, parse_error.default):
         result.diagnostics.extend(parse_error.stamp(src.path, Finding(p.span, p.message)) for p in extraction.problems)
     # The knowledge base sees launches only now: a config candidate is kept when
@@ -380,7 +383,8 @@ def _looks_like_vllm_config(parsed: argmodel.ParsedLaunch, least: int = 2) -> bo
     return True
 
 
-def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None, *, prefilter: bool = False, inherited: Version | None = None) -> FileResult:
+def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes | None = None, *, prefilter: bool = False,
+              inherited: Version | None = None, reader: Callable[[SourceFile, str], Extraction] = extract) -> FileResult:
     """Read and lint one file; reading problems become VL002/VL003 diagnostics.
 
     ``prefilter``: skip files whose bytes cannot hold a launch (walked files;
@@ -406,4 +410,4 @@ def lint_file(path: str, kind: str, settings: Settings, rules: dict, data: bytes
         src = SourceFile.from_bytes(path, data)
     except DecodeError as exc:
         return input_problem("VL002", path, str(exc), settings)
-    return lint_source(src, kind, settings, rules, inherited=inherited)
+    return lint_source(src, kind, settings, rules, inherited=inherited, reader=reader)

@@ -189,3 +189,101 @@ def test_a_model_added_to_the_hugging_face_cache_changes_the_key(tree, monkeypat
     (hub / "models--Qwen--Qwen3-8B" / "refs" / "main").write_text("abc")
     assert Cache(str(tree / "c"), tool="t").environment != before
     assert run("--output-format", "concise", ".") == run("--no-cache", "--output-format", "concise", ".")
+
+
+# ---------------------------------------------------------------------------
+# the extraction cache: what the readers found, kept apart from the rules
+
+
+def test_stored_extractions_decode_equal_to_what_the_readers_found(tree):
+    """Every kind's extraction (launches with tokens, settings, env, pins, problems, comments)
+    comes back from its JSON form equal, through a real JSON round trip."""
+    from linter import stored_extraction
+    from linter.engine import extract
+    from linter.source_file import SourceFile
+
+    (tree / "SERVING.md").write_text(
+        "# Serving\n\nStart the server:\n\n```bash\nexport VLLM_LOGGING_LEVEL=DEBUG\n"
+        "vllm serve Qwen/Qwen3-8B --max-model-len 16384 \\\n  --served-model-name \"$NAME\" ${EXTRA_ARGS}  # the model\n```\n"
+    )
+    seen_kinds, seen_launches = set(), 0
+    for c in _candidates(["."], respect_gitignore=True, force_exclude=False):
+        if c.status != "ok":
+            continue
+        src = SourceFile.from_bytes(c.path, Path(c.path).read_bytes())
+        found = extract(src, c.kind)
+        back = stored_extraction.decode(json.loads(json.dumps(stored_extraction.encode(found))), len(src.text))
+        assert back == found, c.path
+        assert all(isinstance(t.opaque, tuple) for launch in back.launches for t in launch.args)
+        seen_kinds.add(c.kind)
+        seen_launches += len(found.launches)
+    assert seen_launches >= 6 and len(seen_kinds) >= 5, seen_kinds
+
+
+def test_stored_extraction_that_is_not_one_is_a_miss():
+    from linter import stored_extraction
+
+    from linter.engine import extract
+    from linter.source_file import SourceFile
+
+    text = "FROM vllm/vllm-openai:v0.30.0\nCMD vllm serve Qwen/Qwen3-8B --max-model-len 8192  # long\n"
+    good = stored_extraction.encode(extract(SourceFile.from_bytes("Dockerfile", text.encode()), "dockerfile"))
+    assert good.get("L") and good.get("V")
+    assert stored_extraction.decode(json.loads(json.dumps(good)), len(text)).launches
+    row = good["L"][0]
+    fields = stored_extraction._LAUNCH_FIELDS
+
+    def with_field(name, value):
+        return {**good, "L": [[value if n == name else v for n, v in zip(fields, row)]]}
+
+    bad_ones = [
+        {"L": [[1, 2]]}, {"P": [["a"]]}, {"C": 3}, {"V": [[None]]}, {"X": []}, [],
+        {"P": [[0, len(text) + 1, "past the end"]]},  # a span outside the text
+        {"P": [[5, 2, "reversed"]]}, {"C": [[True, 3, "#"]]},
+        with_field("span", [0, len(text) + 40]),
+        with_field("strong", 1),  # a flag where a boolean is written
+        with_field("program", "bash"),
+        with_field("args", [None]),
+        with_field("args", [["--x", 0, 3, 0, 0, 0]]),  # a token of the old layout
+        with_field("resources", {"gpu-count": 1}),
+        with_field("loose_from", -1),
+        {**good, "V": [[*good["V"][0][:3], "guess", True]]},
+    ]
+    for bad in bad_ones:
+        with pytest.raises(ValueError):
+            stored_extraction.decode(bad, len(text))
+
+
+def test_a_new_target_reads_the_stored_extractions_and_prints_what_an_uncached_run_prints(tree, monkeypatch):
+    from linter import engine
+
+    run(".")
+    calls = []
+    real = engine.extract
+    monkeypatch.setattr(engine, "extract", lambda src, kind: calls.append(src.path) or real(src, kind))
+    for args in (["--target-version", "0.30"], ["--select", "ALL"], ["--target-version", "0.31", "--ignore", "VL601"]):
+        assert run("--output-format", "json", *args, ".") == run("--no-cache", "--output-format", "json", *args, ".")
+    cached_calls = len(calls)
+    calls.clear()
+    run("--no-cache", "--target-version", "0.29", ".")
+    assert calls, "an uncached run reads every file"
+    assert cached_calls == len(calls) * 3  # only the --no-cache runs read files again
+
+
+def test_an_edited_file_is_read_again_for_a_new_target(tree):
+    run(".")
+    serve = tree / "examples" / "deploy" / "serve.sh"
+    serve.write_text(serve.read_text().replace("--swap-space 16", "--max-num-seq 4"))
+    args = ["--output-format", "concise", "--target-version", "0.30", "."]
+    assert run(*args) == run("--no-cache", *args)
+
+
+def test_corrupt_extraction_pack_is_ignored(tree):
+    run(".")
+    packs = list((tree / DIRNAME).glob("x*/cache.json"))
+    assert packs
+    expected = run("--no-cache", "--target-version", "0.30", "--output-format", "json", ".")
+    for body in (b"{not json", json.dumps({"v": 1, "entries": {k: [k, {"L": [[0]]}] for k in json.loads(packs[0].read_text())["entries"]}}).encode()):
+        packs[0].write_bytes(body)
+        assert run("--target-version", "0.30", "--output-format", "json", ".") == expected
+        shutil.rmtree(next((tree / DIRNAME).glob("v*")))  # the results too: the extractions must be read
