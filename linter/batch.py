@@ -30,6 +30,7 @@ from linter.launch import Span
 
 MIN_PARALLEL = 400  # candidates below this are linted in the calling process
 CHUNK = 48
+CHUNK_BYTES = 1 << 20  # a chunk's files hold at most this many bytes (a bigger file is a chunk alone)
 PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
 
 # set in the parent before the pool forks (workers inherit them)
@@ -434,13 +435,13 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         if n > 1 and len(jobs_left) >= MIN_PARALLEL and _can_fork():
             import multiprocessing
 
-            _warm_up({job[2] for job in jobs_left})
+            _warm_up(settings)
 
-            chunks = [jobs_left[i : i + CHUNK] for i in range(0, len(jobs_left), CHUNK)]
+            chunks = balanced_chunks(jobs_left)
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(min(n, len(chunks)), initializer=_worker_signals) as pool:
                 done = 0
-                for part in pool.imap(_chunk, chunks):  # imap keeps the chunks' order
+                for part in pool.imap_unordered(_chunk, chunks):  # results find their slots by index
                     packed.extend(part)
                     done += len(part)
                     progress.update(done)
@@ -481,17 +482,44 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _warm_up(file_kinds) -> None:
-    """Import the rules and extractors and load the release data before forking, so that
-    every worker inherits them instead of loading them again."""
+def _warm_up(settings) -> None:
+    """Import the rules and load the release every worker will need (the target, or the newest
+    one that unpinned launches are checked against) before forking, so that the workers inherit
+    them instead of loading them again.  Readers are imported by the workers that meet their
+    kind (a Python reader is not loaded for a tree whose Python files hold no launch), and other
+    releases by the workers whose files pin them."""
     from linter import knowledge
-    from linter.engine import extractor
 
     _rules()
-    for kind in sorted(file_kinds):
-        extractor(kind)
-    for version in knowledge.known_versions():
-        knowledge.release(version).by_name
+    knowledge.release(settings.target or knowledge.newest()).by_name
+
+
+def balanced_chunks(jobs) -> list:
+    """The jobs in chunks of about equal work for the pool: the biggest files first, each big one
+    alone (so two big manifests never wait in one chunk while another worker idles), the rest
+    in chunks of at most :data:`CHUNK` files and :data:`CHUNK_BYTES` bytes."""
+    def size(job):
+        sig = job[4]
+        if sig is None:
+            try:
+                return os.stat(job[1]).st_size
+            except OSError:
+                return 0
+        return sig[0]
+
+    sized = sorted(((size(job), k, job) for k, job in enumerate(jobs)), key=lambda t: (-t[0], t[1]))
+    chunks: list = []
+    current: list = []
+    weight = 0
+    for n, _k, job in sized:
+        if current and (len(current) >= CHUNK or weight + n > CHUNK_BYTES):
+            chunks.append(current)
+            current, weight = [], 0
+        current.append(job)
+        weight += n
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def _can_fork() -> bool:

@@ -287,3 +287,16 @@ def test_corrupt_extraction_pack_is_ignored(tree):
         packs[0].write_bytes(body)
         assert run("--target-version", "0.30", "--output-format", "json", ".") == expected
         shutil.rmtree(next((tree / DIRNAME).glob("v*")))  # the results too: the extractions must be read
+
+
+def test_balanced_chunks_put_each_big_file_alone_and_every_job_once(tmp_path):
+    """Three 3 MB manifests among a thousand small files: each manifest is a chunk of its own,
+    first, so two workers share them; every job is in exactly one chunk."""
+    jobs = []
+    for k in range(1000):
+        size = 3_000_000 if k in (10, 500, 990) else 2_000 + k
+        jobs.append((k, f"f{k}.yaml", "yaml", True, (size, 0, k)))
+    chunks = batch.balanced_chunks(jobs)
+    assert sorted(j for c in chunks for j in c) == sorted(jobs)
+    assert [len(c) for c in chunks[:3]] == [1, 1, 1] and {c[0][0] for c in chunks[:3]} == {10, 500, 990}
+    assert all(len(c) <= batch.CHUNK and sum(j[4][0] for j in c) <= batch.CHUNK_BYTES for c in chunks[3:])
