@@ -1,0 +1,134 @@
+"""libyaml composes what the pure-Python composer composes, node for node and mark for mark.
+
+``linter.sources.yaml_nodes`` composes with ``yaml.CSafeLoader`` when PyYAML has it, and
+normalises its nodes to the pure-Python composer's; what libyaml reads differently goes to
+the pure-Python composer.  These tests compare both on texts that reach each difference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from yaml.nodes import MappingNode, ScalarNode
+
+from linter.sources import yaml_nodes
+
+pytestmark = pytest.mark.skipif(getattr(yaml, "CSafeLoader", None) is None, reason="PyYAML without libyaml")
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "files"
+
+
+def pure(text: str, monkeypatch):
+    with monkeypatch.context() as m:
+        m.setattr(yaml_nodes, "_compose_c", lambda t: None)
+        return yaml_nodes.compose_documents(text)
+
+
+def shape(docs) -> list:
+    """Every node with its kind, tag, style, value and both marks; an alias as the index of its node."""
+    ids: dict[int, int] = {}
+
+    def rec(n):
+        if id(n) in ids:
+            return ("alias", ids[id(n)])
+        ids[id(n)] = len(ids)
+        marks = (n.start_mark.index, n.start_mark.line, n.start_mark.column, n.end_mark.index, n.end_mark.line, n.end_mark.column)
+        if isinstance(n, ScalarNode):
+            return ("scalar", n.tag, n.style, n.value, marks)
+        if isinstance(n, MappingNode):
+            return ("map", n.tag, n.flow_style, marks, [(rec(k), rec(v)) for k, v in n.value])
+        return ("seq", n.tag, n.flow_style, marks, [rec(v) for v in n.value])
+
+    return [rec(d) for d in docs]
+
+
+DEPLOYMENT = """\
+# the model server
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: qwen-é-𝄞
+  annotations: {team: "nlp", cost-center: 'r&d'}
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: &img vllm/vllm-openai:v0.30.1
+        command: ["vllm", "serve"]
+        args:
+        - Qwen/Qwen3-8B
+        - --max-model-len
+        - "16384"
+        - >-
+          --served-model-name
+        env:
+          - name: VLLM_LOGGING_LEVEL
+            value: DEBUG
+        script: |
+          vllm serve --port 8000 \\
+            --dtype bfloat16
+      - name: sidecar
+        image: *img
+        empty:
+---
+apiVersion: v1
+kind: Service
+metadata: {name: qwen}
+spec:
+  ports: [{port: 80, targetPort: 8000}]
+...
+"""
+
+
+def variants(text: str):
+    yield text
+    yield text.rstrip("\n")  # no final line break: end marks at EOF
+    yield text.replace("\n", "\r\n")
+    yield text.replace("\n", "\r\n").rstrip("\r\n")
+    yield text.rstrip("\n").rstrip(".").rstrip("\n") + "  # last comment"
+    yield text.rstrip("\n") + "\n\n\n"
+
+
+@pytest.mark.parametrize("text", list(variants(DEPLOYMENT)) + ["a:", "a: b", "- - - x", "key:\n- a\n- b", "[1, [2, [3]]]", "", "# only a comment"])
+def test_libyaml_nodes_are_the_pure_composers(text, monkeypatch):
+    assert yaml_nodes._compose_c(yaml_nodes._NON_PRINTABLE.sub(" ", text)) is not None, "libyaml composes these"
+    fast = yaml_nodes.compose_documents(text)
+    assert shape(fast[0]) == shape(pure(text, monkeypatch)[0])
+    assert fast[1] == []
+
+
+@pytest.mark.parametrize("text", [
+    "a: b\t\nc: d\n",  # libyaml accepts the trailing tab, PyYAML refuses it
+    "\ufeffa: b\nc: [1, 2]",  # libyaml skips the BOM without counting it
+    "a: [1, 2\nb: c\n",  # a parse error: PyYAML's wording and place
+    "a: b\n---\nc: [d\n---\ne: f\n",  # a broken document among good ones
+    "x: " + "[" * 150 + "]" * 150 + "\n",  # nesting deeper than the C path takes
+    "x: " + "[" * 600 + "]" * 600 + "\n",  # PyYAML's recursion limit: its "nesting too deep"
+    "k: 'unterminated\n",
+])
+def test_what_libyaml_reads_differently_is_the_pure_composers(text, monkeypatch):
+    assert yaml_nodes._compose_c(yaml_nodes._NON_PRINTABLE.sub(" ", text)) is None
+    fast = yaml_nodes.compose_documents(text)
+    slow = pure(text, monkeypatch)
+    assert shape(fast[0]) == shape(slow[0])
+    assert fast[1] == slow[1]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no shared corpus")
+def test_corpus_yaml_composes_the_same(monkeypatch):
+    compared = 0
+    for path in sorted(CORPUS.rglob("*")):
+        if not path.is_file() or path.suffix not in (".yaml", ".yml"):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for t in (text, text.rstrip("\n"), text.replace("\n", "\r\n").rstrip("\n")):
+            fast, slow = yaml_nodes.compose_documents(t), pure(t, monkeypatch)
+            assert (shape(fast[0]), fast[1]) == (shape(slow[0]), slow[1]), path.name
+            compared += 1
+    assert compared > 300
