@@ -207,7 +207,7 @@ def test_stored_extractions_decode_equal_to_what_the_readers_found(tree):
         "vllm serve Qwen/Qwen3-8B --max-model-len 16384 \\\n  --served-model-name \"$NAME\" ${EXTRA_ARGS}  # the model\n```\n"
     )
     seen_kinds, seen_launches = set(), 0
-    for c in _candidates(["."], respect_gitignore=True, force_exclude=False):
+    for c in project.candidates(["."]):
         if c.status != "ok":
             continue
         src = SourceFile.from_bytes(c.path, Path(c.path).read_bytes())
