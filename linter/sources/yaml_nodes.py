@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import re
+
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -44,9 +46,30 @@ _LINE_BREAKS = "\n\r\x85\u2028\u2029"
 
 def _compose_c(text: str) -> list[Node] | None:
     """The documents of ``text`` composed by libyaml and made the pure-Python composer's
-    (:func:`_as_pure`), or None when that composer must read it (see the module docstring)."""
+    (:func:`_as_pure`), without the documents that cannot hold a launch (:func:`_cannot_launch`),
+    or None when the pure-Python composer must read it (see the module docstring)."""
     if _CLoader is None or "\t" in text or "\ufeff" in text:  # libyaml skips a BOM its marks then do not count
         return None
+    found: list[Node] = []
+    counted, lines = 0, 0  # line breaks before ``counted``
+    for start, end, skip in _runs(text):
+        if skip:
+            if not _parses(text[start:end]):
+                return None
+            continue
+        part = text if (start, end) == (0, len(text)) else text[start:end]
+        docs = _compose_text(part)
+        if docs is None or not _as_pure(docs, part):
+            return None
+        if start:
+            lines += _breaks(text, counted, start)
+            counted = start
+            _shift(docs, start, lines)
+        found.extend(docs)
+    return found
+
+
+def _compose_text(text: str) -> list[Node] | None:
     loader = _CLoader(text)
     try:
         found = []
@@ -54,11 +77,81 @@ def _compose_c(text: str) -> list[Node] | None:
             node = loader.get_node()
             if node is not None:
                 found.append(node)
+        return found
     except (yaml.YAMLError, RecursionError, ValueError, UnicodeError):
         return None
     finally:
         loader.dispose()
-    return found if _as_pure(found, text) else None
+
+
+def _parses(text: str) -> bool:
+    """libyaml's parser reads ``text`` without an error (no nodes are built)."""
+    loader = _CLoader(text)
+    try:
+        loader.raw_parse()
+        return True
+    except (yaml.YAMLError, RecursionError, ValueError, UnicodeError):
+        return False
+    finally:
+        loader.dispose()
+
+
+# Documents that cannot hold a launch, found with a byte scan and never composed: the
+# schemas of an install manifest (96% of KServe's bytes).  A document is one only when every
+# top-level ``kind:`` of it says CustomResourceDefinition, and it has no vLLM or LMCache word
+# (a schema whose text mentions them is read), no template action, no anchor or alias (the
+# composer's own errors, an undefined alias, need it composed); it is never a file's first
+# document (``--config`` files read only that one).  Its syntax is still checked by libyaml's
+# parser, so a broken schema is reported as before.
+_TOP_KIND = re.compile(r"^kind:[ ]*(.*?)[ ]*(?:#.*)?$", re.M)
+_NO_LAUNCH_KINDS = frozenset({"CustomResourceDefinition", "'CustomResourceDefinition'", '"CustomResourceDefinition"'})
+_ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,])[&*]")
+
+
+def _cannot_launch(doc: str) -> bool:
+    kinds = _TOP_KIND.findall(doc)
+    if not kinds or any(k not in _NO_LAUNCH_KINDS for k in kinds):
+        return False
+    low = doc.lower()
+    return "vllm" not in low and "lmcache" not in low and "{{" not in doc and not (("&" in doc or "*" in doc) and _ANCHOR_OR_ALIAS.search(doc))
+
+
+def _runs(text: str) -> list[tuple[int, int, bool]]:
+    """``text`` as ranges ``(start, end, skip)`` that cover it: documents that cannot hold a launch
+    (``skip``), and the runs of documents between them.  Documents are split at ``---`` lines (a
+    marker at column 0 always starts a document: a block scalar there has ended, and a quoted one
+    is an error both composers raise); a text with a directive (``%YAML``, ``%TAG``: it belongs to
+    the document after it) is one run."""
+    if text.startswith("%") or "\n%" in text:
+        return [(0, len(text), False)]
+    starts = [0]
+    pos = 0
+    while True:
+        nxt = _next_document(text, pos)
+        if nxt is None:
+            break
+        starts.append(nxt)
+        pos = nxt
+    if len(starts) == 1:
+        return [(0, len(text), False)]
+    bounds = list(zip(starts, starts[1:] + [len(text)]))
+    out: list[tuple[int, int, bool]] = []
+    composed_one = False
+    for start, end in bounds:
+        skip = composed_one and _cannot_launch(text[start:end])
+        if not skip and (text.startswith("---", start) or _TOP_KIND.search(text, start, end)):
+            composed_one = True  # it holds a document (a comment-only preamble holds none)
+        if out and out[-1][2] == skip and not skip:
+            out[-1] = (out[-1][0], end, False)
+        else:
+            out.append((start, end, skip))
+    return out
+
+
+def _breaks(text: str, start: int, end: int) -> int:
+    """Line breaks in ``text[start:end]`` as PyYAML's reader counts them (CR LF is one)."""
+    return (text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+            + sum(text.count(c, start, end) for c in "\x85\u2028\u2029"))
 
 
 def _as_pure(docs: list[Node], text: str) -> bool:
@@ -67,7 +160,7 @@ def _as_pure(docs: list[Node], text: str) -> bool:
     pure_end = None  # (index, line, column) of the end of a text without a final line break, as PyYAML counts
     if text and text[-1] not in _LINE_BREAKS:
         last = max(text.rfind(c) for c in _LINE_BREAKS)
-        breaks = text.count("\n") + text.count("\r") - text.count("\r\n") + sum(text.count(c) for c in "\x85\u2028\u2029")
+        breaks = _breaks(text, 0, len(text))
         pure_end = (len(text), breaks, len(text) - (last + 1) - text.count("\ufeff", last + 1))  # PyYAML's reader does not count a BOM
     seen: set[int] = set()
     stack: list[tuple[Node, int]] = [(d, 1) for d in docs]

@@ -132,3 +132,118 @@ def test_corpus_yaml_composes_the_same(monkeypatch):
             assert (shape(fast[0]), fast[1]) == (shape(slow[0]), slow[1]), path.name
             compared += 1
     assert compared > 300
+
+
+# ---------------------------------------------------------------------------
+# documents that cannot hold a launch are not composed
+
+
+def crd(name: str, extra: str = "") -> str:
+    return f"""\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: {name}s.serving.example.io
+spec:
+  group: serving.example.io
+  names:
+    kind: {name.capitalize()}
+  versions:
+  - name: v1beta1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            description: The desired state, é 𝄞.
+            properties:
+              args:
+                items:
+                  type: string
+                type: array
+              image:
+                type: string{extra}
+            type: object
+"""
+
+
+RUNTIME = """\
+apiVersion: serving.kserve.io/v1alpha1
+kind: ClusterServingRuntime
+metadata:
+  name: hf-runtime
+spec:
+  supportedModelFormats:
+  - name: huggingface
+  containers:
+  - name: kserve-container
+    image: vllm/vllm-openai:v0.30.1
+    args: ["--model=Qwen/Qwen3-8B", "--max-num-seq", "64", "--swap-space", "4"]
+"""
+
+DEPLOYMENT_2 = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: server
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:v0.31.0
+        command: ["vllm", "serve"]
+        args: ["Qwen/Qwen3-8B", "--enable-chunked", "--disable-log-requests"]
+"""
+
+
+def manifest(*docs: str, lead: str = "") -> str:
+    return lead + "---\n".join(docs)
+
+
+MANIFESTS = {
+    "schemas around launches": manifest(crd("first"), crd("model"), RUNTIME, crd("route"), crd("pool"), DEPLOYMENT_2, crd("last")),
+    "comment preamble, CRLF": manifest(crd("a"), crd("b"), DEPLOYMENT_2, lead="# generated\n# do not edit\n").replace("\n", "\r\n"),
+    "no final line break": manifest(RUNTIME, crd("b"), crd("c")).rstrip("\n"),
+    "leading marker": "---\n" + manifest(crd("a"), crd("b"), RUNTIME),
+    "schema mentioning vLLM": manifest(RUNTIME, crd("a", "\n                description: the vLLM image")),
+    "schema with an alias": manifest(RUNTIME, crd("a", "\n              other: &x {type: string}\n              again: *x")),
+    "two kinds": manifest(RUNTIME, crd("a") + "kind: Deployment\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFESTS))
+def test_skipped_schemas_change_no_launch_and_no_mark(name, monkeypatch):
+    """The YAML reader finds the same launches, pins and problems, token for token, whether
+    schemas are composed or not; the documents that are composed carry the same marks."""
+    from linter.source_file import SourceFile
+    from linter.sources import yaml as yaml_reader
+
+    text = MANIFESTS[name]
+    src = SourceFile("deploy/install.yaml", text)
+    skipping = yaml_reader.extract(src)
+    fast_docs = yaml_nodes.compose_documents(text)[0]
+    with monkeypatch.context() as m:
+        m.setattr(yaml_nodes, "_cannot_launch", lambda doc: False)
+        composing = yaml_reader.extract(src)
+    assert skipping == composing
+    assert skipping.launches
+    every = pure(text, monkeypatch)[0]
+    kept = {d.start_mark.index for d in fast_docs}
+    assert shape(fast_docs) == shape([d for d in every if d.start_mark.index in kept])
+
+
+def test_schemas_are_skipped_but_never_the_first_document(monkeypatch):
+    text = MANIFESTS["schemas around launches"]
+    docs = yaml_nodes.compose_documents(text)[0]
+    assert len(docs) == 3  # the first schema, the runtime, the deployment
+    assert docs[0].start_mark.index == 0
+    for name in ("schema mentioning vLLM", "schema with an alias", "two kinds"):
+        assert len(yaml_nodes.compose_documents(MANIFESTS[name])[0]) == 2, name
+
+
+def test_a_broken_schema_is_reported_as_before(monkeypatch):
+    text = manifest(RUNTIME, crd("a").replace("type: object\n", "type: [object\n", 1), DEPLOYMENT_2)
+    fast, slow = yaml_nodes.compose_documents(text), pure(text, monkeypatch)
+    assert fast[1] and fast[1] == slow[1]
+    assert shape(fast[0]) == shape(slow[0])
