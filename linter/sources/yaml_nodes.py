@@ -122,7 +122,7 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     marker at column 0 always starts a document: a block scalar there has ended, and a quoted one
     is an error both composers raise); a text with a directive (``%YAML``, ``%TAG``: it belongs to
     the document after it) is one run."""
-    if text.startswith("%") or "\n%" in text:
+    if "CustomResourceDefinition" not in text or text.startswith("%") or "\n%" in text:
         return [(0, len(text), False)]
     starts = [0]
     pos = 0
