@@ -54,7 +54,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import secrets
 
 FORMAT = 2  # bump when the entry layout changes (2: ctime and device in every signature)
 MAX_PACK_BYTES = 512 * 1024 * 1024
@@ -353,6 +352,8 @@ class Cache:
         folder = self._open_folder(create=True, name=name)
         if folder is None:
             return False  # refused (a link) or cannot be made: the run is only slower
+        import secrets  # only when there is something to write
+
         tmp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
         try:
             data = json.dumps(pack, ensure_ascii=False, separators=(",", ":"))

@@ -50,11 +50,6 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
 import pathspec
 
 from linter.source_file import NotRegularFile, read_file
@@ -133,6 +128,15 @@ class Config:
         return codes_for
 
 
+def _tomllib():
+    """The TOML reader, imported when a configuration file is read (not on every start)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
 def _read(path: str) -> dict:
     """The TOML table of ``path``: a regular file read without blocking, within bounds."""
 
@@ -148,6 +152,7 @@ def _read(path: str) -> dict:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    tomllib = _tomllib()
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
