@@ -111,20 +111,26 @@ def tool(name: str) -> list[str] | None:
     return [found] if found else None
 
 
-def tree(base: Path, n: int) -> Path:
-    root = base / f"tree-{n}"
-    marker = base / f"tree-{n}.json"
-    want = {"generator": make_tree.GENERATOR_VERSION, "files": n, "corpus": make_tree.CORPUS.is_dir()}
+def built(base: Path, name: str, want: dict, build) -> Path:
+    """``base/name``, built by ``build(root)`` (its counts kept in ``base/name.json``) unless a
+    tree built with the same ``want`` (generator version, size) is there."""
+    root = base / name
+    marker = base / f"{name}.json"
     if marker.exists() and root.is_dir():
         try:
             if {k: v for k, v in json.loads(marker.read_text()).items() if k in want} == want:
                 return root
         except ValueError:
             pass
-    print(f"building {root} ({n} files) ...", file=sys.stderr, flush=True)
-    counts = make_tree.build(root, n)
+    print(f"building {root} ...", file=sys.stderr, flush=True)
+    counts = build(root)
     marker.write_text(json.dumps({**want, "counts": counts}))
     return root
+
+
+def tree(base: Path, n: int) -> Path:
+    want = {"generator": make_tree.GENERATOR_VERSION, "files": n, "corpus": make_tree.CORPUS.is_dir()}
+    return built(base, f"tree-{n}", want, lambda root: make_tree.build(root, n))
 
 
 def counts(base: Path, n: int) -> dict:
@@ -180,19 +186,8 @@ class Checks:
 
 
 def platform_tree(base: Path) -> Path:
-    root = base / "platform"
-    marker = base / "platform.json"
     want = {"generator": make_tree.GENERATOR_VERSION, "platform": make_tree.PLATFORM}
-    if marker.exists() and root.is_dir():
-        try:
-            if {k: v for k, v in json.loads(marker.read_text()).items() if k in want} == want:
-                return root
-        except ValueError:
-            pass
-    print(f"building {root} ...", file=sys.stderr, flush=True)
-    c = make_tree.build_platform(root)
-    marker.write_text(json.dumps({**want, "counts": c}))
-    return root
+    return built(base, "platform", want, make_tree.build_platform)
 
 
 def shell_command_file(base: Path) -> Path:
