@@ -27,7 +27,10 @@ standard output): cold, warm and uncached runs of one commit print the same,
 a new target served from the cache prints what it prints uncached, and every
 commit prints the same.  The files are in the page cache for every command
 (each tree is read once before timing), so "cold" means "no vllm-lint
-cache", not "cold disk".  The exit code is 1 when a check fails.
+cache", not "cold disk".  Cold, uncached and one-file figures interleave the
+commits' runs (the machine's load weighs on each alike); warm and new-target
+ones share the tree's cache folder and run one commit after the other.  The
+exit code is 1 when a check fails.
 """
 
 from __future__ import annotations
@@ -80,6 +83,13 @@ def measure(cmd: list[str], cwd: Path, repeat: int, before=None, env=None, timeo
         rcs.add(str(r["rc"]))
         outs.add(r["out"])
     return {"median": statistics.median(walls), "min": min(walls), "max": max(walls), "maxrss_mb": max(rss) / 1024, "rc": sorted(rcs), "out": sorted(outs)}
+
+
+def merged(results: list[dict]) -> dict:
+    """Single runs of :func:`measure` as one figure."""
+    walls = [r["median"] for r in results]
+    return {"median": statistics.median(walls), "min": min(walls), "max": max(walls), "maxrss_mb": max(r["maxrss_mb"] for r in results),
+            "rc": sorted({c for r in results for c in r["rc"]}), "out": sorted({o for r in results for o in r["out"]})}
 
 
 def snapshot(base: Path, ref: str) -> tuple[list[str], dict, str]:
@@ -235,7 +245,10 @@ def main(argv=None) -> int:
     header = f"  {'':<38}" + "".join(f"{ref[:22]:>24}" for ref in refs)
 
     def each(cmd_tail, cwd, repeat, before=None, timeout=0):
-        return [measure([*lint, *cmd_tail], cwd, repeat, before=before, env=env, timeout=timeout) for lint, env, _w in lints]
+        """One figure per ref, the refs' runs interleaved (a machine whose load changes meanwhile
+        weighs on every ref alike)."""
+        runs = [[measure([*lint, *cmd_tail], cwd, 1, before=before, env=env, timeout=timeout) for lint, env, _w in lints] for _ in range(repeat)]
+        return [merged([r[i] for r in runs]) for i in range(len(lints))]
 
     # -- the monorepo
     mono = tree(base, args.mono)
