@@ -61,6 +61,12 @@ def _list(v, width: int | None = None) -> list:
     return v
 
 
+def _row(v, width: int) -> list:
+    if not isinstance(v, list) or len(v) != width:
+        raise BadExtraction("malformed row")
+    return v
+
+
 def _one_of(v, allowed):
     if v not in allowed or not isinstance(v, str):
         raise BadExtraction("unknown value")
@@ -80,7 +86,7 @@ def _tok(t: Token | None):
 def _untok(d, size: int) -> Token | None:
     if d is None:
         return None
-    value, s, e, vs, opaque, splat, conditional = _list(d, 7)
+    value, s, e, vs, opaque, splat, conditional = _row(d, 7)
     pieces = () if opaque == 0 else tuple((_offset(a, size), _offset(b, size)) for a, b in _list(opaque, 2))
     if any(a > b for a, b in pieces):
         raise BadExtraction("opaque piece outside the file")
@@ -101,19 +107,19 @@ def _hint(h: VersionHint | None):
 def _unhint(d, size: int) -> VersionHint | None:
     if d is None:
         return None
-    version, s, e, origin, editable = _list(d, 5)
+    version, s, e, origin, editable = _row(d, 5)
     return VersionHint(_str(version), _span(s, e, size), _one_of(origin, _ORIGINS), _bool(editable))
 
 
 def _unsetting(d, size: int) -> Setting:
-    name, value, kind = _list(d, 3)
+    name, value, kind = _row(d, 3)
     if name is None:
         raise BadExtraction("missing setting name")
     return Setting(_untok(name, size), _untok(value, size), _one_of(kind, _SETTING_KINDS))
 
 
 def _unenv(d, size: int) -> EnvVar:
-    name, value = _list(d, 2)
+    name, value = _row(d, 2)
     if name is None:
         raise BadExtraction("missing variable name")
     return EnvVar(_untok(name, size), _untok(value, size))
@@ -144,7 +150,7 @@ _LAUNCH = {
     "evidence": _checked(_str),
     "program": _checked(lambda v: _one_of(v, get_args(Program))), "style": _checked(lambda v: _one_of(v, get_args(Style))),
     "editable": _checked(_bool), "shell_words": _checked(_bool), "strong": _checked(_bool),
-    "span": (lambda s: [s.start, s.end], lambda d, size: _span(*_list(d, 2), size)),
+    "span": (lambda s: [s.start, s.end], lambda d, size: _span(*_row(d, 2), size)),
     "entry": (lambda ts: [_tok(t) for t in ts], _tokens),
     "args": (lambda ts: [_tok(t) for t in ts], _tokens),
     "settings": (lambda ss: [[_tok(s.name), _tok(s.value), s.kind] for s in ss], lambda d, size: [_unsetting(r, size) for r in _list(d)]),

@@ -323,6 +323,54 @@ def test_a_linked_cache_folder_is_refused(cached_tree: Path, which: str) -> None
     assert list(target.iterdir()) == []
 
 
+@pytest.mark.parametrize("attack", ["fifo", "dev-zero", "huge-spans", "wrong-types", "deep", "link", "linked-folder"])
+def test_a_hostile_extraction_pack_is_a_miss(cached_tree: Path, attack: str) -> None:
+    """The extractions' pack is read like the results' one: non-blocking, bounded, never
+    through a link, every stored extraction checked (spans against the file's text) or a miss."""
+    import shutil
+
+    expected = _expected(cached_tree)
+    assert _run_cached(cached_tree) == expected
+    (pack,) = (cached_tree.parent / "cache").glob("x*/cache.json")
+    data = json.loads(pack.read_text())
+    assert data["entries"]
+    pack.unlink()
+    target = cached_tree.parent / "victim"
+    if attack == "fifo":
+        os.mkfifo(pack)
+    elif attack == "dev-zero":
+        pack.symlink_to("/dev/zero")
+    elif attack == "link":
+        target.write_text(json.dumps(data))
+        pack.symlink_to(target)
+    elif attack == "linked-folder":
+        folder = pack.parent
+        folder.rmdir()
+        target.mkdir()
+        folder.symlink_to(target)
+    elif attack == "huge-spans":  # valid JSON, a launch's spans far beyond its file
+        for _key, (_path, payload) in data["entries"].items():
+            for launch in payload.get("L", []):
+                for row in launch:
+                    if isinstance(row, list) and len(row) == 2 and all(isinstance(v, int) for v in row):
+                        row[0], row[1] = 10**11, 10**12
+        pack.write_text(json.dumps(data))
+    elif attack == "wrong-types":
+        for n, key in enumerate(data["entries"]):
+            data["entries"][key][1] = [{"L": "x"}, {"L": [[None] * 3]}, {"P": [[0, 1, 5]]}, {"V": [["0.30", 0, 1, "guess", True]]}, {"C": [[0, "1", "#"]]}][n % 5]
+        pack.write_text(json.dumps(data))
+    elif attack == "deep":
+        pack.write_text('{"v": 2, "entries": {"k": ' + "[" * 100_000 + "]" * 100_000 + "}}")
+    for _ in range(2):
+        for version in (cached_tree.parent / "cache").glob("v*"):
+            shutil.rmtree(version)  # the results too: the extractions must be read
+        assert _run_cached(cached_tree) == expected
+    if attack == "link":
+        assert json.loads(target.read_text()) == data
+    if attack == "linked-folder":
+        assert list(target.iterdir()) == []
+
+
 def test_an_in_place_rewrite_with_the_same_size_and_mtime_is_seen(cached_tree: Path) -> None:
     """``unzip -o``, ``touch -r``, ``rsync --inplace -t``: same size and mtime, new bytes (and ctime)."""
     assert _run_cached(cached_tree)[0] == 1
