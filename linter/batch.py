@@ -303,7 +303,8 @@ def cached_extract(cache, src, kind: str, digest: str, stored: list, images: str
         except ValueError:
             pass
     extraction = extract(src, kind)
-    stored.append((key, src.path, stored_extraction.encode(extraction)))  # before the engine sets pins on launches
+    if stored_extraction.storable(extraction):
+        stored.append((key, src.path, stored_extraction.encode(extraction)))  # before the engine sets pins on launches
     return extraction
 
 

@@ -160,10 +160,34 @@ _LAUNCH = {
     "notes": (list, lambda d, size: [_str(n) for n in _list(d)]),
     "resources": (dict, _unresources),
     "loose_from": (lambda v: v, _unloose),
+    # a config file a heredoc of the script writes, linked to the launch naming it: such an
+    # extraction is never stored (:func:`storable`), so a stored launch has none
+    "config": (lambda v: None, lambda v, size: _none(v)),
 }
 _LAUNCH_FIELDS = tuple(f.name for f in fields(Launch))
 assert set(_LAUNCH_FIELDS) == set(_LAUNCH), "linter.stored_extraction does not know every field of Launch"
 assert _SETTING_KINDS and _ORIGINS, "linter.stored_extraction cannot read the values of Setting.kind and VersionHint.origin"
+
+
+def _none(v):
+    if v is not None:
+        raise BadExtraction("a stored launch has no linked config")
+    return None
+
+
+def storable(x: Extraction) -> bool:
+    """Whether :func:`encode` keeps all of ``x``: not a launch linked to a heredoc's config file,
+    a word with several possible values (``Token.alternatives``) or a written data file; such
+    an extraction is read again each run rather than stored in part."""
+    if x.written:
+        return False
+    for launch in x.launches:
+        if launch.config is not None:
+            return False
+        toks = [*launch.entry, *launch.args, launch.image, *(t for s in launch.settings for t in (s.name, s.value)), *(t for e in launch.env for t in (e.name, e.value))]
+        if any(t is not None and t.alternatives for t in toks):
+            return False
+    return True
 
 
 def encode(x: Extraction) -> dict:
