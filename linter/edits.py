@@ -12,6 +12,7 @@ be written in the element's quoting without escapes.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from linter.diagnostic import Edit
 from linter.kinds import EditStyle, edit_style
@@ -105,13 +106,16 @@ def _rest_is_comment(rest: str) -> bool:
     return not stripped or stripped.startswith("#")
 
 
-def delete_span(text: str, start: int, end: int, style: EditStyle | None, *, words: bool) -> Edit | None:
+def delete_span(text: str, start: int, end: int, style: EditStyle | None, *, words: bool, folds: Sequence[Span] = ()) -> Edit | None:
     """One edit that deletes ``text[start:end]`` (an option and its values, whole tokens) with its
     separator, so what is left reads as the same list without them.
 
     ``words``: the tokens are words of one command line (a shell script, a YAML string, a compose
     command string): the spaces around go, and so does a line made empty, including a ``\\``
-    continuation that would be left dangling.  Otherwise the tokens are items of a YAML block
+    continuation that would be left dangling.  ``folds``: file ranges of YAML scalars whose
+    line breaks read as spaces (a folded ``>`` block, a plain scalar over several lines); a
+    line there of nothing but the tokens goes whole, since the lines around it still fold
+    into one command line.  Otherwise the tokens are items of a YAML block
     sequence (their lines go), of a flow list, a Python call or dict, or a JSON array (the comma
     after, or the one before the last item, goes), or a key of a YAML mapping (its lines go).
     None when the surroundings are none of these.
@@ -131,6 +135,8 @@ def delete_span(text: str, start: int, end: int, style: EditStyle | None, *, wor
                     while cut > 0 and text[cut - 1] in _HSPACE:
                         cut -= 1
                     return Edit(Span(cut, end), "")
+            if any(f.start < ls and le <= f.end + 1 for f in folds):
+                return Edit(Span(ls, le), "")  # a line of a folded scalar: the lines around still join
             return None  # a command line made of nothing but the option: not ours to empty
         before = len(left) - len(left.rstrip(_HSPACE))
         after = len(right) - len(right.lstrip(_HSPACE))
@@ -173,7 +179,7 @@ def delete_tokens(src: SourceFile, launch: Launch, tokens: list[Token], *, words
         return None
     start = min(t.span.start for t in tokens)
     end = max(t.span.end for t in tokens)
-    return delete_span(src.text, start, end, _style(launch), words=words)
+    return delete_span(src.text, start, end, _style(launch), words=words, folds=launch.folds)
 
 
 def _style(launch: Launch) -> EditStyle | None:

@@ -185,3 +185,7 @@ class Launch:
     # the config file ``--config FILE`` names when the same file writes it (a heredoc body in
     # the script): its settings are read as a named config file's, and it is linted as its own launch
     config: Launch | None = None
+    # file ranges of YAML scalars holding the args whose line breaks read as spaces (a folded
+    # ``>`` block, a plain scalar over several lines): a line of nothing but an option's words
+    # may be deleted whole there, the lines around still fold into one command line
+    folds: list[Span] = field(default_factory=list)

@@ -160,6 +160,7 @@ _LAUNCH = {
     "notes": (list, lambda d, size: [_str(n) for n in _list(d)]),
     "resources": (dict, _unresources),
     "loose_from": (lambda v: v, _unloose),
+    "folds": (lambda ss: [[s.start, s.end] for s in ss], lambda d, size: [_span(*_row(r, 2), size) for r in _list(d)]),
     # a config file a heredoc of the script writes, linked to the launch naming it: such an
     # extraction is never stored (:func:`storable`), so a stored launch has none
     "config": (lambda v: None, lambda v, size: _none(v)),

@@ -17,7 +17,7 @@ from linter.source_file import SourceFile
 from linter.sources import Extraction, embedded_shell
 from linter.sources.words import kept_env
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
-from linter.sources.yaml_scalars import scalar_offsets, scalar_token
+from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
 
 _EXPR = re.compile(r"\$\{\{.*?\}\}", re.S)
 
@@ -64,10 +64,11 @@ def _restore(src: SourceFile, tok: Token, exprs: list[tuple[int, str]]) -> Token
 def script_launches(src: SourceFile, node: ScalarNode, *, kind: str, group: str) -> Extraction:
     omap = scalar_offsets(src, node)
     script, masked = mask_expressions(node.value)
-    editable = node.style != ">" and not (node.style == '"' and "\\" in src.text[node.start_mark.index : node.end_mark.index])
+    editable = not approximate(src, node) and not (node.style == '"' and "\\" in src.text[node.start_mark.index : node.end_mark.index])
     out = embedded_shell.extract(src, script, omap, kind=kind, group=group, editable=editable)
     exprs = [(omap.nearest(a), node.value[a:b]) for a, b in masked]
     for launch in out.launches:
+        launch.folds = fold_spans([node])
         if masked:
             launch.entry = [_restore(src, t, exprs) for t in launch.entry]
             launch.args = [_restore(src, t, exprs) for t in launch.args]

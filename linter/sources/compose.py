@@ -19,7 +19,7 @@ from linter.sources import Extraction, commands, embedded_shell
 from linter.sources.words import interp_ranges, kept_env, shell_script_index, split_words
 from linter.sources.kubernetes import argv_launches, image_hint, image_repository, likely_vllm_image
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items, text_of
-from linter.sources.yaml_scalars import scalar_offsets, scalar_token, sub_token
+from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token, sub_token
 
 def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list[Node], bool]:
     """Words of a compose ``command``/``entrypoint``; the bool says whether it was a string."""
@@ -28,7 +28,7 @@ def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list
             return [], [], True
         omap = scalar_offsets(src, node)
         words = split_words(src.text, node.value, omap)
-        if node.style == ">":
+        if approximate(src, node):
             words = [Token(w.value, w.span, None, w.opaque, w.splat) for w in words]
         return words, [node] * len(words), True
     if isinstance(node, SequenceNode):
@@ -90,8 +90,9 @@ def _env_args_launches(src: SourceFile, node: Node | None, image: Token | None, 
         launch = Launch(src.path, "compose", span, entrypoint="image", args=[k8s_opaque(w) for w in words], image=image, group=group,
                         notes=[f"arguments from environment variable {name}"] + ([f"the '{lead}' before them is text, not a block indicator"] if lead else []),
                         evidence=f"flags in the environment variable {name}, for the image's own start script", strong=False)
-        if scalar.style == ">":
+        if approximate(src, scalar):
             launch.editable = False
+        launch.folds = fold_spans([scalar])
         out.launches.append(launch)
     return out
 
@@ -118,7 +119,7 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
     entry_words, entry_nodes, _ = command_words(src, get(service, "entrypoint"))
     cmd_words, cmd_nodes, cmd_is_string = command_words(src, get(service, "command"))
     image_tok, hint = image_hint(src, get(service, "image"))
-    folded = any(isinstance(n, ScalarNode) and n.style == ">" for n in entry_nodes + cmd_nodes)
+    folded = any(isinstance(n, ScalarNode) and approximate(src, n) for n in entry_nodes + cmd_nodes)
     span = Span(service.start_mark.index, service.end_mark.index)
     words = entry_words + cmd_words
     nodes = entry_nodes + cmd_nodes
@@ -176,6 +177,7 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
         if folded:
             launch.editable = False
             launch.notes.append("folded scalar: positions approximate, not editable")
+        launch.folds = launch.folds or fold_spans(entry_nodes + cmd_nodes)
         if cmd_is_string:
             launch.notes.append(f"compose service {name}: command string split by compose")
         names = {e.name.value for e in launch.env}

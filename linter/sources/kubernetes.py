@@ -22,7 +22,7 @@ from linter.sources import Extraction, commands, embedded_shell, kserve
 from linter.sources.commands import likely_vllm_image
 from linter.sources.words import is_shell, kept_env, shell_script_index, split_words
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
-from linter.sources.yaml_scalars import scalar_offsets, scalar_token
+from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
 
 _K8S_VAR = re.compile(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 POD_LIST_KEYS = ("initContainers", "containers")
@@ -65,12 +65,13 @@ def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, grou
         value = get(item, "value")
         if name and _ARGS_ENV.match(name) and isinstance(value, ScalarNode) and value.value.lstrip().startswith("--"):
             words = split_words(src.text, value.value, scalar_offsets(src, value))
-            if value.style == ">":
+            if approximate(src, value):
                 words = [Token(w.value, w.span, None, w.opaque, w.splat) for w in words]
             launch = Launch(src.path, kind, Span(item.start_mark.index, item.end_mark.index), entrypoint="vllm serve",
                             args=[k8s_opaque(w) for w in words], group=group, notes=[f"arguments from environment variable {name}"],
-                            evidence=f"flags in the environment variable {name}, for the image's own start script", strong=False)
-            if value.style == ">":
+                            evidence=f"flags in the environment variable {name}, for the image's own start script", strong=False,
+                            folds=fold_spans([value]))
+            if approximate(src, value):
                 launch.editable = False
                 launch.notes.append("folded scalar: positions approximate, not editable")
             out.launches.append(launch)
@@ -196,10 +197,11 @@ def argv_launches(
     if k is not None:
         script_node = nodes[k]
         omap = scalar_offsets(src, script_node)
-        editable = script_node.style != ">"
+        editable = not approximate(src, script_node)
         sub = embedded_shell.extract(src, words[k].value, omap, kind=kind, group=group, editable=editable)
         positional = words[k + 2 :]  # ``sh -c SCRIPT $0 $1 ...``: the script's "$@"
         for launch in sub.launches:
+            launch.folds = fold_spans([script_node])
             if not editable:
                 launch.editable = False
                 launch.notes.append("folded scalar: positions approximate")

@@ -28,7 +28,7 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kserve, kubernetes, vllm_config
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of, walk
-from linter.sources.yaml_scalars import remap_token, scalar_offsets, scalar_token
+from linter.sources.yaml_scalars import approximate, fold_spans, remap_token, scalar_offsets, scalar_token
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
 _SETTINGS_KEY = re.compile(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
@@ -464,9 +464,11 @@ class _Generic:
         if key.lower().endswith(_NOT_SHELL_FILES):
             return  # a ConfigMap entry holding a Python program, a JSON file, ...
         omap = scalar_offsets(self.src, node)
-        sub = embedded_shell.extract(self.src, node.value, omap, kind=self.kind, group=self._group(path), editable=node.style != ">")
+        rough = approximate(self.src, node)
+        sub = embedded_shell.extract(self.src, node.value, omap, kind=self.kind, group=self._group(path), editable=not rough)
         for launch in sub.launches:
-            if node.style == ">":
+            launch.folds = fold_spans([node])
+            if rough:
                 launch.editable = False
                 launch.notes.append("folded scalar: positions approximate, not editable")
         if not _SCRIPT_KEY.search(key):
@@ -498,6 +500,7 @@ def remap_launch(launch: Launch, omap: OffsetMap, text: str, node: ScalarNode) -
     launch.version_hint = None
     s = omap.nearest(launch.span.start)
     launch.span = Span(s, max(s, omap.span_end(launch.span.end)))
+    launch.folds = [Span(omap.nearest(f.start), max(omap.nearest(f.start), omap.span_end(f.end))) for f in launch.folds]
     if node.style == ">":
         launch.editable = False
     launch.notes.append("file held in a YAML string")

@@ -170,13 +170,15 @@ def _block_map(text: str, start: int, end: int, value: str) -> OffsetMap | None:
     return omap
 
 
-def _folded_map(text: str, start: int, end: int, value: str) -> OffsetMap:
-    """Approximate map of a folded block scalar (``>``): each line's text where it occurs in the value."""
+def _folded_map(text: str, start: int, end: int, value: str) -> tuple[OffsetMap, bool]:
+    """The map of a folded block scalar (``>``): each line's text where it occurs in the value,
+    and whether the map is exact: every line found, in order, and nothing of the value left
+    unplaced but the spaces and line breaks that folding and indentation made."""
     omap = OffsetMap(fallback=start)
     nl = text.find("\n", start, max(end, start))
     if nl == -1:
-        return omap
-    pos, cursor = nl + 1, 0
+        return omap, False
+    pos, cursor, exact = nl + 1, 0, True
     while pos < end:
         e = text.find("\n", pos, end)
         e = end if e == -1 else e
@@ -185,11 +187,44 @@ def _folded_map(text: str, start: int, end: int, value: str) -> OffsetMap:
         if stripped:
             lead = len(raw) - len(raw.lstrip(" "))
             k = value.find(stripped, cursor)
-            if k != -1:
+            if k != -1 and not value[cursor:k].strip(" \n"):
                 omap.add(k, pos + lead, len(stripped))
                 cursor = k + len(stripped)
+            else:
+                exact = False
         pos = e + 1
-    return omap
+    exact = exact and not value[cursor:].strip(" \n")
+    return omap, exact
+
+
+def folds(node: ScalarNode) -> bool:
+    """Whether the scalar's line breaks read as spaces: a folded block (``>``), or a plain or
+    single-quoted scalar written over several lines.  A word alone on one of its lines can go with
+    its line; the lines around still fold into one."""
+    if node.style == ">":
+        return True
+    return node.style in (None, "'") and node.start_mark.line != node.end_mark.line
+
+
+def approximate(src_or_text, node: ScalarNode) -> bool:
+    """Whether the scalar's map only approximates where its characters stand: a folded block
+    whose lines could not all be placed (its words are then not editable)."""
+    if node.style != ">":
+        return False
+    text = src_or_text if isinstance(src_or_text, str) else src_or_text.text
+    return not _scalar_info(text, node)[1]
+
+
+def fold_spans(nodes) -> list[Span]:
+    """The spans of the scalars among ``nodes`` whose line breaks read as spaces (:func:`folds`),
+    each once: a launch's ``folds``."""
+    out: list[Span] = []
+    for node in nodes:
+        if isinstance(node, ScalarNode) and folds(node):
+            span = Span(node.start_mark.index, max(node.start_mark.index, node.end_mark.index))
+            if span not in out:
+                out.append(span)
+    return out
 
 
 def scalar_offsets(src_or_text, node: ScalarNode) -> OffsetMap:
@@ -206,7 +241,7 @@ def _scalar_info(text: str, node: ScalarNode) -> tuple[OffsetMap, bool]:
         omap = _block_map(text, start, end, value)
         return (omap, True) if omap is not None else (OffsetMap(fallback=start), False)
     if style == ">":
-        return _folded_map(text, start, end, value), False
+        return _folded_map(text, start, end, value)
     if start >= end or end > len(text):
         return OffsetMap(fallback=min(start, len(text))), False
     decoded, omap = _flow_map(text, start, end, style)
@@ -222,7 +257,7 @@ def scalar_token(src_or_text, node: ScalarNode) -> Token:
     end = max(end, start)
     omap, exact = _scalar_info(text, node)
     value_start = None
-    if exact and node.style != ">":
+    if exact:
         value_start = omap.contiguous(0, len(node.value))
         if value_start is not None and text[value_start : value_start + len(node.value)] != node.value:
             value_start = None

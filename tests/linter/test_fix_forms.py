@@ -143,6 +143,31 @@ FORMS = [
     ("dockerfile-shell-form", "Dockerfile", "dockerfile",
      "FROM vllm/vllm-openai:v0.32.0\nENTRYPOINT vllm serve m --max-num-seq 4 \\\n   --enable-chunked\n",
      "FROM vllm/vllm-openai:v0.32.0\nENTRYPOINT vllm serve m --max-num-seqs 4 \\\n   --enable-chunked-prefill\n"),
+    # folded (`>`) blocks and plain scalars over several lines: each line is placed exactly, a
+    # word is edited in place, and a line of nothing but a removed option goes whole
+    ("folded-compose-command", "compose.yaml", "yaml",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >-\n      m --max-num-seq 8\n      --mamba-cache-mode all\n",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >-\n      m --max-num-seqs 8\n      --mamba-cache-mode align\n"),
+    ("folded-k8s-sh-c", "pod.yaml", "yaml",
+     K8S_HEAD + "    command: [sh, -c]\n    args:\n    - >\n      vllm serve m\n      --max-num-seq 8\n",
+     K8S_HEAD + "    command: [sh, -c]\n    args:\n    - >\n      vllm serve m\n      --max-num-seqs 8\n"),
+    ("folded-actions-run", "ci.yml", "yaml",
+     "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n    - run: >\n        vllm serve m --max-num-seq 8\n",
+     "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n    - run: >\n        vllm serve m --max-num-seqs 8\n"),
+    ("folded-compose-delete-lines", "compose.yaml", "yaml",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.10.1\n    command: >\n      m\n      --swap-space 4\n      --max-model-len 8192\n"
+     "  w:\n    image: vllm/vllm-openai:v0.10.1\n    command: >-\n      m --swap-space 4\n      --num-scheduler-steps 8\n      --port 8000\n",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >\n      m\n      --max-model-len 8192\n"
+     "  w:\n    image: vllm/vllm-openai:v0.32.0\n    command: >-\n      m\n      --port 8000\n"),
+    ("folded-k8s-sh-c-delete-line", "pod.yaml", "yaml",
+     K8S_HEAD.replace("v0.32.0", "v0.9.2") + "    command: [sh, -c]\n    args:\n    - >-\n      vllm serve m\n      --swap-space 0\n\n      --max-model-len 8192\n",
+     K8S_HEAD + "    command: [sh, -c]\n    args:\n    - >-\n      vllm serve m\n\n      --max-model-len 8192\n"),
+    ("plain-multiline-delete-line", "pod.yaml", "yaml",
+     K8S_HEAD + "    command: [sh, -c]\n    args:\n    - vllm serve m\n        --swap-space 16\n        --port 8000\n",
+     K8S_HEAD + "    command: [sh, -c]\n    args:\n    - vllm serve m\n        --port 8000\n"),
+    ("compose-plain-multiline-delete-line", "compose.yaml", "yaml",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: m\n      --use-v2-block-manager\n      --port 8000\n",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: m\n      --port 8000\n"),
     ("markdown-block", "README.md", "markdown",
      "# x\n\n```bash\nvllm serve m --max-num-seq 4\n```\n",
      "# x\n\n```bash\nvllm serve m --max-num-seqs 4\n```\n"),
@@ -170,12 +195,6 @@ def test_display_only_is_never_applied():
 
 REFUSALS = [
     # (id, file name, kind, text, code that stays reported without an applied fix)
-    ("folded-compose-command", "compose.yaml", "yaml",
-     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >-\n      m --max-num-seq 8\n      --mamba-cache-mode all\n", "VL201"),
-    ("folded-k8s-sh-c", "pod.yaml", "yaml",
-     K8S_HEAD + "    command: [sh, -c]\n    args:\n    - >\n      vllm serve m\n      --max-num-seq 8\n", "VL201"),
-    ("folded-actions-run", "ci.yml", "yaml",
-     "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n    - run: >\n        vllm serve m --max-num-seq 8\n", "VL201"),
     ("yaml-escape-in-token", "pod.yaml", "yaml",
      K8S_HEAD + "    args: [\"m\", \"--max-num\\x2Dseq\", \"8\"]\n", "VL201"),
     ("yaml-escape-in-sh-c-token", "pod.yaml", "yaml",

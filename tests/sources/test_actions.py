@@ -61,7 +61,10 @@ def test_run_steps_of_every_style():
     check_token(src, block.args[2], "--max-num-seqs")
     assert block.args[2].editable
     assert sorted(e.name.value for e in block.env) == ["VLLM_LOGGING_LEVEL", "VLLM_USE_V1"]
-    assert not folded.editable and any("folded" in n for n in folded.notes)
+    # a folded block's lines are placed exactly: its words are editable, and it folds
+    assert folded.editable and folded.folds
+    check_token(src, folded.args[1], "--enforce-eager")
+    assert folded.args[1].editable
     assert values(folded.args) == ["m", "--enforce-eager"]
     assert any(p.version == "0.9.2" for p in out.pins)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from linter.launch import Span
 from linter.source_file import SourceFile
 from linter.sources.words import split_words
 from linter.sources import compose
@@ -77,7 +78,7 @@ services:
     assert launch.args[2].editable
 
 
-def test_folded_command_is_placed_but_not_editable():
+def test_folded_command_is_placed_exactly_and_editable():
     text = """\
 services:
   qwen:
@@ -88,10 +89,23 @@ services:
 """
     src, out = _extract(text)
     (launch,) = out.launches
-    assert not launch.editable and any("folded" in n for n in launch.notes)
+    assert launch.editable and launch.folds == [Span(text.index(">"), len(text))]
     assert values(launch.args) == ["--model", "Qwen/Qwen3-30B", "--max-model-len", "262144"]
     assert src.text[launch.args[2].span.start : launch.args[2].span.end] == "--max-model-len"
-    assert all(not t.editable for t in launch.args)
+    for tok in launch.args:
+        assert tok.editable and src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+
+
+def test_folded_command_whose_lines_cannot_be_placed_is_not_editable():
+    from linter.sources.yaml_nodes import compose_documents
+    from linter.sources.yaml_scalars import approximate
+
+    text = "command: >\n  --model m\n  --max-model-len 8\n"
+    (doc,), _ = compose_documents(text)
+    node = doc.value[0][1]
+    assert not approximate(text, node)
+    node.value = "--model m --max-model-len 9\n"  # a value the lines do not spell
+    assert approximate(text, node)
 
 
 def test_split_words_rules():
