@@ -21,7 +21,13 @@ successor takes other values is translated where the release that removed it sai
 how (`translations:` in migrations.yaml: `--task generate` becomes `--runner
 generate`, unsafe).  A replacement that only a deprecation message named is shown,
 never applied (display-only): `--disable-log-requests` pointed to
-`--enable-log-requests`, the opposite switch.  An option that nothing replaces is
+`--enable-log-requests`, the opposite switch.  A removed switch whose successor is its
+negation (the target's parser makes `--disable-log-requests` the negative of
+`enable_log_requests`, or the curated replacement is `--no-enable-log-requests`) is, as a
+Python keyword, the successor with the value flipped: `disable_log_requests=True` becomes
+`enable_log_requests=False` (safe: same meaning), for AsyncEngineArgs and Ray Serve's
+LLMConfig, whose class has that field; `LLM(...)`/`EngineArgs(...)` take no such keyword, so
+there it is deleted (unsafe).  An option that nothing replaces is
 deleted with its values, in the launch's own syntax (argv items, shell words and a
 `\\` continuation left dangling, a Python keyword, a `--config` key): unsafe, since
 whatever it tuned is gone.
@@ -84,6 +90,43 @@ def _translate(ctx, opt, fact, head):
     return Finding(ctx.name_span(opt), f"{head}: write `{shown}`", fix=fix, notes=notes)
 
 
+# keyword launches whose class has the async engine's fields (``enable_log_requests`` is a
+# field of AsyncEngineArgs only: vllm/engine/arg_utils.py L3244-3247 in 0.33.0); Ray Serve's
+# LLMConfig builds AsyncEngineArgs from its engine_kwargs
+_ASYNC_KEYWORDS = ("AsyncEngineArgs", "LLMConfig")
+
+
+def negated_successor(ctx, info):
+    """The target's boolean option that the removed switch ``info.option`` is the negative
+    of (``--disable-log-requests`` sets ``enable_log_requests`` to False), or None.  The
+    target's parser says so (its ``--disable-X`` twin of an ``--enable-X`` boolean, 0.33), or
+    the curated replacement is the target's negative form (``--no-enable-log-requests``)."""
+    for name in (info.option, info.replacement):
+        spec = ctx.release.by_name.get(name) if name else None
+        if spec is not None and not spec.takes_value and name in spec.negative_names:
+            return spec
+    return None
+
+
+def _flip(ctx, opt, spec, head, history):
+    """A removed Python keyword whose successor is its negation: the successor, the value flipped."""
+    setting = opt.setting
+    written = ctx.src.text[setting.value.span.start : setting.value.span.end] if setting.value is not None else ""
+    flipped = {"True": "False", "False": "True"}.get(written) if setting.kind == "bool" else None
+    note = f"`{opt.written}=X` means `{spec.dest}=not X` (vLLM {ctx.version}'s default is `{spec.dest}={spec.default!r}`)"
+    if flipped is None:
+        return Finding(ctx.name_span(opt), f"{head}: write `{spec.dest}=` with the opposite value", notes=(note, history),
+                       fix=Fix(f"Replace with `{spec.dest}`, the value negated", (), "display-only"))
+    shown = f"{spec.dest}={flipped}"
+    if ctx.launch.entrypoint not in _ASYNC_KEYWORDS:
+        return Finding(ctx.name_span(opt), f"{head}: delete it ({ctx.launch.entrypoint} takes no `{spec.dest}`: it is an AsyncEngineArgs field)",
+                       notes=(note, history), fix=ctx.delete_fix(opt, f"Delete `{opt.written}`"))
+    rename = ctx.rename_fix(opt, spec.primary, "")
+    value = Edit(setting.value.span, flipped) if setting.value is not None and setting.value.value_start is not None else None
+    fix = Fix(f"Replace with `{shown}`", rename.edits + (value,), "safe") if rename is not None and value is not None else None
+    return Finding(ctx.name_span(opt), f"{head}: write `{shown}`", fix=fix, notes=(note, history))
+
+
 def _mapping(fact) -> str:
     return ", ".join(f"{k} -> {v if v is not None else '(delete)'}" for k, v in fact.values.items())
 
@@ -98,7 +141,10 @@ def check(ctx):
         history = f"accepted from vLLM {info.first_seen} to {info.last_accepted}"
         translation = knowledge.migrations().translation(info.option)
         curated = info.fact is not None and info.fact.replacement == info.replacement
-        if translation is not None and translation.replacement in ctx.release.by_name:
+        negated = negated_successor(ctx, info) if ctx.launch.style == "settings" and ctx.launch.entrypoint != "config" else None
+        if negated is not None:
+            yield _flip(ctx, opt, negated, head, history)
+        elif translation is not None and translation.replacement in ctx.release.by_name:
             yield _translate(ctx, opt, translation, head)
         elif info.replacement and curated:
             name = spell(ctx, info.replacement)

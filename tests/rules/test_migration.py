@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif(len(knowledge.known_versions()) < 6, reason="inv
 # Options that releases before 0.28 accepted and nothing replaces (rules/data/history.json), and
 # `--task`, whose values 0.11's model.py maps onto `--runner`.
 HISTORY = [("--swap-space", "4"), ("--num-scheduler-steps", "8"), ("--max-seq-len-to-capture", "8192"),
-           ("--use-v2-block-manager", None), ("--task", "generate"), ("--device", "cuda")]
+           ("--use-v2-block-manager", None), ("--task", "generate"), ("--device", "cuda"),
+           ("--disable-log-requests", None)]  # its successor is its negation: --no-enable-log-requests, enable_log_requests=False
 KEPT = [("--max-model-len", "8192"), ("--port", "8000")]
 
 
@@ -122,6 +123,49 @@ def python_keywords(opts, pin):
     return "from vllm import LLM\n\nllm = LLM(\n    model=\"Qwen/Qwen3-8B\",\n" + "\n".join(lines) + "\n)\n"
 
 
+def async_keywords(opts, pin):
+    return python_keywords(opts, pin).replace("from vllm import LLM", "from vllm import AsyncEngineArgs").replace("llm = LLM(", "args = AsyncEngineArgs(")
+
+
+def config_yaml(opts, pin):
+    lines = [f"{n.lstrip('-')}: {_yaml(v) if v is not None else 'true'}" for n, v in opts]
+    return "model: Qwen/Qwen3-8B\n" + "\n".join(lines) + "\n"
+
+
+def config_json(opts, pin):
+    items = [f'  "{n.lstrip("-")}": {v if v is not None and v.isdigit() else (chr(34) + v + chr(34) if v is not None else "true")}' for n, v in opts]
+    return '{\n  "model": "Qwen/Qwen3-8B",\n' + ",\n".join(items) + "\n}\n"
+
+
+def compose_folded(opts, pin):
+    lines = "\n".join("      " + " ".join(x for x in (n, v) if x) for n, v in opts)
+    return f"services:\n  vllm:\n    image: vllm/vllm-openai:v{pin}\n    command: >\n      Qwen/Qwen3-8B\n{lines}\n"
+
+
+def k8s_folded_sh_c(opts, pin):
+    lines = "\n".join("            " + " ".join(x for x in (n, v) if x) for n, v in opts)
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: vllm\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:v{pin}\n      command: [\"/bin/sh\", \"-c\"]\n      args:\n"
+            f"        - >-\n            vllm serve Qwen/Qwen3-8B\n{lines}\n")
+
+
+def k8s_plain_lines(opts, pin):
+    lines = "\n".join("            " + " ".join(x for x in (n, v) if x) for n, v in opts)
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: vllm\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:v{pin}\n      command: [\"/bin/sh\", \"-c\"]\n      args:\n"
+            f"        - vllm serve Qwen/Qwen3-8B\n{lines}\n")
+
+
+def dockerfile_shell(opts, pin):
+    lines = " \\\n    ".join(" ".join(x for x in (n, v) if x) for n, v in opts)
+    return f"FROM vllm/vllm-openai:v{pin}\nENTRYPOINT vllm serve Qwen/Qwen3-8B \\\n    {lines}\n"
+
+
+def dockerfile_entrypoint(opts, pin):
+    items = ", ".join(f'"{a}"' for a in _argv(opts))
+    return f'FROM vllm/vllm-openai:v{pin}\nENTRYPOINT ["vllm", "serve", "Qwen/Qwen3-8B", {items}]\n'
+
+
 def markdown(opts, pin):
     return "# Serving\n\n```bash\n" + shell(opts, pin).split("\n", 2)[2] + "```\n"
 
@@ -139,6 +183,14 @@ FORMS = {
     "compose.yaml": ("compose", compose_string),
     "compose-list.yaml": ("compose", compose_list),
     "Dockerfile": ("dockerfile", dockerfile_exec),
+    "shell.Dockerfile": ("dockerfile", dockerfile_shell),
+    "entry.Dockerfile": ("dockerfile", dockerfile_entrypoint),
+    "folded-compose.yaml": ("compose", compose_folded),
+    "folded-shc.yaml": ("k8s", k8s_folded_sh_c),
+    "lines-shc.yaml": ("k8s", k8s_plain_lines),
+    "engine.py": ("python", async_keywords),
+    "serve-config.yaml": ("vllm-config", config_yaml),
+    "serve-config.json": ("vllm-config", config_json),
     "run.py": ("python", python_argv),
     "offline.py": ("python", python_keywords),
     "README.md": ("markdown", markdown),
@@ -146,7 +198,8 @@ FORMS = {
 
 
 def _fix(name: str, kind: str, text: str, target: str):
-    kind = classify(name, text.encode()[:512]) or kind  # the kind the CLI would read it as
+    if kind != "vllm-config":  # a --config file is that kind because a launch names it
+        kind = classify(name, text.encode()[:512]) or kind  # the kind the CLI would read it as
     settings = Settings(target=Version(target))
     src = SourceFile(name, text)
     return fix_source(src, kind, settings, all_rules(), unsafe=True), settings
@@ -157,7 +210,8 @@ def _fix(name: str, kind: str, text: str, target: str):
 def test_fixed_launch_starts_on_the_target(form, old, new, removed):
     kind, make = FORMS[form]
     text = make(_interleave(removed), old)
-    kind = classify(form, text.encode()[:512]) or kind
+    if kind != "vllm-config":
+        kind = classify(form, text.encode()[:512]) or kind
     outcome, settings = _fix(form, kind, text, new)
     assert outcome.error is None, outcome.error
     fixed = outcome.fixed
@@ -291,3 +345,40 @@ def test_renamed_json_key_with_both_keys_is_left_to_the_author():
     result = lint_source(SourceFile("serve.sh", text), "shell", Settings(target=Version("0.33.0")), all_rules())
     d = next(d for d in result.diagnostics if d.code == "VL109")
     assert d.fix is None and d.message.endswith("write `mode`")
+
+
+@pytest.mark.parametrize("target", ["0.32.0", "0.33.0"])
+def test_a_negated_successor_flips_the_python_value(target):
+    # 0.28-0.32: the curated replacement --no-enable-log-requests; 0.33: the parser's own
+    # --disable-log-requests twin of enable_log_requests.  Either way the keyword is negated.
+    text = ("from vllm import AsyncEngineArgs\n\n"
+            "quiet = AsyncEngineArgs(model=\"Qwen/Qwen3-8B\", disable_log_requests=True)\n"
+            "loud = AsyncEngineArgs(model=\"Qwen/Qwen3-8B\", disable_log_requests=False)\n")
+    outcome, settings = _fix("engine.py", "python", text, target)
+    assert outcome.error is None
+    assert outcome.fixed == ("from vllm import AsyncEngineArgs\n\n"
+                             "quiet = AsyncEngineArgs(model=\"Qwen/Qwen3-8B\", enable_log_requests=False)\n"
+                             "loud = AsyncEngineArgs(model=\"Qwen/Qwen3-8B\", enable_log_requests=True)\n")
+    result = lint_source(SourceFile("engine.py", text), "python", settings, all_rules())
+    first = next(d for d in result.diagnostics if d.code == "VL101")
+    assert first.message.endswith("write `enable_log_requests=False`") and first.fix.applicability == "safe"
+
+
+def test_a_negated_successor_in_other_keyword_launches():
+    ray = ("from ray.serve.llm import LLMConfig\n"
+           "cfg = LLMConfig(model_loading_config=dict(model_id='m'), engine_kwargs=dict(max_num_seqs=8, disable_log_requests=True))\n")
+    outcome, _ = _fix("app.py", "python", ray, "0.33.0")
+    assert "engine_kwargs=dict(max_num_seqs=8, enable_log_requests=False)" in outcome.fixed
+    # LLM(...) passes its keywords to EngineArgs, which has no enable_log_requests: delete it
+    llm = 'from vllm import LLM\n\nllm = LLM(model="Qwen/Qwen3-8B", disable_log_requests=True, max_model_len=8192)\n'
+    outcome, settings = _fix("offline.py", "python", llm, "0.33.0")
+    assert outcome.fixed == 'from vllm import LLM\n\nllm = LLM(model="Qwen/Qwen3-8B", max_model_len=8192)\n'
+    # a value that is not a literal: the message says what to write, nothing is applied
+    var = 'from vllm import AsyncEngineArgs\n\nargs = AsyncEngineArgs(model="Qwen/Qwen3-8B", disable_log_requests=quiet)\n'
+    result = lint_source(SourceFile("engine.py", var), "python", settings, all_rules())
+    d = next(d for d in result.diagnostics if d.code == "VL101")
+    assert "write `enable_log_requests=` with the opposite value" in d.message and d.fix.applicability == "display-only"
+    # the flag: 0.33 accepts --disable-log-requests (nothing to do), 0.32 gets its portable negative
+    for target, want in (("0.33.0", "vllm serve m --disable-log-requests --port 8000\n"), ("0.32.0", "vllm serve m --no-enable-log-requests --port 8000\n")):
+        outcome, _ = _fix("serve.sh", "shell", "vllm serve m --disable-log-requests --port 8000\n", target)
+        assert outcome.fixed == want, target
