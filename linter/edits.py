@@ -267,8 +267,9 @@ def delete_env(src: SourceFile, launch: Launch, var) -> Edit | None:
     """An edit deleting the assignment of ``var`` (a :class:`linter.launch.EnvVar` of
     ``launch``) where it is written: a Kubernetes ``- name: X`` / ``value: Y`` item, a compose
     ``- X=Y`` item or ``X: Y`` key, a shell ``export X=Y`` line or ``X=Y`` prefix of the
-    command (not a Dockerfile ``ENV``: the file would have an instruction less).  None when the assignment shares its line with other
-    text, is not written out verbatim, or is the only entry of its list or mapping."""
+    command, a Dockerfile ``ENV`` entry (the instruction, when it is its only one).  None when
+    the assignment shares its line with other text, is not written out verbatim, or is the only
+    entry of its YAML list or mapping."""
     if var.value is None or var.name.value_start is None or var.value.value_start is None or var.name.is_opaque:
         return None
     text = src.text
@@ -281,7 +282,7 @@ def delete_env(src: SourceFile, launch: Launch, var) -> Edit | None:
     quoted_end = re.fullmatch(r"[\"']?[ \t]*(?:#.*)?", right) is not None
     file_style = edit_style(launch.kind)  # where the assignment is written: the file's own syntax
     if file_style == "json-items":
-        return None  # a Dockerfile ENV instruction less is a Dockerfile of other instructions (fix_check refuses it)
+        return _delete_env_entry(text, n.start, v.end)
     if file_style == "words":
         if re.fullmatch(r"[ \t]*(?:export[ \t]+)?", left) and between == "=" and not right.strip():
             return Edit(Span(ls, le), "")
@@ -300,6 +301,30 @@ def delete_env(src: SourceFile, launch: Launch, var) -> Edit | None:
         indent = m.group(1)
         return Edit(Span(ls, le), "") if indent and _key_sibling(text, ls, le, indent) else None
     return None
+
+
+def _delete_env_entry(text: str, start: int, end: int) -> Edit | None:
+    """The edit deleting the Dockerfile ``ENV`` entry ``text[start:end]`` (``NAME=value``, or a
+    legacy ``NAME value``): the whole instruction when it is its only entry (its lines go), else
+    the entry with its separator, a ``\\`` continuation included (as shell words)."""
+    from linter.sources.dockerfile import env_instruction_at
+
+    found = env_instruction_at(text, start)
+    if found is None:
+        return None
+    instr, pairs = found
+    pair = next((p for p in pairs if p.start <= start and end <= p.end), None)
+    if pair is None:
+        return None
+    if len(pairs) > 1:
+        joined = re.match(r"[ \t]*\\\r?\n[ \t]*", text[pair.end :]) if pair is pairs[0] else None
+        if joined:  # `ENV X=1 \` with the others below: they move up behind `ENV `
+            return Edit(Span(pair.start, pair.end + joined.end()), "")
+        return delete_span(text, pair.start, pair.end, "words", words=True)
+    ls, le = _line_start(text, instr.start), _line_end(text, instr.end)
+    if text[ls : instr.start].strip(_HSPACE) or text[instr.end : le].strip():
+        return None
+    return Edit(Span(ls, le), "")
 
 
 def append_args(src: SourceFile, launch: Launch, parts: tuple[str, ...]) -> Edit | None:

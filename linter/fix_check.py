@@ -20,7 +20,8 @@ One function per kind of file (its row in :data:`linter.kinds.KINDS` names it):
 - Shell (scripts, Markdown blocks read as shell): tree-sitter-bash finds no
   more error nodes than before and the same number of commands.
 - Dockerfile: tree-sitter-dockerfile finds no more error nodes than before
-  and the same instructions.
+  and the same instructions, less ``ENV`` instructions an edit deleted whole (a variable
+  moved to an option).
 - Python: libcst still parses the module, to the same number of statements.
 - Markdown: the same fenced code blocks (info strings, closed or not).
 
@@ -135,13 +136,35 @@ def _ts_counts(tree, wanted: frozenset[str]) -> tuple[int, int]:
     return errors, kept
 
 
-def _check_tree_sitter(parse: Callable[[bytes], object], before: str, after: str, wanted: frozenset[str], what: str) -> str | None:
-    err_a, n_a = _ts_counts(parse(before.encode("utf-8", "surrogatepass")), wanted)
+def _deleted_nodes(tree, data: bytes, before: str, edits: Sequence[Edit], types: frozenset[str]) -> int:
+    """How many nodes of ``types`` in ``tree`` (of ``before``, as ``data``) an edit deleted whole."""
+    from linter.sources import char_offsets
+
+    nodes, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type in types:
+            nodes.append(node)
+        stack.extend(node.children)
+    if not nodes or not any(e.content == "" for e in edits):
+        return 0
+    conv = char_offsets(data, [b for n in nodes for b in (min(n.start_byte, len(data)), min(n.end_byte, len(data)))])
+    return sum(1 for n in nodes if _deleted(conv[min(n.start_byte, len(data))], conv[min(n.end_byte, len(data))], edits, before))
+
+
+def _check_tree_sitter(parse: Callable[[bytes], object], before: str, after: str, wanted: frozenset[str], what: str,
+                       edits: Sequence[Edit] = (), deletable: frozenset[str] = frozenset()) -> str | None:
+    """``deletable``: node types an edit may delete whole (a Dockerfile's ``ENV`` instruction
+    whose variable became an option); the rest of ``wanted`` keep their count."""
+    data = before.encode("utf-8", "surrogatepass")
+    tree_a = parse(data)
+    err_a, n_a = _ts_counts(tree_a, wanted)
     err_b, n_b = _ts_counts(parse(after.encode("utf-8", "surrogatepass")), wanted)
     if err_b > err_a:
         return f"{what} has {err_b - err_a} new parse error(s)"
-    if n_a != n_b:
-        return f"{what} now has {n_b} {'/'.join(sorted(wanted))} nodes instead of {n_a}"
+    gone = _deleted_nodes(tree_a, data, before, edits, deletable) if deletable else 0
+    if n_a - gone != n_b:
+        return f"{what} now has {n_b} {'/'.join(sorted(wanted))} nodes instead of {n_a - gone}"
     return None
 
 
@@ -164,7 +187,7 @@ def check_dockerfile(before: str, after: str, edits: Sequence[Edit]) -> str | No
     wanted = frozenset(
         {"from_instruction", "run_instruction", "cmd_instruction", "entrypoint_instruction", "env_instruction", "arg_instruction", "json_string_array"}
     )
-    return _check_tree_sitter(parser.parse, before, after, wanted, "the Dockerfile")
+    return _check_tree_sitter(parser.parse, before, after, wanted, "the Dockerfile", edits, frozenset({"env_instruction"}))
 
 
 def check_python(before: str, after: str, edits: Sequence[Edit]) -> str | None:

@@ -21,7 +21,10 @@ Fix safety: unsafe, where the variable's replacement is one option of the target
 assignment stands in the same file as the launch: the option is added to the launch's
 arguments in their own syntax and the assignment deleted, in one fix.  Not offered for a
 value the option rejects, a value not written out, or an assignment that shares its line or is
-the only entry of its list (deleting it would change the file's structure).
+the only entry of its YAML list (deleting it would change the file's structure).  In a
+Dockerfile the `ENV` entry goes (`ENV A=1 B=2` keeps `B=2`, a continued `ENV` its other
+lines) and the option joins the `CMD`/`ENTRYPOINT`, exec or shell form; an `ENV` of that one
+variable goes whole.
 
 Versions: every release; the variable lists come from each release's envs.py,
 plus the variables its other modules read directly (`env_elsewhere` in the

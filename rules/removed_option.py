@@ -44,11 +44,18 @@ from rules._lib.base import Rule, register
 rule = register(Rule("VL101", "removed-option", "Option removed in the target release", Severity.ERROR, fixable=True))
 
 
-def spell(ctx, option: str) -> str:
-    """``option`` (an option string of the target) as the launch writes options."""
+def spell(ctx, option: str, opt=None) -> str:
+    """``option`` (an option string of the target) as the launch writes options: a flag in argv
+    (an argv list inside a keyword launch too: a chart's ``extraArgs``), a Python keyword, a
+    ``--config`` key (a negative ``--no-X`` is the key ``no-X``, a keyword ``X=False``)."""
     spec = ctx.release.by_name.get(option)
-    if spec is None or ctx.launch.style != "settings":
+    if spec is None or ctx.launch.style != "settings" or (opt is not None and opt.setting is None):
         return option
+    if option in spec.negative_names:
+        if ctx.launch.entrypoint != "config":
+            return f"{spec.dest}=False"
+        bare = option.lstrip("-")
+        return bare.replace("-", "_") if opt is not None and "_" in opt.written else bare  # the writer's choice
     return ctx.parsed.spelling(spec.dest).rstrip(" :=")
 
 
@@ -141,13 +148,14 @@ def check(ctx):
         history = f"accepted from vLLM {info.first_seen} to {info.last_accepted}"
         translation = knowledge.migrations().translation(info.option)
         curated = info.fact is not None and info.fact.replacement == info.replacement
-        negated = negated_successor(ctx, info) if ctx.launch.style == "settings" and ctx.launch.entrypoint != "config" else None
+        keyword = opt.setting is not None and ctx.launch.style == "settings" and ctx.launch.entrypoint not in ("config", "chart")
+        negated = negated_successor(ctx, info) if keyword else None
         if negated is not None:
             yield _flip(ctx, opt, negated, head, history)
         elif translation is not None and translation.replacement in ctx.release.by_name:
             yield _translate(ctx, opt, translation, head)
         elif info.replacement and curated:
-            name = spell(ctx, info.replacement)
+            name = spell(ctx, info.replacement, opt)
             fix = None
             if info.replacement_in_target and info.fact.fix == "rename":
                 fix = ctx.rename_fix(opt, info.replacement, f"Replace with `{name}`", info.fact.applicability)
@@ -155,7 +163,7 @@ def check(ctx):
             yield Finding(ctx.name_span(opt), f"{head}: write `{name}` instead", fix=fix, notes=notes)
         elif info.replacement:
             # From a deprecation message: related, not necessarily the same meaning.
-            name = spell(ctx, info.replacement)
+            name = spell(ctx, info.replacement, opt)
             shown = Fix(f"Replace with `{name}` (check its meaning first)", (Edit(ctx.name_span(opt), name),), "display-only")
             yield Finding(ctx.name_span(opt), f"{head}: move its setting to `{name}` (check its meaning first)", fix=shown,
                           notes=(f"{history}; vLLM's deprecation message pointed to `{info.replacement}`",))

@@ -834,6 +834,26 @@ def tree_comments(text: str, root, char: Callable[[int], int], spans=None) -> li
     return out
 
 
+def env_instruction_at(text: str, at: int) -> tuple[Span, list[Span]] | None:
+    """The ``ENV`` instruction of ``text`` that holds character offset ``at`` (where a variable's
+    name stands), as its span and the spans of its ``NAME=value`` pairs; None when no cleanly
+    parsed ``ENV`` instruction of pairs holds it (the legacy ``ENV NAME value`` form gives one
+    pair spanning the instruction's body)."""
+    data = text.encode("utf-8", "surrogatepass")
+    root = _ts.Parser(_LANGUAGE).parse(data if data.endswith(b"\n") else data + b"\n").root_node
+    byte = len(text[:at].encode("utf-8", "surrogatepass"))
+    for node in root.named_children:
+        if node.type != "env_instruction" or not node.start_byte <= byte < node.end_byte or node.has_error:
+            continue
+        pairs = [c for c in node.named_children if c.type == "env_pair"]
+        if not pairs:
+            return None
+        conv = char_offsets(data, [b for n in (node, *pairs) for b in (n.start_byte, min(n.end_byte, len(data)))])
+        span = lambda n: Span(conv[n.start_byte], conv[min(n.end_byte, len(data))])  # noqa: E731
+        return span(node), [span(p) for p in pairs]
+    return None
+
+
 def vllm_base(src: SourceFile) -> str | None:
     """The vLLM image the final stage runs, entrypoint kept (no ENTRYPOINT of its own), or None:
     an image built from this file runs ``vllm serve`` with its ``docker run`` arguments."""

@@ -382,3 +382,55 @@ def test_a_negated_successor_in_other_keyword_launches():
     for target, want in (("0.33.0", "vllm serve m --disable-log-requests --port 8000\n"), ("0.32.0", "vllm serve m --no-enable-log-requests --port 8000\n")):
         outcome, _ = _fix("serve.sh", "shell", "vllm serve m --disable-log-requests --port 8000\n", target)
         assert outcome.fixed == want, target
+
+
+@pytest.mark.parametrize("text,want", [
+    # one ENV of several variables: the entry goes, the others stay; exec-form CMD gains two items
+    ('FROM vllm/vllm-openai:v0.10.1\nENV VLLM_ATTENTION_BACKEND=FLASHINFER HF_HOME=/cache\nCMD ["Qwen/Qwen3-8B", "--max-model-len", "8192"]\n',
+     'FROM vllm/vllm-openai:v0.33.0\nENV HF_HOME=/cache\nCMD ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--attention-backend", "FLASHINFER"]\n'),
+    # a continued ENV: the ` \` before the entry goes with it; shell-form ENTRYPOINT gains two words
+    ("FROM vllm/vllm-openai:v0.10.1\nENV HF_HOME=/cache \\\n    VLLM_ATTENTION_BACKEND=FLASH_ATTN\nENTRYPOINT vllm serve Qwen/Qwen3-8B \\\n    --max-model-len 8192\n",
+     "FROM vllm/vllm-openai:v0.33.0\nENV HF_HOME=/cache\nENTRYPOINT vllm serve Qwen/Qwen3-8B \\\n    --max-model-len 8192 --attention-backend FLASH_ATTN\n"),
+    # the first entry of a continued ENV, then the rest on the next line
+    ("FROM vllm/vllm-openai:v0.10.1\nENV VLLM_ATTENTION_BACKEND=FLASH_ATTN \\\n    HF_HOME=/cache\nENTRYPOINT [\"vllm\", \"serve\", \"Qwen/Qwen3-8B\"]\n",
+     "FROM vllm/vllm-openai:v0.33.0\nENV HF_HOME=/cache\nENTRYPOINT [\"vllm\", \"serve\", \"Qwen/Qwen3-8B\", \"--attention-backend\", \"FLASH_ATTN\"]\n"),
+    # the only entry (legacy `ENV NAME value` or `NAME=value`): the instruction goes
+    ('FROM vllm/vllm-openai:v0.10.1\nENV VLLM_ATTENTION_BACKEND FLASHINFER\nENV HF_HOME=/x\nCMD ["Qwen/Qwen3-8B"]\n',
+     'FROM vllm/vllm-openai:v0.33.0\nENV HF_HOME=/x\nCMD ["Qwen/Qwen3-8B", "--attention-backend", "FLASHINFER"]\n'),
+    ('FROM vllm/vllm-openai:v0.10.1\nENV VLLM_ATTENTION_BACKEND="FLASHINFER"\nCMD ["Qwen/Qwen3-8B", "--port", "8000"]\n',
+     'FROM vllm/vllm-openai:v0.33.0\nCMD ["Qwen/Qwen3-8B", "--port", "8000", "--attention-backend", "FLASHINFER"]\n'),
+])
+def test_dockerfile_env_variable_becomes_an_option_of_its_launch(text, want):
+    outcome, settings = _fix("Dockerfile", "dockerfile", text, "0.33.0")
+    assert outcome.error is None, outcome.error
+    assert outcome.fixed == want
+    result = lint_source(SourceFile("Dockerfile", outcome.fixed), "dockerfile", settings, all_rules())
+    assert not [d for d in result.diagnostics if d.code == "VL701"]
+
+
+def test_dockerfile_check_allows_only_env_instructions_deleted_whole():
+    from linter.diagnostic import Edit
+    from linter.fix_check import check_dockerfile
+    from linter.launch import Span
+
+    before = 'FROM vllm/vllm-openai:v0.33.0\nENV VLLM_X=1\nCMD ["m"]\n'
+    env = before.index("ENV")
+    assert check_dockerfile(before, before[:env] + before[env + 13 :], [Edit(Span(env, env + 13), "")]) is None
+    cmd = before.index("CMD")
+    assert check_dockerfile(before, before[:cmd], [Edit(Span(cmd, len(before)), "")]) is not None
+
+
+def test_a_removed_flag_in_a_charts_argv_and_a_config_key_keep_their_spelling():
+    # a Helm values file's extraArgs are argv inside a keyword launch: the flag is named as a flag
+    values = ("servingEngineSpec:\n  modelSpec:\n  - name: llama3\n    repository: vllm/vllm-openai\n    tag: v0.10.1\n"
+              "    modelURL: meta-llama/Llama-3.1-8B-Instruct\n    replicaCount: 1\n    requestGPU: 1\n    vllmConfig:\n"
+              "      maxModelLen: 4096\n      extraArgs: [\"--disable-log-requests\", \"--gpu-memory-utilization\", \"0.8\"]\n")
+    settings = Settings(target=Version("0.30.0"))
+    result = lint_source(SourceFile("values.yaml", values), classify("values.yaml", values.encode()) or "yaml", settings, all_rules())
+    assert [d.message.split(": ", 1)[1] for d in result.diagnostics if d.code == "VL101"] == ["write `--no-enable-log-requests` instead"]
+    # a --config key: the negative is a key of its own, in the writer's underscores
+    cfg = "disable_log_requests: true\nmax-model-len: 8192\n"
+    outcome = fix_source(SourceFile("serve-config.yaml", cfg), "vllm-config", settings, all_rules(), unsafe=True)
+    assert outcome.fixed == "no_enable_log_requests: true\nmax-model-len: 8192\n"
+    d = next(d for d in lint_source(SourceFile("serve-config.yaml", cfg), "vllm-config", settings, all_rules()).diagnostics if d.code == "VL101")
+    assert d.message.endswith("write `no_enable_log_requests` instead")
