@@ -35,12 +35,14 @@ def check(ctx):
         if opt.match != "ambiguous":
             continue
         cands = ", ".join(f"`{c}`" for c in opt.candidates[:6])
-        msg = f"`{opt.written}` is ambiguous in vLLM {ctx.version}: it could match {cands}"
+        msg = f"`{opt.written}` is ambiguous in vLLM {ctx.version}: write the option you mean in full"
+        notes: tuple[str, ...] = (f"it could match {cands}",)
         fix = None
         if ctx.pin_known is not None and ctx.pin_known != ctx.version:
             old = resolve_option(knowledge.release(ctx.pin_known), opt.normalized)
             if old.kind == "option" and old.option_string in ctx.release.by_name:
-                msg += f"; on the pinned {ctx.pin_known} it meant `{old.option_string}`"
+                msg = f"`{opt.written}` is ambiguous in vLLM {ctx.version}: write `{old.option_string}` in full"
+                notes += (f"on the pinned {ctx.pin_known} it meant `{old.option_string}`",)
                 fix = ctx.rename_fix(opt, old.option_string, f"Write `{old.option_string}` in full", "unsafe")
         if fix is None:
             # a whole option string of an older release, removed since (`--device` before 0.10):
@@ -51,7 +53,7 @@ def check(ctx):
                               f"in {ctx.version}: delete it", fix=ctx.delete_fix(opt, f"Delete `{opt.written}`" + (" and its value" if opt.values else "")),
                               notes=(f"it could match {cands}; accepted from vLLM {seen[0]} to {seen[1]}, and nothing replaces it",))
                 continue
-        yield Finding(ctx.name_span(opt), msg, fix=fix)
+        yield Finding(ctx.name_span(opt), msg, fix=fix, notes=notes)
 
 
 def _replaced(option: str) -> bool:

@@ -46,10 +46,10 @@ def check(ctx):
             if (spec.primary, err.item.text) in facts.SPECIFIC_VALUE_RULES or facts.value_fact(spec.primary, err.item.text) is not None:
                 continue  # deprecated-value explains it, with the migration
             choices = ", ".join(str(c) for c in spec.choices or ())
-            msg = f"`{err.item.text}` is not a valid choice for `{opt.written}` in vLLM {ctx.version} (choices: {choices})"
-        else:
-            msg = f"{err.message} (vLLM {ctx.version})"
-        yield Finding(ctx.item_span(err.item), msg)
+            yield Finding(ctx.item_span(err.item), f"`{err.item.text}` is not a valid choice for `{opt.written}` in vLLM {ctx.version}: "
+                          "pick one of its choices", notes=(f"choices: {choices}",))
+            continue
+        yield Finding(ctx.item_span(err.item), f"{err.message} (vLLM {ctx.version})")
     yield from config_time_values(ctx)
 
 
@@ -73,5 +73,6 @@ def config_time_values(ctx):
         yield Finding(
             ctx.item_span(opt.values[-1]),
             f"`{value}` is not a valid value for `{opt.written}` in vLLM {ctx.version}: it parses, and the server "
-            f"fails at start-up when it builds its config ({where}); valid: {valid}",
+            "fails at start-up; pick a valid one",
+            notes=(f"checked when vLLM builds its config ({where})", f"valid: {valid}"),
         )

@@ -56,9 +56,13 @@ def check(ctx):
         return  # VL802 reports it
     yield Finding(
         where(ctx),
-        f"predicted KV cache: about {preflight.gib(est.pool_bytes)} per GPU ({est.describe_pool()}); one request of "
-        f"{length_words(est, ctx)} needs {preflight.gib(est.need())} ({est.facts.model}, {est.kv_dtype} KV cache), "
-        f"so about {est.concurrency:.1f} such requests fit at once (vLLM logs its own figure as the maximum concurrency); "
-        f"an estimate: activation memory and CUDA graphs are counted only as {preflight.OVERHEAD_GIB:g} GiB"
-        + "".join(f"; {n}" for n in est.notes),
+        f"predicted KV cache: about {preflight.gib(est.pool_bytes)} per GPU, room for about {est.concurrency:.1f} requests "
+        f"of {est.length:,} tokens at once",
+        notes=(
+            f"the pool: {est.describe_pool()}",
+            f"one request of {length_words(est, ctx)} needs {preflight.gib(est.need())} ({est.facts.model}, {est.kv_dtype} KV cache); "
+            "vLLM logs its own figure as the maximum concurrency",
+            f"an estimate: activation memory and CUDA graphs are counted only as {preflight.OVERHEAD_GIB:g} GiB",
+            *est.notes,
+        ),
     )

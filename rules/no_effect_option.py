@@ -43,8 +43,7 @@ def check(ctx):
                     continue  # attention-free Mamba models still use it
                 if model is None:
                     qualifier = " for hybrid models (attention-free Mamba models still use it)"
-            msg = f"`{opt.written}` has no effect{qualifier} in vLLM {ctx.version} (since {fact.no_effect_from})"
-            if fact.why:
-                msg += f": {fact.why}"
-            yield Finding(ctx.name_span(opt), msg)
+            do = "delete it if the model is hybrid" if qualifier else "delete it"
+            msg = f"`{opt.written}` has no effect{qualifier} in vLLM {ctx.version} (since {fact.no_effect_from}): {do}"
+            yield Finding(ctx.name_span(opt), msg, notes=(fact.why,) if fact.why else ())
             break

@@ -151,7 +151,7 @@ _OTHER_KINDS = {
     "rules/hybrid_kv_cache_manager.py", "rules/config_false.py", "rules/lifecycle.py",
 }
 # ... and in modules that also name kinds of files: a command match's, a setting's, a rope scaling's
-_OTHER_KIND_VALUES = {"cli", "str", "null", "yarn"}
+_OTHER_KIND_VALUES = {"cli", "str", "bool", "null", "yarn"}
 
 
 def test_no_module_but_the_table_lists_kinds() -> None:

@@ -108,7 +108,7 @@ def test_qwen3_8b_at_the_suggested_length_fits(tmp_path):
     result = run(tmp_path, "qwen.yaml", text)
     assert not diags(result, "VL802")
     (info,) = diags(result, "VL803")
-    assert "about 1.0 such requests" in info.message
+    assert "room for about 1.0 requests" in full(info)
 
 
 def test_qwen3_8b_on_h100_concurrency(tmp_path):
@@ -120,8 +120,8 @@ def test_qwen3_8b_on_h100_concurrency(tmp_path):
     assert not diags(result, "VL802")
     (info,) = diags(result, "VL803")
     assert result.src.text[info.span.start : info.span.end] == "32768"
-    assert "about 57.0 GiB per GPU" in info.message and "needs 4.5 GiB" in info.message
-    assert "about 12.7 such requests fit at once" in info.message
+    assert "about 57.0 GiB per GPU" in full(info) and "needs 4.5 GiB" in full(info)
+    assert "room for about 12.7 requests" in full(info)
 
 
 # ---------------------------------------------------------------------------
@@ -142,8 +142,8 @@ def test_llama_tensor_parallel_two_fits_one_does_not(tmp_path):
     two = run(tmp_path, "tp2.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2"]', selector, gpus=2))
     assert not diags(two, "VL802")
     (info,) = diags(two, "VL803")
-    assert "about 12.2 GiB per GPU" in info.message and "needs 8.0 GiB" in info.message
-    assert "tensor-parallel size 2" in info.message and "about 1.5 such requests" in info.message
+    assert "about 12.2 GiB per GPU" in full(info) and "needs 8.0 GiB" in full(info)
+    assert "tensor-parallel size 2" in full(info) and "room for about 1.5 requests" in full(info)
 
 
 # ---------------------------------------------------------------------------
@@ -162,8 +162,8 @@ def test_gemma3_sliding_layers_hold_only_their_window(tmp_path):
     result = run(tmp_path, "gemma.yaml", text)
     assert not diags(result, "VL802")
     (info,) = diags(result, "VL803")
-    assert "needs 16.9 GiB" in info.message and "about 21.2 GiB per GPU" in info.message
-    assert "about 1.3 such requests" in info.message
+    assert "needs 16.9 GiB" in full(info) and "about 21.2 GiB per GPU" in full(info)
+    assert "room for about 1.3 requests" in full(info)
 
 
 def test_deepseek_v3_mla_cache_is_not_split_by_tensor_parallelism(tmp_path):
@@ -176,8 +176,8 @@ def test_deepseek_v3_mla_cache_is_not_split_by_tensor_parallelism(tmp_path):
     result = run(tmp_path, "dsv3.yaml", text)
     assert not diags(result, "VL802")
     (info,) = diags(result, "VL803")
-    assert "needs 10.7 GiB" in info.message and "about 50.1 GiB per GPU" in info.message
-    assert "about 4.7 such requests" in info.message
+    assert "needs 10.7 GiB" in full(info) and "about 50.1 GiB per GPU" in full(info)
+    assert "room for about 4.7 requests" in full(info)
 
 
 # ---------------------------------------------------------------------------
@@ -238,9 +238,9 @@ def test_model_config_gives_weights_the_table_lacks(tmp_path):
     # pool: 22,220,667,617 - 13,761,300,000 - 1 GiB = 7,385,625,793 (6.9 GiB) -> 2.22 requests
     result = run(tmp_path, "oss.yaml", text, model_configs={"openai/gpt-oss-20b": str(config)})
     (info,) = diags(result, "VL803")
-    assert "needs 3.1 GiB" in info.message and "about 6.9 GiB per GPU" in info.message
-    assert "about 2.2 such requests" in info.message
-    assert "model.safetensors.index.json" in info.message
+    assert "needs 3.1 GiB" in full(info) and "about 6.9 GiB per GPU" in full(info)
+    assert "room for about 2.2 requests" in full(info)
+    assert "model.safetensors.index.json" in full(info)
 
 
 def test_hugging_face_cache_is_read_never_the_network(tmp_path, monkeypatch):
@@ -311,7 +311,7 @@ def test_gpu_count_of_the_pod(tmp_path):
     selector = "nvidia.com/gpu.product: NVIDIA-A10G"
     # four GPUs requested, tensor-parallel size 2: the estimate stands, the message says two are idle
     (info,) = diags(run(tmp_path, "a.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "-tp", "2"]', selector, gpus=4)), "VL803")
-    assert "the container asks for 4 GPUs but uses 2 (tensor-parallel size 2)" in info.message
+    assert "the container asks for 4 GPUs but uses 2 (tensor-parallel size 2)" in full(info)
     # one GPU for tensor-parallel size 2: vLLM fails before sizing the cache; no estimate
     one = run(tmp_path, "b.yaml", deployment('["meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2"]', selector, gpus=1))
     assert not diags(one, "VL802") and not diags(one, "VL803")
@@ -354,4 +354,4 @@ def test_hybrid_launch_with_its_config_json(tmp_path):
     assert found, "a hybrid launch with its config.json gets an estimate"
     page = 784 * 4096
     need = 16 * -(-262144 // 784) * page + 48 * 2 * page
-    assert any(f"{need / GiB:.1f} GiB" in d.message for d in found), [d.message for d in found]
+    assert any(f"{need / GiB:.1f} GiB" in full(d) for d in found), [full(d) for d in found]

@@ -47,7 +47,7 @@ def test_mamba_cache_mode_all_fix_is_unsafe_only(tmp_path):
 def test_invalid_choice_lists_the_choices(tmp_path):
     r = lint(tmp_path, "a.sh", "vllm serve m --kv-cache-dtype fp9\n", "shell", "0.32")
     d = only(r, "VL106")
-    assert "fp8" in d.message and flagged(r, "VL106") == ["fp9"]
+    assert "fp8" in d.notes[0] and flagged(r, "VL106") == ["fp9"]
 
 
 def test_invalid_int_and_human_readable_values(tmp_path):
