@@ -166,6 +166,11 @@ def dockerfile_entrypoint(opts, pin):
     return f'FROM vllm/vllm-openai:v{pin}\nENTRYPOINT ["vllm", "serve", "Qwen/Qwen3-8B", {items}]\n'
 
 
+def docker_run(opts, pin):
+    lines = " \\\n  ".join(" ".join(x for x in (n, v) if x) for n, v in opts)
+    return f"#!/bin/sh\ndocker run --gpus all -p 8000:8000 vllm/vllm-openai:v{pin} Qwen/Qwen3-8B \\\n  {lines}\n"
+
+
 def markdown(opts, pin):
     return "# Serving\n\n```bash\n" + shell(opts, pin).split("\n", 2)[2] + "```\n"
 
@@ -177,6 +182,7 @@ def _yaml(arg: str) -> str:
 FORMS = {
     "serve.sh": ("shell", shell),
     "last.sh": ("shell", shell_last),
+    "docker.sh": ("shell", docker_run),
     "deploy.yaml": ("k8s", k8s_block),
     "pod.yaml": ("k8s", k8s_flow),
     "shc.yaml": ("k8s", k8s_sh_c),
@@ -434,3 +440,36 @@ def test_a_removed_flag_in_a_charts_argv_and_a_config_key_keep_their_spelling():
     assert outcome.fixed == "no_enable_log_requests: true\nmax-model-len: 8192\n"
     d = next(d for d in lint_source(SourceFile("serve-config.yaml", cfg), "vllm-config", settings, all_rules()).diagnostics if d.code == "VL101")
     assert d.message.endswith("write `no_enable_log_requests` instead")
+
+
+# the forms whose file pins the release it runs (an image tag); a `# vllm==X` comment is not moved
+PINNED_FORMS = sorted(f for f in FORMS if f not in ("serve.sh", "last.sh", "run.py", "offline.py", "engine.py", "README.md",
+                                                    "serve-config.yaml", "serve-config.json"))
+
+
+@pytest.mark.parametrize("form", PINNED_FORMS)
+def test_the_pin_moves_with_the_flags_in_every_form(form):
+    kind, make = FORMS[form]
+    # every removal has a fix: after them nothing blocks, so the pin moves to the target
+    outcome, _ = _fix(form, kind, make(_interleave(HISTORY), "0.10.0"), "0.33.0")
+    assert "0.10.0" not in outcome.fixed and "0.33.0" in outcome.fixed, outcome.fixed
+    # an option the tool cannot migrate (no release ever had it) holds the pin back, stays
+    # reported, and the message names it
+    held = _interleave([("--gpu-memory-utilization-gb", "20"), *HISTORY])
+    outcome, _ = _fix(form, kind, make(held, "0.10.0"), "0.33.0")
+    assert "0.10.0" in outcome.fixed and "--gpu-memory-utilization-gb" in outcome.fixed and "--swap-space" not in outcome.fixed
+    remaining = outcome.remaining.diagnostics
+    assert any(d.code == "VL104" and (d.fix is None or d.fix.applicability == "display-only") for d in remaining)
+    pin = next(d for d in remaining if d.code == "VL601")
+    assert "the pin stays until 1 finding that stops the start on 0.33.0 is fixed by hand" in pin.message
+    assert pin.notes[0].startswith("held back by VL104") and "--gpu-memory-utilization-gb" in pin.notes[0]
+
+
+def test_messages_have_a_short_first_line():
+    for form, (kind, make) in FORMS.items():
+        for old, new, removed in PAIRS:
+            text = make(_interleave(removed), old)
+            k = kind if kind == "vllm-config" else classify(form, text.encode()[:512]) or kind
+            result = lint_source(SourceFile(form, text), k, Settings(target=Version(new)), all_rules())
+            long = [d.message for d in result.diagnostics if len(d.message.splitlines()[0]) > 200]
+            assert not long, (form, new, long)
