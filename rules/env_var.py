@@ -119,7 +119,7 @@ def _replaced(ctx, var, fact):
     if spec is None:
         return Finding(var.name.span, head, notes=(fact.note.strip(),) if fact.note else ())
     value = var.value.value if var.value is not None and not var.value.is_opaque else None
-    head = f"`{name}` is not read by vLLM {ctx.version}{last}: pass `{option}{' ' + value if value and spec.takes_value else ''}` instead"
+    head = f"`{name}` is not read by vLLM {ctx.version}{last}: pass `{_spelled(ctx, spec, option, value)}` instead"
     fix = None
     if value is not None:
         parts = _parts(spec, option, value)
@@ -130,6 +130,19 @@ def _replaced(ctx, var, fact):
             edits = (add, delete) if add is not None else (delete,)
             fix = Fix(f"Move `{name}` to `{' '.join(parts or (option,))}`", edits, "unsafe")
     return Finding(var.name.span, head, fix=fix, notes=(fact.note.strip(),) if fact.note else ())
+
+
+def _spelled(ctx, spec, option: str, value: str | None) -> str:
+    """The option set to ``value`` in the launch's own syntax: ``--attention-backend FLASHINFER``,
+    ``attention_backend="FLASHINFER"`` (a Python keyword), ``attention-backend: FLASHINFER`` (a
+    ``--config`` key)."""
+    given = value if value and spec.takes_value else None
+    if ctx.launch.style != "settings":
+        return option + (f" {given}" if given else "")
+    name = ctx.parsed.spelling(spec.dest)
+    if ctx.launch.entrypoint == "config":
+        return name + (given or "true")
+    return name + (f'"{given}"' if given else "True")
 
 
 def _shown(replacement: str) -> str:

@@ -473,3 +473,10 @@ def test_messages_have_a_short_first_line():
             result = lint_source(SourceFile(form, text), k, Settings(target=Version(new)), all_rules())
             long = [d.message for d in result.diagnostics if len(d.message.splitlines()[0]) > 200]
             assert not long, (form, new, long)
+
+
+def test_an_env_variable_message_names_the_option_in_the_launchs_spelling():
+    py = 'import os\nos.environ["VLLM_ATTENTION_BACKEND"] = "FLASHINFER"\nfrom vllm import LLM\nllm = LLM(model="Qwen/Qwen3-8B")\n'
+    result = lint_source(SourceFile("offline.py", py), "python", Settings(target=Version("0.33.0")), all_rules())
+    d = next(d for d in result.diagnostics if d.code == "VL701")
+    assert d.message.endswith('pass `attention_backend="FLASHINFER"` instead'), d.message
