@@ -65,5 +65,10 @@ def mark(tok: Token | None) -> Token | None:
     if not found:
         return tok
     found = _go_blocks(tok.value, found)
-    merged = sorted(set(tok.opaque) | set(found))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(set(tok.opaque) | set(found)):  # one range where ranges overlap
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
     return Token(tok.value, tok.span, tok.value_start, tuple(merged), tok.splat)
