@@ -302,11 +302,15 @@ def _history_inventory(version: Version) -> dict:
                     "deprecated": bool(deprecated_in and Version(deprecated_in) <= version),
                 }
             )
+    # ``vllm serve --model X`` is moved to the positional slot, with a deprecation warning, from
+    # the release whose parse_args says so (0.11.1); before it ``--model`` is an ordinary option
+    moved_in = history().get("options", {}).get("--model", {}).get("deprecated_in")
     return {
         "schema": 1,
         "vllm_version": str(version),
         "partial": True,
-        "parser": {"allow_abbrev": True, "underscores_as_dashes": True, "dotted_json": True, "config_option": "--config"},
+        "parser": {"allow_abbrev": True, "underscores_as_dashes": True, "dotted_json": True, "config_option": "--config",
+                   "model_option_moved": bool(moved_in) and Version(moved_in) <= version},
         "positionals": [{"dest": "model_tag", "nargs": "?"}],
         "options": options,
         "env": [],

@@ -149,3 +149,29 @@ spec:
         "        - --config=/etc/vllm/serve.yaml\n", "        - --config\n        - /etc/vllm/serve.yaml\n"
     )
     assert codes(lint(tmp_path, "pod.yaml", out, "yaml", "0.32")) == []
+
+
+K8S_SERVE = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:{tag}
+          command: ["vllm", "serve"]
+          args: ["--model", "Qwen/Qwen2.5-7B-Instruct", "--port", "8000"]
+"""
+
+
+def test_model_option_is_deprecated_only_from_the_release_that_warns(tmp_path):
+    # `vllm serve --model X` is moved and warned about from 0.11.1 (argparse_utils.py parse_args);
+    # before it `--model` is an ordinary option of `vllm serve`
+    for tag in ("v0.7.1", "v0.9.2", "v0.11.0"):
+        r = lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml")
+        assert "VL207" not in codes(r), tag
+    for tag, shown in (("v0.14.1", "0.14.1"), ("v0.32.0", "0.32.0")):
+        d = only(lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml"), "VL207")
+        assert f"(vLLM {shown})" in d.message
