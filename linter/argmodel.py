@@ -402,7 +402,11 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool, config: list[
     delete: set[int] = set()
     gathered: dict[str, list[ParsedDotted]] = {}
     for i, it in enumerate(out):
-        if i in delete or it.opaque and it.token is not None and it.token.opaque_in(it.start, it.end):
+        if i in delete:
+            continue
+        # an unknown value (``-O.attention_backend=${BACKEND}``) leaves the dotted key known
+        key_end = it.start + (it.text.index("=") if "=" in it.text else len(it.text))
+        if it.opaque and it.token is not None and it.token.opaque_in(it.start, key_end):
             continue
         text = it.text
         if not (text.startswith("-") and "." in text):

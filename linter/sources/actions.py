@@ -14,7 +14,7 @@ import re
 
 from linter.launch import EnvVar, Launch, Token
 from linter.source_file import SourceFile
-from linter.sources import Extraction, embedded_shell
+from linter.sources import Extraction, embedded_shell, kubernetes
 from linter.sources.words import kept_env
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
 from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
@@ -117,11 +117,17 @@ def actions_document(src: SourceFile, doc: Node) -> Extraction:
 def skypilot_document(src: SourceFile, doc: Node) -> Extraction:
     out = Extraction()
     env = _env_map(src, get(doc, "envs"))
+    # ``resources.image_id: docker:vllm/vllm-openai:v0.11.0``: the task's scripts run in that
+    # container, so a vLLM image's release tag pins them
+    image, hint = kubernetes.image_hint(src, get(get(doc, "resources"), "image_id"), scheme="docker:")
     for key in ("setup", "run"):
         node = get(doc, key)
         if isinstance(node, ScalarNode):
             sub = script_launches(src, node, kind="skypilot", group="task")
             _attach_env(sub.launches, env)
+            for launch in sub.launches:
+                launch.image = launch.image or image
+                launch.version_hint = launch.version_hint or hint
             out.extend(sub)
     # SkyPilot services may also define a readiness probe etc.; only scripts start vLLM
     return out
