@@ -347,7 +347,7 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool, config: list[
             moved = [value] if value is not None else []
             items = moved + items[:model_idx] + items[rest:]
 
-    if serve and items and not items[0].opaque and items[0].text.startswith("-"):
+    if serve and parser.get("served_name_needs_model", True) and items and not items[0].opaque and items[0].text.startswith("-"):
         texts = [it.text for it in items if not it.opaque]
         if not any(t == "--config" or t.startswith("--config=") for t in texts) and any(
             re.match(r"^--served[-_]model[-_]name(=.+|$)", t) for t in texts

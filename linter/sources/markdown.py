@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from linter import placeholders
 from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
@@ -299,6 +300,13 @@ _SAYS_CONFIG = re.compile(
 _CONFIG_FILE = re.compile(r"--config[= ]+['\"]?([^\s'\"]+\.ya?ml)")
 
 
+# A line of a program's log (``INFO 01-02 10:00:00 api_server.py:123] ...``, ``ERROR: ...``,
+# ``(VllmWorker rank=0 pid=12) WARNING ...``, ``2025-01-02 10:00:00,123 - ...``) pasted in a shell block.
+_LOG_LINE = re.compile(
+    r"[ \t]*(?:\([^()\n]*\)[ \t]*)?(?:(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|TRACE)\b[:\s]"
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d-\d\d \d\d:\d\d:\d\d)")
+
+
 def _named_as_config(text: str, block: Block, since: int) -> bool:
     """A YAML block is a vLLM ``--config`` file only when the document says so: the prose just
     before it (or its info string) names it as vLLM's config, or a ``--config FILE`` elsewhere
@@ -344,11 +352,16 @@ def extract(src: SourceFile) -> Extraction:
         if lang in SHELL_LANGS:
             prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
             ranges = _console_ranges(src.text, block) if prompted else block.lines
-            from linter.sources import shell
+            from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
                 script, lo = _window(src, ranges, blank)
-                ex = _run(lambda: shell.extract_script(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
+                ex = _run(lambda: embedded_shell.extract(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
+                if ex is not None:  # documentation: ``'{"model": <name>}'``, ``...`` are unknown too
+                    for launch in ex.launches:
+                        launch.entry = [placeholders.mark(t) for t in launch.entry]
+                        launch.args = [placeholders.mark(t) for t in launch.args]
+                        launch.env = [EnvVar(e.name, placeholders.mark(e.value)) for e in launch.env]
             else:
                 ex = Extraction()
         elif lang in DOCKER_LANGS:
@@ -394,10 +407,14 @@ def extract(src: SourceFile) -> Extraction:
                 launch.path = src.path
             _fix_launch(src.text, launch)
             launch.notes.append(f"markdown {lang} block at line {block.fence_line}")
-        clamped = []
+        clamped: list[Problem] = []
         for prob in ex.problems:
             a = min(max(prob.span.start, lo), hi)
-            clamped.append(Problem(Span(a, max(a, min(prob.span.end, hi))), prob.message))
+            if lang in SHELL_LANGS and _LOG_LINE.match(src.text, src.text.rfind("\n", 0, a) + 1):
+                continue  # a server's log line that names ``vllm serve`` is output, not a lost command
+            p = Problem(Span(a, max(a, min(prob.span.end, hi))), prob.message)
+            if p not in clamped:
+                clamped.append(p)
         ex.problems = clamped
         ex.pins = [p for p in ex.pins if not p.editable or src.text[p.span.start : p.span.end] == p.version]
         out.extend(ex)

@@ -169,9 +169,13 @@ spec:
 def test_model_option_is_deprecated_only_from_the_release_that_warns(tmp_path):
     # `vllm serve --model X` is moved and warned about from 0.11.1 (argparse_utils.py parse_args);
     # before it `--model` is an ordinary option of `vllm serve`
+    named = K8S_SERVE.replace('args: ["--model"', 'args: ["--served-model-name", "qwen", "--model"')
     for tag in ("v0.7.1", "v0.9.2", "v0.11.0"):
         r = lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml")
         assert "VL207" not in codes(r), tag
+        # nor does their parser want the model first when --served-model-name is given
+        assert codes(lint(tmp_path, "deploy.yaml", named.format(tag=tag), "yaml")) == [], tag
+    assert codes(lint(tmp_path, "deploy.yaml", named.format(tag="v0.32.0"), "yaml")) == ["VL207"]  # --model moved first
     for tag, shown in (("v0.14.1", "0.14.1"), ("v0.32.0", "0.32.0")):
         d = only(lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml"), "VL207")
         assert f"(vLLM {shown})" in d.message

@@ -169,3 +169,67 @@ def test_prompts_in_console_and_bash_blocks() -> None:
     assert [[t.value for t in launch.args] for launch in ex.launches] == [["m", "--port", "1"], ["a"], ["b"]]
     assert ex.launches[0].version_hint is not None and ex.launches[0].version_hint.version == "0.30.0"
     assert ex.launches[1].args[0].value_start == text.index("a\nroot")
+
+
+GUIDE = """\
+# Deploying with vLLM
+
+Start the server:
+
+```bash
+export VLLM_USE_V1=0
+python3 -m vllm.entrypoints.openai.api_server \\
+--model <model storage path> \\
+--tensor-parallel-size 8 \\
+--hf-overrides '{"architectures": [<arch>]}' \\
+--swap-space 4
+```
+
+```bash
+vllm serve <MODEL> --port 8000 > vllm.log 2>&1 &
+vllm serve Qwen/Qwen3-8B --chat-template <path/to/template.jinja> --max-model-len <MAX_LEN> ... --num-scheduler-steps 8
+vllm serve Qwen/Qwen3-8B --max-num-seqs 8 < /dev/null
+```
+
+The server prints:
+
+```bash
+INFO 01-02 10:00:00 api_server.py:123] vLLM API server version 0.6.3
+(VllmWorker rank=0 pid=12) INFO 01-02 gpu_model_runner.py:1234] Loading weights took 3.2s
+ERROR: vllm serve failed: CUDA out of memory (tried to allocate 2.00 GiB; 'x')
+```
+"""
+
+
+def test_documentation_placeholders_are_unknown_words(tmp_path) -> None:
+    """``<model storage path>`` is a placeholder, not two redirections that eat the command:
+    the flags after it are read and checked, and no placeholder is "expects a value",
+    "unrecognized argument" or invalid JSON."""
+    from tests.rules.lint_helpers import codes, flagged, lint
+
+    src = SourceFile.from_text("docs/deploy.md", GUIDE)
+    out = markdown.extract(src)
+    for launch in out.launches:
+        check_launch(src, launch)
+    first, mod, tpl, redirected = out.launches
+    words = [t.value for t in first.args]
+    assert words == ["--model", "<model storage path>", "--tensor-parallel-size", "8", "--hf-overrides",
+                     '{"architectures": [<arch>]}', "--swap-space", "4"]
+    assert first.args[1].is_opaque and first.args[5].is_opaque
+    assert mod.args[0].value == "<MODEL>" and mod.args[0].is_opaque
+    assert [t.value for t in mod.args[1:]] == ["--port", "8000"]  # `> vllm.log 2>&1` stays a redirection
+    assert [t.value for t in redirected.args] == ["Qwen/Qwen3-8B", "--max-num-seqs", "8"]
+    assert any(t.value == "..." and t.splat for t in tpl.args)
+    result = lint(tmp_path, "deploy.md", GUIDE, "markdown", target="0.33")
+    assert sorted(set(codes(result))) == ["VL101", "VL701"]
+    assert sorted(flagged(result, "VL101")) == ["--num-scheduler-steps", "--swap-space"]
+
+
+def test_log_lines_naming_vllm_serve_are_no_parse_error(tmp_path) -> None:
+    from tests.rules.lint_helpers import codes, lint
+
+    result = lint(tmp_path, "deploy.md", GUIDE, "markdown", target="0.33")
+    assert "VL001" not in codes(result)
+    # a command that really cannot be read is still reported, once
+    broken = GUIDE.replace("vllm serve Qwen/Qwen3-8B --max-num-seqs 8 < /dev/null", "vllm serve Qwen/Qwen3-8B --chat-template 'unclosed")
+    assert codes(lint(tmp_path, "deploy.md", broken, "markdown", target="0.33")).count("VL001") == 1
