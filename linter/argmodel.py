@@ -696,6 +696,19 @@ def convert(spec: OptionSpec, text: str) -> tuple[bool, Any]:
 def _check_values(parsed: ParsedLaunch) -> None:
     for opt in parsed.options:
         spec = opt.spec
+        if spec is not None and spec.primary == "--optimization-level" and opt.written == "-O" and opt.values \
+                and opt.values[0].text.startswith("."):
+            # ``-O.key=value`` (a compilation-config key in releases where ``-O`` was that
+            # option's alias): a parser that rewrites every ``-O...`` to ``--optimization-level``
+            # passes ``.key=value`` on as the level, which is no level (the config refuses it)
+            v = opt.values[0]
+            parsed.add_error(ArgError(
+                "invalid-type",
+                f"`-O{v.text}` is read as `--optimization-level {v.text}` (this parser turns every `-O...` into the "
+                "optimization level), and the server fails at start-up on that level; a compilation-config key is "
+                "written `--compilation-config.KEY` here",
+                v, opt))
+            continue
         if spec is None or not opt.values or opt.value_opaque or parsed.release.data.get("partial"):
             continue
         if opt.setting is not None and (not spec.takes_value or opt.setting.kind in ("null", "opaque", "bool")):

@@ -179,3 +179,13 @@ def test_model_option_is_deprecated_only_from_the_release_that_warns(tmp_path):
     for tag, shown in (("v0.14.1", "0.14.1"), ("v0.32.0", "0.32.0")):
         d = only(lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml"), "VL207")
         assert f"(vLLM {shown})" in d.message
+
+
+def test_dotted_o_key_is_the_optimization_level_where_o_is_its_shorthand(tmp_path):
+    # 0.33's FlexibleArgumentParser turns every `-O...` into `--optimization-level` (argparse_utils.py
+    # parse_args), so `-O.cudagraph_mode=NONE` hands `.cudagraph_mode=NONE` over as the level
+    text = COMPOSE.replace("v0.32.0", "v0.33.0").format(args='"Qwen/Qwen3-8B", "-O.cudagraph_mode=NONE", "-O3", "--compilation-config.mode", "3"')
+    r = lint(tmp_path, "compose.yaml", text, "yaml")
+    d = only(r, "VL106")
+    assert "`--optimization-level .cudagraph_mode=NONE`" in d.message
+    assert flagged(r, "VL106") == [".cudagraph_mode=NONE"]
