@@ -293,6 +293,48 @@ def _fix_launch(text: str, launch: Launch) -> None:
     ]
 
 
+def _python_placeholders(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """A Python block that only parses with its documentation placeholders (``max_model_len=<MAX_LEN>``)
+    read as names: the text with each such ``<...>`` outside a string made a same-length name
+    (``_MAX_LEN_``), and their ranges; a block that parses as written, or not even then, is unchanged."""
+    try:
+        compile(text, "<block>", "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
+        return text, []
+    except (SyntaxError, ValueError):
+        pass
+    holes = []
+    for a, b in placeholders.shell_holes(text):
+        line = text[text.rfind("\n", 0, a) + 1 : a]
+        if line.count('"') % 2 == 0 and line.count("'") % 2 == 0:  # not inside a string on its line
+            holes.append((a, b))
+    if not holes:
+        return text, []
+    chars = list(text)
+    for a, b in holes:
+        for i in range(a, b):
+            if not (chars[i].isalnum() or chars[i] == "_"):
+                chars[i] = "_"
+    named = "".join(chars)
+    try:
+        compile(named, "<block>", "exec", dont_inherit=True, flags=0x400)
+    except (SyntaxError, ValueError):
+        return text, []
+    return named, holes
+
+
+def _overlaps(holes: list[tuple[int, int]], tok: Token | None) -> bool:
+    return tok is not None and any(a < tok.span.end and tok.span.start < b for a, b in holes)
+
+
+def _unmask_hole(text: str, masked: str, holes: list[tuple[int, int]], tok: Token | None) -> Token | None:
+    """A token over a placeholder read as a name: the file's text, wholly unknown."""
+    if not _overlaps(holes, tok):
+        return tok
+    a, b = tok.span.start, tok.span.end
+    real = text[a:b] if tok.value == masked[a:b] else tok.value
+    return Token(real, tok.span, None, ((0, len(real)),), tok.splat)
+
+
 # prose that names a YAML block as vLLM's config file
 _SAYS_CONFIG = re.compile(
     r"--config\b|\bvllm\b[^\n.]{0,40}\bconfig(?:uration)?(?:\s+file|\.ya?ml)\b|\bconfig(?:uration)?\s+file\b[^\n.]{0,40}\bvllm\b",
@@ -385,8 +427,16 @@ def extract(src: SourceFile) -> Extraction:
                 if line_end - a >= len(header):
                     chars[a : a + len(header)] = list(header)
             masked = "".join(chars)
+            holes: list[tuple[int, int]] = []
+            if lang in PYTHON_LANGS:
+                masked, holes = _python_placeholders(masked)
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             ex = _run(lambda: mod.extract(msrc), out, block, src)
+            if ex is not None and holes:
+                for launch in ex.launches:
+                    launch.args = [_unmask_hole(src.text, masked, holes, t) for t in launch.args]
+                    launch.settings = [dataclasses.replace(st, value=_unmask_hole(src.text, masked, holes, st.value), kind="opaque")
+                                       if _overlaps(holes, st.value) else st for st in launch.settings]
         else:
             continue
         if ex is None:

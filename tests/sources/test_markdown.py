@@ -233,3 +233,55 @@ def test_log_lines_naming_vllm_serve_are_no_parse_error(tmp_path) -> None:
     # a command that really cannot be read is still reported, once
     broken = GUIDE.replace("vllm serve Qwen/Qwen3-8B --max-num-seqs 8 < /dev/null", "vllm serve Qwen/Qwen3-8B --chat-template 'unclosed")
     assert codes(lint(tmp_path, "deploy.md", broken, "markdown", target="0.33")).count("VL001") == 1
+
+
+PY_GUIDE = """\
+# Offline inference with vLLM
+
+```python
+from vllm import LLM, SamplingParams
+
+llm = LLM(model="<MODEL>", max_model_len=<MAX_LEN>, tensor_parallel_size=<TP>, swap_space=4)
+print(llm.generate(["Hello"], SamplingParams(max_tokens=<N>)))
+```
+
+Our k6 load test (not vLLM's config):
+
+```yaml
+load:
+  vus: 10
+  duration: 5m
+run:
+  script: chat.js
+model: Qwen/Qwen3-8B
+max-num-seqs: 8
+```
+
+```console
+$ vllm serve Qwen/Qwen3-8B --max-num-seq 8
+INFO 05-01 12:00:00 [api_server.py:1] vLLM API server version 0.30.0
+$ curl localhost:8000/v1/models
+{"object":"list","data":[{"id":"Qwen/Qwen3-8B"}]}
+```
+"""
+
+
+def test_python_placeholders_are_unknown_and_the_call_is_read(tmp_path) -> None:
+    """``max_model_len=<MAX_LEN>`` is documentation, not a syntax error: the call is read with
+    the placeholder as an unknown value, so ``swap_space`` beside it is still reported; a
+    load tester's YAML block is not vLLM's and a console session's output is not a command."""
+    from tests.rules.lint_helpers import codes, flagged, fixed, lint
+
+    src = SourceFile.from_text("docs/offline.md", PY_GUIDE)
+    out = markdown.extract(src)
+    assert out.problems == []
+    llm = next(launch for launch in out.launches if launch.entrypoint == "LLM")
+    by_name = {s.name.value: s for s in llm.settings}
+    assert by_name["max_model_len"].value.value == "<MAX_LEN>" and by_name["max_model_len"].value.is_opaque
+    assert by_name["max_model_len"].kind == "opaque"
+    result = lint(tmp_path, "offline.md", PY_GUIDE, "markdown", target="0.33")
+    assert sorted(codes(result)) == ["VL101", "VL201"]
+    assert flagged(result, "VL101") == ["swap_space"] and flagged(result, "VL201") == ["--max-num-seq"]
+    assert len(result.launches) == 2  # the k6 block is nobody's launch
+    # the placeholders stay as written when the file is fixed
+    assert "<MAX_LEN>" in fixed(tmp_path, "offline.md", PY_GUIDE, "markdown", "0.33", unsafe=True)

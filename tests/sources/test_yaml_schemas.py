@@ -296,6 +296,82 @@ def test_placeholders_and_template_holes_are_unknown(tmp_path):
     assert port.opaque == ((0, len(port.value)),)  # the whole conditional is one unknown value
 
 
+ENVSUBST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${APP_NAME}
+spec:
+  replicas: ${REPLICAS}
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: ${VLLM_IMAGE}
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              exec vllm serve ${MODEL_ID} \\
+                --max-model-len ${MAX_MODEL_LEN} \\
+                --tensor-parallel-size=${TP_SIZE} \\
+                --served-model-name ${SERVED_NAME} ${EXTRA_ARGS} \\
+                --port "${PORT:-8000}" \\
+                --swap-space 4
+          env:
+            - name: VLLM_LOGGING_LEVEL
+              value: ${LOG_LEVEL}
+"""
+
+
+@needs
+def test_envsubst_template_values_are_unknown(tmp_path):
+    """A manifest rendered by envsubst: every ``${VAR}`` is an unknown value (no "expects an
+    integer", no second model, no unrecognized argument), the image pins nothing, and the real
+    problem beside them is reported and fixed in place."""
+    r = lint(tmp_path, "deploy.yaml", ENVSUBST, "yaml", "0.33")
+    assert codes(r) == ["VL101"] and flagged(r, "VL101") == ["--swap-space"]
+    (rep,) = r.launches
+    assert rep.launch.version_hint is None
+    words = values(rep.launch.args)
+    assert words[0] == "${MODEL_ID}" and rep.launch.args[0].is_opaque
+    out = fixed(tmp_path, "deploy.yaml", ENVSUBST, "yaml", "0.33", unsafe=True)
+    assert "--swap-space" not in out and '--port "${PORT:-8000}"' in out and "${EXTRA_ARGS}" in out
+
+
+COMPOSE_FOREIGN = """\
+services:
+  vllm:
+    image: vllm/vllm-openai:v0.33.0
+    shm_size: 16g
+    ipc: host
+    devices: [/dev/kfd, /dev/dri]
+    cap_add: [SYS_PTRACE]
+    security_opt: [seccomp=unconfined]
+    deploy:
+      resources:
+        reservations:
+          devices: [{driver: nvidia, count: all, capabilities: [gpu]}]
+    environment:
+      - HF_TOKEN=${HF_TOKEN}
+    command: ["Qwen/Qwen3-8B", "--max-num-seq", "16"]
+    healthcheck:
+      test: ["CMD", "curl", "-f", "http://localhost:8000/health"]
+  bench:
+    image: ghcr.io/example/llm-bench:1.2
+    command: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "4096", "--num-prompts", "100", "--request-rate", "inf"]
+"""
+
+
+@needs
+def test_compose_keys_and_other_services_are_never_vllm_options(tmp_path):
+    r = lint(tmp_path, "compose.yaml", COMPOSE_FOREIGN, "yaml", "0.33")
+    assert codes(r) == ["VL201"]
+    (rep,) = r.launches  # the benchmark's flags are its own
+    assert values(rep.launch.args) == ["Qwen/Qwen3-8B", "--max-num-seq", "16"]
+    out = fixed(tmp_path, "compose.yaml", COMPOSE_FOREIGN, "yaml", "0.33")
+    assert out == COMPOSE_FOREIGN.replace('"--max-num-seq"', '"--max-num-seqs"')
+
+
 def test_jinja_in_a_string_value_is_read_without_masking():
     text = (
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: templates}\ndata:\n"
