@@ -548,3 +548,43 @@ def test_engine_kwargs_of_another_engine_are_not_vllm_s():
     assert [x.entrypoint for x in _extract(trt)[1].launches] == ["config"]  # a candidate the engine drops
     (launch,) = _extract(vllm)[1].launches
     assert launch.entrypoint == "AsyncEngineArgs" and launch.strong
+
+
+BROKEN_AROUND_CONTAINERS = """\\
+apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: vllm-llama
+    spec:
+      template:
+        spec:
+          containers:
+            - name: vllm
+              image: "vllm/vllm-openai:v0.33.0"
+              command: ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+              args:
+              - "--model"
+              - "meta-llama/Llama-3.1-8B-Instruct"
+              - "--max-num-seq"
+              - "16"
+            - name: sidecar
+              image: "busybox:1.36"
+              args: ["--max-model-len", "1"]
+          volumes:
+            - name: data
+              emptyDir: {}
+"""
+
+
+@needs
+def test_a_containers_block_is_read_when_the_yaml_around_it_breaks(tmp_path):
+    """``kind:`` indented under ``apiVersion:`` makes the document invalid (kubectl: "mapping
+    values are not allowed in this context"): the parse error is reported where it broke, and
+    the vLLM container, which the error hid, is read all the same; the sidecar is not vLLM's."""
+    r = lint(tmp_path, "deploy.yaml", BROKEN_AROUND_CONTAINERS, "yaml")
+    assert sorted(codes(r)) == ["VL001", "VL201"]
+    (parse,) = [d for d in r.diagnostics if d.code == "VL001"]
+    assert r.src.line_col(parse.span.start)[0] == 2
+    assert [t.strip('"') for t in flagged(r, "VL201")] == ["--max-num-seq"]
+    (rep,) = r.launches
+    assert values(rep.launch.args)[:2] == ["--model", "meta-llama/Llama-3.1-8B-Instruct"]
