@@ -588,3 +588,13 @@ def test_a_containers_block_is_read_when_the_yaml_around_it_breaks(tmp_path):
     assert [t.strip('"') for t in flagged(r, "VL201")] == ["--max-num-seq"]
     (rep,) = r.launches
     assert values(rep.launch.args)[:2] == ["--model", "meta-llama/Llama-3.1-8B-Instruct"]
+
+
+@needs
+def test_config_file_template_values_are_unknown(tmp_path):
+    text = "# vllm serve --config serve.yaml\nmodel: Qwen/Qwen3-8B\nmax-model-len: ${MAX_LEN}\ntensor-parallel-size: <TP>\nmax-num-seq: 8\n"
+    r = lint(tmp_path, "serve.yaml", text, "yaml", "0.33")
+    assert codes(r) == ["VL201"]  # not "--max-model-len expects an integer"
+    (rep,) = r.launches
+    by_name = {s.name.value: s for s in rep.launch.settings}
+    assert by_name["max-model-len"].kind == "opaque" and by_name["tensor-parallel-size"].kind == "opaque"
