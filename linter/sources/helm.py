@@ -115,6 +115,7 @@ def mask(text: str) -> Masked:
             if k == "range":
                 result.ranges.append((body, s if else_at is None else else_at))
     gone: list[tuple[int, int]] = list(skip)  # text that rendering removes
+    kept_lines: set[tuple[int, int]] = set()  # lines of unchomped actions: rendered as their indentation
     for (s, e), kw in zip(actions, kinds):
         line_start = text.rfind("\n", 0, s) + 1
         line_end = text.find("\n", e)
@@ -131,10 +132,11 @@ def mask(text: str) -> Masked:
         if not control and not inside:
             result.outputs.append((s, e))  # blanked, but the rendered text has something here
         a, b = s, e
+        chomps = text.startswith("{{-", s) or text[e - 3 : e] == "-}}"
         if alone:
-            # a line of actions only renders as nothing (a chomping ``{{-`` also eats the line
-            # end before it): the line goes, with the line end before it, unless that line end
-            # closes a shell continuation (then the rendered script has a blank line there too)
+            # a line of actions renders as its indentation (a chomping ``{{-`` eats that and the
+            # line end before it too): the line's text goes, with the line end before it, unless
+            # that line end closes a shell continuation (the rendered script has a blank line there)
             a = min(a, line_start)
             b = max(b, line_end if line_end > 0 and text[line_end - 1] != "\r" else line_end - 1)
             if line_start > 0 and (text.startswith("{{-", s) or _before_break(text, line_start) != "\\"):
@@ -146,8 +148,10 @@ def mask(text: str) -> Masked:
             while b < len(text) and text[b] in _WHITE:
                 b += 1
         gone.append((a, b))
+        if alone and not chomps:
+            kept_lines.add((a, b))
     for a, b in _merged(gone):
-        _blank_gone(text, chars, a, b)
+        _blank_gone(text, chars, a, b, keep_indent=(a, b) in kept_lines)
     if unclosed is not None:
         for i in range(unclosed, len(text)):
             if chars[i] not in "\r\n":
@@ -177,39 +181,43 @@ def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _blank_gone(text: str, chars: list[str], a: int, b: int) -> None:
+def _blank_gone(text: str, chars: list[str], a: int, b: int, *, keep_indent: bool = False) -> None:
     """Fill ``text[a:b]``, which rendering removes, with same-length text that reads as nothing.
 
-    White space stands for the removed text.  Its line ends cannot go (offsets and line
-    counts stay), so they are put where they read as nothing:
+    The removed text becomes spaces, its line ends too, so the text before it and the text after
+    it join as they do once rendered (offsets stay true; only the masked text's line count
+    changes); text after the gap on its last line keeps the column it has once rendered.  Two
+    joins need more than spaces:
 
-    * after a shell continuation (``\\`` just before the gap, which rendering joins to the
-      text after it): each line end in the gap gets a ``\\`` before it and the gap ends with
-      one, so the command goes on across the gap as it does once rendered;
-    * otherwise the line ends move to the end of the gap, so no line of spaces is left
-      deeper than the text around it (a block scalar's first line sets its indentation),
-      unless text follows the gap on its line (that text keeps its column).
+    * a shell continuation (``\\`` just before the gap): the ``\\`` moves to the gap's end, so
+      the command goes on across the gap;
+    * a line of unchomped actions alone (``keep_indent``) renders as a line of its indentation:
+      its line end stays, after the spaces that stand for the actions, so the line keeps its
+      indentation only (a block scalar's first line sets the block's indentation, and a blank
+      line in a folded scalar is a line end of the script, as once rendered).
     """
-    breaks = [i for i in range(a, b) if text[i] in "\r\n"]
     for i in range(a, b):
-        if i not in breaks:
-            chars[i] = " "
-    if not breaks:
+        chars[i] = " "
+    if keep_indent:
+        k = a + (2 if text.startswith("\r\n", a) else 1 if text[a] in "\r\n" else 0)
+        if k > a:  # the gap starts with the line end before the line: it moves past the actions
+            indent = len(text[k:b]) - len(text[k:b].lstrip(" \t"))
+            brk = text[a:k]
+            at = b - indent - len(brk)
+            chars[at : at + len(brk)] = list(brk)
         return
-    if a > 0 and text[a - 1] == "\\":
-        for i in breaks:
-            k = i - 1
-            if k >= a - 1 and text[k] not in "\r\n" and not (text[i] == "\n" and text[k] == "\r"):
-                chars[k] = "\\"
-        if text[a] not in "\r\n":
-            chars[a - 1] = " "  # the continuation moves to the gap's first line end
-        if text[b - 1] not in "\r\n":
-            chars[b - 1] = "\\"
+    if a > 0 and text[a - 1] == "\\" and b > a:
+        chars[a - 1] = " "
+        chars[b - 1] = "\\"
         return
-    if b < len(text) and text[b] not in "\r\n":
-        return
-    ends = [text[i] for i in breaks]
-    chars[a:b] = [" "] * (b - a - len(ends)) + ends
+    breaks = [text[i] for i in range(a, b) if text[i] in "\r\n"]
+    if breaks and b < len(text) and text[b] not in "\r\n":
+        # text follows the gap on its line (``{{- /* ... */ -}}`` before ``apiVersion:``): it
+        # stands, on a line of its own, at the column where the gap began, as once rendered
+        col = a - (text.rfind("\n", 0, a) + 1)
+        at = b - col - len(breaks)
+        if at >= a:
+            chars[at : at + len(breaks)] = breaks
 
 
 def _only_actions(text: str, ls: int, le: int, actions: list[tuple[int, int]]) -> bool:

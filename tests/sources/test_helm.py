@@ -57,10 +57,9 @@ def _extract(text: str, path: str = "chart/templates/deployment.yaml"):
     return src, out
 
 
-def test_mask_keeps_length_lines_and_text():
+def test_mask_keeps_length_and_text():
     m = helm.mask(TEMPLATE)
     assert len(m.text) == len(TEMPLATE)
-    assert m.text.count("\n") == TEMPLATE.count("\n")  # line ends move only inside removed text
     assert "{{" not in m.text and "}}" not in m.text
     # every character outside the actions and the white space they trim is the file's own
     else_body = (TEMPLATE.index("{{- else }}"), TEMPLATE.index("{{- end }}", TEMPLATE.index("{{- else }}")))
@@ -259,3 +258,50 @@ spec:
     cond = "{{ if .Values.port }}{{ .Values.port }}{{ else }}5555{{ end }}"
     assert words == ["--model", "{{ .Values.model }}", "--port", cond, "--enforce-eager", "--swap-space", "4"]
     assert launch.args[3].opaque == ((0, len(cond)),)  # the whole conditional is one unknown value
+
+
+FOLDED_TEMPLATE = """\
+{{- /* the vLLM server of this chart */ -}}
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:{{ .Values.tag | default "v0.30.0" }}
+      command: ["/bin/bash", "-c"]
+      args:
+        - >-
+          vllm serve {{ .Values.model }}
+          --port 8000
+          {{- if .Values.lora }}
+          --enable-lora --max-loras {{ .Values.maxLoras }}
+          {{- end }}
+          {{- if .Values.eager }}
+          --enforce-eager
+          {{- else }}
+          --max-num-seqs 8
+          {{- end }}
+          --swap-space 4
+"""
+
+
+def test_chomped_lines_in_a_folded_script_and_a_chomped_comment_first():
+    """A ``{{- /* */ -}}`` comment trims the line end after it (``apiVersion:`` stays at column 0
+    once rendered), and ``{{- if }}`` lines in a folded (``>-``) script leave no blank line (a
+    blank line there would end the command): one launch with every first-branch flag."""
+    _src, out = _extract(FOLDED_TEMPLATE)
+    assert out.problems == []
+    (launch,) = out.launches
+    assert values(launch.args)[1:] == ["--port", "8000", "--enable-lora", "--max-loras", "{{ .Values.maxLoras }}",
+                                       "--enforce-eager", "--swap-space", "4"]
+
+
+def test_unchomped_action_line_in_a_folded_script_ends_the_command_as_rendered():
+    # Helm renders `{{ if }}` alone on a line as a blank line, which a folded scalar keeps as a
+    # line end: the script runs `vllm serve ... --port 8000`, then `--swap-space 4` as a command
+    text = FOLDED_TEMPLATE.replace("          {{- if .Values.lora }}", "          {{ if .Values.lora }}")
+    _src, out = _extract(text)
+    (launch,) = out.launches
+    assert values(launch.args)[1:] == ["--port", "8000"]
