@@ -659,6 +659,7 @@ def _extract(src: SourceFile) -> Extraction:
     return out
 
 
+_MAX_RECOVERED_BLOCKS = 16
 _CONTAINERS_KEY = re.compile(r"^([ ]*)(-[ ]+)?((?:init)?[cC]ontainers:)[ ]*(?:#.*)?$", re.M)
 
 
@@ -671,12 +672,16 @@ def _recover_containers(src: SourceFile, out: Extraction, kind: str) -> None:
     offsets stay true; a block mapping may start at any column)."""
     text = src.text
     covered = [(launch.span.start, launch.span.end) for launch in out.launches]
+    tried = 0
     for m in _CONTAINERS_KEY.finditer(text):
         indent = len(m.group(1)) + len(m.group(2) or "")
         start = m.start(3)
         end = _block_end(text, m.end(), indent)
         if not _LOST_HINT.search(text, start, end) or any(start <= a < end for a, _b in covered):
             continue
+        tried += 1
+        if tried > _MAX_RECOVERED_BLOCKS:  # each block is read at the file's length
+            break
         chars = [c if c in "\r\n" else " " for c in text]
         chars[start:end] = text[start:end]
         part = SourceFile(src.path, "".join(chars), src.encoding, src.bom)
