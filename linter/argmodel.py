@@ -693,6 +693,9 @@ def convert(spec: OptionSpec, text: str) -> tuple[bool, Any]:
     return True, text
 
 
+_METAVAR = re.compile(r"[A-Z][A-Z0-9_]*\Z")  # ``N``, ``MAX_LEN``: argparse's metavar style
+
+
 def _check_values(parsed: ParsedLaunch) -> None:
     for opt in parsed.options:
         spec = opt.spec
@@ -716,6 +719,8 @@ def _check_values(parsed: ParsedLaunch) -> None:
         for v in opt.values:
             text = v.text
             ok, value = convert(spec, text)
+            if not ok and parsed.launch.kind == "markdown" and _METAVAR.match(text):
+                continue  # documentation: ``--tensor-parallel-size N`` names the value, it is not one
             if not ok:
                 kind = {"float": "a number"}.get(spec.type or "", "an integer")
                 parsed.add_error(ArgError("invalid-type", f"{spec.primary} expects {kind}, got {text!r}", v, opt))

@@ -342,6 +342,9 @@ _SAYS_CONFIG = re.compile(
 _CONFIG_FILE = re.compile(r"--config[= ]+['\"]?([^\s'\"]+\.ya?ml)")
 
 
+_SYNOPSIS = re.compile(r"\[(?:-|options\]|args\]|flags\])", re.I)  # ``[-h]``, ``[--port PORT]``, ``[OPTIONS]``
+
+
 # A line of a program's log (``INFO 01-02 10:00:00 api_server.py:123] ...``, ``ERROR: ...``,
 # ``(VllmWorker rank=0 pid=12) WARNING ...``, ``2025-01-02 10:00:00,123 - ...``) pasted in a shell block.
 _LOG_LINE = re.compile(
@@ -400,6 +403,8 @@ def extract(src: SourceFile) -> Extraction:
                 script, lo = _window(src, ranges, blank)
                 ex = _run(lambda: embedded_shell.extract(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
                 if ex is not None:  # documentation: ``'{"model": <name>}'``, ``...`` are unknown too
+                    # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command
+                    ex.launches = [launch for launch in ex.launches if not any(_SYNOPSIS.match(t.value) for t in launch.args)]
                     for launch in ex.launches:
                         launch.entry = [placeholders.mark(t) for t in launch.entry]
                         launch.args = [placeholders.mark(t) for t in launch.args]

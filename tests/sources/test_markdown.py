@@ -285,3 +285,21 @@ def test_python_placeholders_are_unknown_and_the_call_is_read(tmp_path) -> None:
     assert len(result.launches) == 2  # the k6 block is nobody's launch
     # the placeholders stay as written when the file is fixed
     assert "<MAX_LEN>" in fixed(tmp_path, "offline.md", PY_GUIDE, "markdown", "0.33", unsafe=True)
+
+
+def test_usage_synopsis_and_metavars_are_documentation(tmp_path) -> None:
+    from tests.rules.lint_helpers import codes, flagged, lint
+
+    text = """\
+# CLI
+
+```bash
+vllm serve <model_tag> [options]
+vllm serve [-h] [--port PORT] [--max-model-len MAX_MODEL_LEN] model
+vllm serve MODEL_NAME --tensor-parallel-size N --swap-space 4
+```
+"""
+    result = lint(tmp_path, "cli.md", text, "markdown", target="0.33")
+    # the synopsis lines are no launches; `N` names a value; the removed flag is still reported
+    assert codes(result) == ["VL101"] and flagged(result, "VL101") == ["--swap-space"]
+    assert len(result.launches) == 1
