@@ -308,14 +308,33 @@ def _compose_into(text: str, docs: list[Node], problems: list[Problem]) -> int |
 
 
 def get(node: Node | None, key: str) -> Node | None:
-    """The value of ``key`` in a mapping node (the last one when a key repeats)."""
+    """The value of ``key`` in a mapping node (the last one when a key repeats), or else the
+    value a merge key gives it (``<<: *defaults``, as compose and Kubernetes read it)."""
     if not isinstance(node, MappingNode):
         return None
     found = None
     for k, v in node.value:
         if isinstance(k, ScalarNode) and k.value == key:
             found = v
+    if found is None and key != "<<":
+        for merged in _merged_maps(node):
+            found = get(merged, key)
+            if found is not None:
+                break
     return found
+
+
+def _merged_maps(node: MappingNode, depth: int = 0) -> list[MappingNode]:
+    """The mappings a ``<<`` merge key of ``node`` names, first one first (it wins)."""
+    out: list[MappingNode] = []
+    if depth > 8:
+        return out
+    for k, v in node.value:
+        if isinstance(k, ScalarNode) and k.value == "<<" and k.tag == "tag:yaml.org,2002:merge":
+            for m in (v.value if isinstance(v, SequenceNode) else [v]):
+                if isinstance(m, MappingNode) and m is not node:
+                    out.append(m)
+    return out
 
 
 def get_key(node: Node | None, key: str) -> ScalarNode | None:
@@ -337,7 +356,14 @@ def items(node: Node | None) -> list[tuple[str, Node]]:
     """``(key, value)`` pairs of a mapping whose keys are scalars."""
     if not isinstance(node, MappingNode):
         return []
-    return [(k.value, v) for k, v in node.value if isinstance(k, ScalarNode)]
+    own = [(k.value, v) for k, v in node.value if isinstance(k, ScalarNode) and not (k.value == "<<" and k.tag == "tag:yaml.org,2002:merge")]
+    names = {name for name, _v in own}
+    for merged in _merged_maps(node):
+        for name, v in items(merged):
+            if name not in names:
+                own.append((name, v))
+                names.add(name)
+    return own
 
 
 def walk(node: Node, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Node]]:
