@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from linter import placeholders
-from linter.launch import EnvVar, Launch, Span, Token
+from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
@@ -440,7 +440,7 @@ def extract(src: SourceFile) -> Extraction:
             if ex is not None and holes:
                 for launch in ex.launches:
                     launch.args = [_unmask_hole(src.text, masked, holes, t) for t in launch.args]
-                    launch.settings = [dataclasses.replace(st, value=_unmask_hole(src.text, masked, holes, st.value), kind="opaque")
+                    launch.settings = [Setting(st.name, _unmask_hole(src.text, masked, holes, st.value), "opaque")
                                        if _overlaps(holes, st.value) else st for st in launch.settings]
         else:
             continue
