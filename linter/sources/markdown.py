@@ -16,6 +16,7 @@ deployment.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import posixpath
@@ -298,9 +299,9 @@ def _python_placeholders(text: str) -> tuple[str, list[tuple[int, int]]]:
     read as names: the text with each such ``<...>`` outside a string made a same-length name
     (``_MAX_LEN_``), and their ranges; a block that parses as written, or not even then, is unchanged."""
     try:
-        compile(text, "<block>", "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
+        ast.parse(text)
         return text, []
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
     holes = []
     for a, b in placeholders.shell_holes(text):
@@ -316,8 +317,8 @@ def _python_placeholders(text: str) -> tuple[str, list[tuple[int, int]]]:
                 chars[i] = "_"
     named = "".join(chars)
     try:
-        compile(named, "<block>", "exec", dont_inherit=True, flags=0x400)
-    except (SyntaxError, ValueError):
+        ast.parse(named)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text, []
     return named, holes
 
