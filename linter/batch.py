@@ -232,8 +232,8 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
         return _MISS
     digest, might = known[5], known[6]
     if prefilter and kinds.prefiltered(kind) and not might:
-        if _STATE["settings"].vllm_images or _STATE["settings"].built_images:
-            return _MISS  # screened without the configured images' names: screen it again
+        if (known[7] if len(known) > 7 else "") != _screen(_STATE["settings"]):
+            return _MISS  # screened for other images' names (or none): screen it again
         return None
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
@@ -247,6 +247,15 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
         return _MISS
     _key, hit = _cached(cache, path, kind, prefilter, digest, data)  # its spans lie in the text
     return (hit, data) if hit else _MISS
+
+
+def _screen(settings) -> str:
+    """What a file's screening (:func:`linter.discovery.might_launch`) looked for beyond the vLLM
+    words, as the stat index records it with a file screened out: the ``vllm-images`` patterns
+    and whether the tree builds vLLM images (:func:`linter.discovery.image_needles`); "" for none."""
+    if not settings.vllm_images and not settings.built_images:
+        return ""
+    return repr((tuple(settings.vllm_images), bool(settings.built_images)))
 
 
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
@@ -272,7 +281,8 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     digest = cache.digest(data) if cache is not None and might else ""
     update = None
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
-        update = (path, [*signature, digest, might])
+        screen = _screen(settings)
+        update = (path, [*signature, digest, might, screen] if screen else [*signature, digest, might])
     if not might:
         return None, (update, None, None)  # what lint_file returns for it: an empty result
     key = None

@@ -22,16 +22,20 @@ __all__ = ["collect"]
 def collect(candidates: Iterable, patterns: tuple[str, ...] = ()) -> dict[str, str]:
     """Real path -> the vLLM image its final stage runs, for each Dockerfile among ``candidates``
     (:class:`linter.discovery.Candidate`); ``patterns``: the ``vllm-images`` of the configuration."""
+    out: dict[str, str] = {}
+    dockerfiles = [c for c in candidates if getattr(c, "status", "ok") == "ok" and c.kind == "dockerfile"]
+    if not dockerfiles:
+        return out
+    from linter.discovery import image_needles, might_launch
     from linter.sources import commands, dockerfile
 
-    out: dict[str, str] = {}
+    needles = image_needles(patterns)
     with commands.vllm_images(patterns):
-        for c in candidates:
-            if getattr(c, "status", "ok") != "ok" or c.kind != "dockerfile":
-                continue
+        for c in dockerfiles:
             try:
                 data = read_file(c.path)
-                if len(data) > MAX_FILE_BYTES:
+                # a final stage FROM a vLLM image names it (or the stage or ARG it comes from does)
+                if len(data) > MAX_FILE_BYTES or not might_launch(data, needles):
                     continue
                 src = SourceFile.from_bytes(c.path, data)
             except (OSError, DecodeError):

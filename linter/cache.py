@@ -235,7 +235,8 @@ class Cache:
     #
     # ``entries``: key -> [path, compact result].  ``files`` (the stat index, like
     # git's): path -> [size, mtime_ns, ctime_ns, inode, device, content digest, whether
-    # the bytes name vllm/lmcache]; it spares reading unchanged files.  A file is only
+    # the bytes name vllm/lmcache (or images' names: then an 8th item says which)]; it
+    # spares reading unchanged files.  A file is only
     # recorded when last changed over RACY_SECONDS before, so an edit in the same clock
     # tick as the recording cannot hide behind an equal mtime.  One file rather than one
     # per entry: creating files is the slow part of a cold run on most file systems.
@@ -382,11 +383,12 @@ def _valid_entries(entries: dict) -> dict:
 
 
 def _valid_row(row) -> bool:
-    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch]."""
+    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch], and
+    for a file screened for images' names too, what it was screened for (:func:`linter.batch._screen`)."""
     return (
-        isinstance(row, list) and len(row) == 7
+        isinstance(row, list) and len(row) in (7, 8)
         and all(isinstance(v, int) and not isinstance(v, bool) for v in row[:5])
-        and isinstance(row[5], str) and isinstance(row[6], bool)
+        and isinstance(row[5], str) and isinstance(row[6], bool) and all(isinstance(v, str) for v in row[7:])
     )
 
 

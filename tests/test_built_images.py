@@ -100,3 +100,39 @@ def test_docker_build_words() -> None:
     assert (b.tags, b.file, b.context) == (["a/b:1", "a/b:latest"], "ops/Dockerfile", "ctx")
     assert docker_build(toks("docker", "build", ".")) is None  # untagged: nothing to run by name
     assert docker_build(toks("docker", "run", "-t", "x")) is None
+
+
+def test_the_screening_looks_for_a_compose_build_key_not_an_image_tag() -> None:
+    from linter.discovery import image_needles, might_launch
+
+    needles = image_needles((), built=True)
+    for text in ("services:\n  chat:\n    build: ./serve\n", "  chat:\n    build:\n      context: .\n", '{"services": {"chat": {"build": "."}}}', "chat: {image: x, build: .}\n", "x:\n  BUILD: y\n"):
+        assert might_launch(text.encode(), needles), text
+    for text in ("containers:\n  - image: ghcr.io/acme/build:8.8\n", "rebuild: true\n", "name: build-24\n", "steps:\n  - build:1\n"):
+        assert not might_launch(text.encode(), needles), text
+    assert not might_launch(b"services:\n  a:\n    build: .\n")  # no image built here: no such needle
+
+
+def test_a_warm_run_serves_files_screened_out_for_built_images_from_the_stat_index(tmp_path, monkeypatch):
+    import os
+
+    from linter import batch
+
+    _tree(tmp_path)
+    (tmp_path / "deploy.yaml").write_text("kind: Deployment\nspec:\n  containers:\n    - image: ghcr.io/acme/build:8.8\n", encoding="utf-8")
+    old = 1_700_000_000
+    for top, _dirs, files in os.walk(tmp_path):
+        for name in files:
+            os.utime(os.path.join(top, name), (old, old))  # older than the racy window: recorded
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(main, [".", "--output-format", "concise"])
+    read: list[str] = []
+    real = batch._read
+    monkeypatch.setattr(batch, "_read", lambda path: read.append(os.path.basename(path)) or real(path))
+    second = CliRunner().invoke(main, [".", "--output-format", "concise"])
+    assert second.output == first.output
+    assert "deploy.yaml" not in read  # screened out once for the same images: not read again
+    (tmp_path / "vllm-lint.toml").write_text('vllm-images = ["ghcr.io/acme/build*"]\n', encoding="utf-8")
+    read.clear()
+    CliRunner().invoke(main, [".", "--output-format", "concise"])
+    assert "deploy.yaml" in read  # screened for other images' names now: read again
