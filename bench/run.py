@@ -229,6 +229,7 @@ def main(argv=None) -> int:
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "vllm-lint-bench"))
     ap.add_argument("--ref", action="append", help="a commit to benchmark (repeatable: side by side; default HEAD; 'worktree': the files as they are)")
     ap.add_argument("--no-shell", action="store_true", help="skip the 4 MB shell command")
+    ap.add_argument("--no-platform", action="store_true", help="skip the platform tree")
     ap.add_argument("--shell-timeout", type=float, default=600.0)
     args = ap.parse_args(argv)
     refs = args.ref or ["HEAD"]
@@ -297,46 +298,47 @@ def main(argv=None) -> int:
         print(row(f"{label} file [x python -c pass]", r, [p] * len(refs), "done when <= 4x" if label == "shell" else ""))
 
     # -- the platform tree
-    plat = platform_tree(base)
-    pc = json.loads((base / "platform.json").read_text())["counts"]
-    pcache = plat / ".vllm-lint-cache"
-    saved = base / "platform-cache-warm"
+    if not args.no_platform:
+        plat = platform_tree(base)
+        pc = json.loads((base / "platform.json").read_text())["counts"]
+        pcache = plat / ".vllm-lint-cache"
+        saved = base / "platform-cache-warm"
 
-    def pclear():
-        shutil.rmtree(pcache, ignore_errors=True)
+        def pclear():
+            shutil.rmtree(pcache, ignore_errors=True)
 
-    def restore():
+        def restore():
+            pclear()
+            shutil.copytree(saved, pcache)
+
+        subprocess.run(grep, cwd=plat, stdout=subprocess.DEVNULL)
+        pg = measure(grep, plat, args.repeat)
+        pw = measure(walk, plat, args.repeat)
+        pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear)
+        pwarm, pnew, pnew_ref = [], [], []
+        for lint, env, _w in lints:
+            pclear()
+            subprocess.run([*lint, "--output-format", "concise", "."], cwd=plat, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
+            pwarm.append(measure([*lint, "--output-format", "concise", "."], plat, args.repeat_big, env=env))
+            shutil.rmtree(saved, ignore_errors=True)
+            shutil.copytree(pcache, saved)
+            pnew.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, args.repeat_big, before=restore, env=env))
+            pnew_ref.append(measure([*lint, "--no-cache", "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, env=env))
         pclear()
-        shutil.copytree(saved, pcache)
-
-    subprocess.run(grep, cwd=plat, stdout=subprocess.DEVNULL)
-    pg = measure(grep, plat, args.repeat)
-    pw = measure(walk, plat, args.repeat)
-    pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear)
-    pwarm, pnew, pnew_ref = [], [], []
-    for lint, env, _w in lints:
-        pclear()
-        subprocess.run([*lint, "--output-format", "concise", "."], cwd=plat, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
-        pwarm.append(measure([*lint, "--output-format", "concise", "."], plat, args.repeat_big, env=env))
-        shutil.rmtree(saved, ignore_errors=True)
-        shutil.copytree(pcache, saved)
-        pnew.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, args.repeat_big, before=restore, env=env))
-        pnew_ref.append(measure([*lint, "--no-cache", "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, env=env))
-    pclear()
-    for i, ref in enumerate(refs):
-        checks.same(f"platform cold/warm ({ref})", pcold[i], pwarm[i])
-        checks.same(f"platform new target: cached vs --no-cache ({ref})", pnew[i], pnew_ref[i])
-    checks.same("platform across refs", *pcold)
-    checks.same("platform new target across refs", *pnew)
-    pgm = pg["median"]
-    print(f"\nplatform tree: {pc['files']} files, {pc['bytes'] / 1e6:.1f} MB ({make_tree.PLATFORM['manifests']} install manifests of "
-          f"{make_tree.PLATFORM['manifest_mb']} MB, {make_tree.PLATFORM['big_python']} Python modules of 100+ KB)")
-    print(header)
-    print(row("grep -rlE 'vllm|VLLM_'", [pg]))
-    print(row("python walk + read + substring", [pw], [pgm], f"{pw['median'] / pgm:.2f}x grep"))
-    print(row("cold              [x grep]", pcold, [pgm] * len(refs), "done when <= 40x grep, < 150 MB"))
-    print(row("warm              [x grep]", pwarm, [pgm] * len(refs)))
-    print(row(f"--target-version {TARGET} after warm [x warm]", pnew, [r["median"] for r in pwarm], "done when <= 1.5x warm"))
+        for i, ref in enumerate(refs):
+            checks.same(f"platform cold/warm ({ref})", pcold[i], pwarm[i])
+            checks.same(f"platform new target: cached vs --no-cache ({ref})", pnew[i], pnew_ref[i])
+        checks.same("platform across refs", *pcold)
+        checks.same("platform new target across refs", *pnew)
+        pgm = pg["median"]
+        print(f"\nplatform tree: {pc['files']} files, {pc['bytes'] / 1e6:.1f} MB ({make_tree.PLATFORM['manifests']} install manifests of "
+              f"{make_tree.PLATFORM['manifest_mb']} MB, {make_tree.PLATFORM['big_python']} Python modules of 100+ KB)")
+        print(header)
+        print(row("grep -rlE 'vllm|VLLM_'", [pg]))
+        print(row("python walk + read + substring", [pw], [pgm], f"{pw['median'] / pgm:.2f}x grep"))
+        print(row("cold              [x grep]", pcold, [pgm] * len(refs), "done when <= 40x grep, < 150 MB"))
+        print(row("warm              [x grep]", pwarm, [pgm] * len(refs)))
+        print(row(f"--target-version {TARGET} after warm [x warm]", pnew, [r["median"] for r in pwarm], "done when <= 1.5x warm"))
 
     # -- one 4 MB shell command
     if not args.no_shell:
