@@ -92,23 +92,30 @@ def _needs_head(name: str) -> bool:
 
 
 # a compose ``build:`` key (block or flow, quoted or not): ``build`` after a line start, blank,
-# quote, ``{`` or ``,``, then ``:`` and a blank or the end; never an image tag (``org/build:1.2``)
-_BUILD_KEY = re.compile(rb"""(?:^|(?<=[\s{,"']))build["']?[ \t]*:(?=\s|$)""", re.M)
+# quote, ``{`` or ``,``, then ``:`` and a blank or the end; never an image tag (``org/build:1.2``).
+# The pattern starts with its literal (a fast scan); the byte before is checked apart.
+_BUILD_KEY = re.compile(rb"""build["']?[ \t]*:(?=\s|$)""")
+_KEY_BEFORE = frozenset(b" \t\r\n{,\"'")
 
 
-def image_needles(patterns, built: bool = False) -> tuple[bytes | re.Pattern[bytes], ...]:
+def _build_key(chunk: bytes) -> bool:
+    return any(m.start() == 0 or chunk[m.start() - 1] in _KEY_BEFORE for m in _BUILD_KEY.finditer(chunk))
+
+
+def image_needles(patterns, built: bool = False) -> tuple:
     """What a file naming one of the ``vllm-images`` glob ``patterns`` must hold: the longest
     stretch without glob characters of each, lower-cased (for :func:`might_launch`); ``built``:
     the tree has Dockerfiles built FROM a vLLM image, so a script that builds one (``docker
-    build``, ``buildx build``, ``podman build``) or a compose ``build:`` key may run it."""
-    out: list = [b"docker build", b"buildx build", b"podman build", b"nerdctl build", _BUILD_KEY] if built else []
+    build``, ``buildx build``, ``podman build``) or a compose ``build:`` key may run it.  A
+    needle is bytes to find, or a test of a chunk of lower-cased bytes."""
+    out: list = [b"docker build", b"buildx build", b"podman build", b"nerdctl build", _build_key] if built else []
     for p in patterns:
         parts = re.split(r"[*?\[\]!]+", p.lower())
         out.append(max(parts, key=len).encode("utf-8"))
     return tuple(out)
 
 
-def might_launch(data: bytes | bytearray | memoryview, needles: tuple[bytes | re.Pattern[bytes], ...] = ()) -> bool:
+def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> bool:
     """False when ``data`` cannot hold a launch (no ``vllm``, ``lmcache`` nor ``ray.serve.llm`` in
     any case, nor any of ``needles``: see :func:`image_needles`).
 
@@ -121,7 +128,7 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple[bytes | re
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        if b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk or any((n in chunk) if isinstance(n, bytes) else n.search(chunk) for n in needles):
+        if b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk or any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
             return True
         # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
         if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
