@@ -10,9 +10,11 @@ are diagnostics, to rebuild the :class:`~linter.source_file.SourceFile` the
 reporters take positions from.  ``--show-launches`` and ``--fix`` need the
 launches themselves and do not come here.
 
-Large runs use every core (``fork`` processes, chunks of files handed out in
-order); a progress bar goes to standard error when it is a terminal and the
-run takes a while.
+Every file is read and screened in the calling process; the files left to
+lint use every core only when they hold over :data:`POOL_BYTES` bytes (``fork``
+processes, balanced chunks): a pool costs more than it gains on a few small
+files, however many files were screened.  A progress bar goes to standard error
+when it is a terminal and the run takes a while.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from linter.cache import RACY_SECONDS
 from linter.diagnostic import Diagnostic, Edit, Fix, Severity
 from linter.launch import Span
 
-MIN_PARALLEL = 400  # candidates below this are linted in the calling process
+POOL_BYTES = 4 << 20  # the files left to lint after screening must hold more bytes than this for a pool
 CHUNK = 48
 CHUNK_BYTES = 1 << 20  # a chunk's files hold at most this many bytes (a bigger file is a chunk alone)
 PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
@@ -261,7 +263,15 @@ def _screen(settings) -> str:
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     """(compact result or None when there is nothing to report, the bytes when it has diagnostics),
     and for the parent's cache: (stat index row or None, new entry or None, new extraction entry or None)."""
-    from linter.engine import extract, lint_file
+    done, read = _screen_one(path, kind, prefilter, signature)
+    return done if done is not None else _lint_read(path, kind, prefilter, *read)
+
+
+def _screen_one(path: str, kind: str, prefilter: bool, signature=None):
+    """The cheap half of :func:`lint_one`: read the file and screen it.  (its answer, None) when
+    that settles it (screened out, unreadable, or in the cache), else (None, (bytes, digest, stat
+    index update)) for :func:`_lint_read`."""
+    from linter.engine import lint_file
 
     settings, cache = _STATE["settings"], _STATE.get("cache")
     screened = prefilter and kinds.prefiltered(kind)  # walked files without vllm/lmcache are empty results
@@ -274,7 +284,7 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
             signature = None
     data = _read(path)
     if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
-        return _pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None, None)
+        return (_pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None, None)), None
     from linter.discovery import image_needles, might_launch
 
     might = might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))) if screened else True
@@ -284,7 +294,15 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
         screen = _screen(settings)
         update = (path, [*signature, digest, might, screen] if screen else [*signature, digest, might])
     if not might:
-        return None, (update, None, None)  # what lint_file returns for it: an empty result
+        return (None, (update, None, None)), None  # what lint_file returns for it: an empty result
+    return None, (data, digest, update)
+
+
+def _lint_read(path: str, kind: str, prefilter: bool, data: bytes, digest: str, update):
+    """The rest of :func:`lint_one`: the cache's answer for ``data``, or its linting."""
+    from linter.engine import extract, lint_file
+
+    settings, cache = _STATE["settings"], _STATE.get("cache")
     key = None
     if cache is not None:
         key, hit = _cached(cache, path, kind, prefilter, digest, data)
@@ -443,24 +461,38 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     progress = _Progress(len(jobs_left))
     n = processes if processes is not None else _workers()
     try:
-        if n > 1 and len(jobs_left) >= MIN_PARALLEL and _can_fork():
+        # read and screen every file here (most files end there), then lint the rest in a pool
+        # only when they are work enough to gain from one: forking and warming up workers costs
+        # more than it gains on a few small files, whatever their number
+        left: list = []
+        kept = 0
+        for done, job in enumerate(jobs_left, 1):
+            answer, read = _screen_one(*job[1:5])
+            if answer is not None:
+                packed.append((job[0], *answer))
+            else:
+                size = len(read[0])
+                left.append((job, read if kept + size <= POOL_BYTES else None, size))  # bounded: bytes kept for this process
+                kept += size
+            progress.update(done - len(left))
+        if n > 1 and len(left) > 1 and kept > POOL_BYTES and _can_fork():
             import multiprocessing
 
             _warm_up(settings)
 
-            chunks = balanced_chunks(jobs_left)
+            chunks = balanced_chunks([job for job, _read, _size in left])
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(min(n, len(chunks)), initializer=_worker_signals) as pool:
-                done = 0
+                done = len(jobs_left) - len(left)
                 for part in pool.imap_unordered(_chunk, chunks):  # results find their slots by index
                     packed.extend(part)
                     done += len(part)
                     progress.update(done)
         else:
-            for k in range(0, len(jobs_left), CHUNK):
-                part = _chunk(jobs_left[k : k + CHUNK])
-                packed.extend(part)
-                progress.update(k + len(part))
+            for done, (job, read, _size) in enumerate(left, len(jobs_left) - len(left) + 1):
+                answer = _lint_read(*job[1:4], *read) if read is not None else lint_one(*job[1:5])
+                packed.append((job[0], *answer))
+                progress.update(done)
     finally:
         progress.close()
         _STATE.clear()

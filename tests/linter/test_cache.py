@@ -114,7 +114,7 @@ def _report(results, fmt):
 @pytest.mark.parametrize("processes", [1, 2])
 def test_compact_results_report_like_full_results(tree, monkeypatch, processes):
     """The compact form (from a worker or the cache) gives every reporter what the full objects give."""
-    monkeypatch.setattr(batch, "MIN_PARALLEL", 1)
+    monkeypatch.setattr(batch, "POOL_BYTES", 0)
     monkeypatch.setattr(batch, "CHUNK", 3)
     monkeypatch.setattr(batch, "_workers", lambda: processes)
     cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
