@@ -50,7 +50,6 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-import pathspec
 
 from linter.source_file import NotRegularFile, read_file
 
@@ -111,6 +110,8 @@ class Config:
         """``path -> codes`` for :class:`linter.engine.Settings.per_file_ignores`, or None when empty."""
         if not self.per_file_ignores:
             return None
+        import pathspec  # only when the configuration has per-file ignores
+
         specs = [(pathspec.GitIgnoreSpec.from_lines([pattern]), frozenset(codes)) for pattern, codes in self.per_file_ignores.items()]
         root = self.per_file_root or self.root
 
@@ -250,6 +251,8 @@ def _typed(value, kind: str, key: str, where: str):
 
 def _check_patterns(patterns, key: str, where: str) -> None:
     """Every pattern compiles as gitignore syntax (else discovery would fail on it later)."""
+    import pathspec  # only when the configuration has patterns
+
     for pattern in patterns:
         try:
             spec = pathspec.GitIgnoreSpec.from_lines([pattern])
@@ -394,6 +397,7 @@ class Resolver:
         self._found: dict[str, str | None] = {}
         self._loaded: dict[str | None, Config] = {}
         self._settings: dict[str | None, object] = {}
+        self._by_folder: dict[str, Config] = {}
 
     def reload(self) -> None:
         """Forget what was read (``--watch``: a configuration file may have changed)."""
@@ -402,6 +406,7 @@ class Resolver:
         self._found.clear()
         self._loaded.clear()
         self._settings.clear()
+        self._by_folder.clear()
 
     def _find(self, folder: str) -> str | None:
         chain = []
@@ -436,8 +441,15 @@ class Resolver:
         return self._loaded[found]
 
     def config_for(self, path: str) -> Config:
-        """The configuration that applies to the file ``path``."""
-        return self.config_in(os.path.dirname(os.path.abspath(path)))
+        """The configuration that applies to the file ``path`` (remembered by the folder part
+        of ``path``: a walk asks for thousands of files of a few folders)."""
+        folder, name = os.path.split(path)
+        if name in ("", ".", ".."):  # ``a/..`` is not in the folder ``a``
+            return self.config_in(os.path.dirname(os.path.abspath(path)))
+        hit = self._by_folder.get(folder)
+        if hit is None:
+            hit = self._by_folder[folder] = self.config_in(os.path.dirname(os.path.abspath(path)))
+        return hit
 
     def root(self) -> Config:
         """The configuration of the working folder (it decides the walk)."""

@@ -27,13 +27,14 @@ import re
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal
-
-import pathspec
+from typing import TYPE_CHECKING, Literal
 
 from linter.cache import stat_signature
 from linter.kinds import classify
 from linter.source_file import read_file
+
+if TYPE_CHECKING:
+    import pathspec  # imported when an ignore file or an exclude pattern is read
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".svn", ".jj", ".ipynb_checkpoints",
@@ -158,6 +159,8 @@ def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec | None:
     lines = [line for line in lines if line.strip() and not line.startswith("#")]
     if not lines:
         return None
+    import pathspec
+
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a malformed pattern must not stop discovery
@@ -241,7 +244,11 @@ def _rules_above(folder: str) -> _Rules:
 
 def _spec(patterns: Iterable[str]) -> pathspec.GitIgnoreSpec | None:
     patterns = [p for p in patterns if p]
-    return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
+    if not patterns:
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def _matches(spec: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool) -> bool:
@@ -254,27 +261,21 @@ def _matches(spec: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool) -> boo
 _PLAIN_NAME = re.compile(r"\.?[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 
 
-def _split_names(spec: pathspec.GitIgnoreSpec | None) -> tuple[frozenset[str], pathspec.GitIgnoreSpec | None]:
-    """``spec`` as (plain names, the other patterns) for the walk.
+def _split_names(patterns: list[str]) -> tuple[frozenset[str], pathspec.GitIgnoreSpec | None]:
+    """Exclude ``patterns`` as (plain names, a spec of the other patterns) for the walk.
 
     A pattern that is a plain name (``node_modules``, ``.git``) matches an entry
     of that name at any depth, and the walk checks every folder on the way down,
     so a set lookup on the entry's name is the same verdict as the pattern's
-    regex, at a fraction of the cost.  With a negation anywhere the whole spec
-    is kept as it is (a later ``!name`` may re-include).
+    regex, at a fraction of the cost (and pathspec is not imported for the
+    default excludes).  With a negation anywhere the whole list is compiled as
+    it is (a later ``!name`` may re-include).
     """
-    if spec is None:
-        return frozenset(), None
-    texts = []
-    for p in spec.patterns:
-        text = getattr(p, "pattern", None)
-        if p.include is False or not isinstance(text, str):
-            return frozenset(), spec
-        if p.include is not None:
-            texts.append(text)
-    names = frozenset(t for t in texts if _PLAIN_NAME.fullmatch(t))
-    rest = [t for t in texts if t not in names]
-    return names, (_spec(rest) if rest else None)
+    patterns = [p for p in patterns if p]
+    if any(p.startswith("!") for p in patterns):
+        return frozenset(), _spec(patterns)
+    names = frozenset(p for p in patterns if _PLAIN_NAME.fullmatch(p))
+    return names, _spec([p for p in patterns if p not in names])
 
 
 def _read_head(path: str) -> tuple[bytes | None, str | None]:
@@ -309,7 +310,14 @@ def discover(
     files given by name).  ``include``: when given, walked files must also
     match one of these patterns.
     """
-    excl = _spec([*(DEFAULT_EXCLUDES if exclude is None else exclude), *extend_exclude])
+    excludes = [*(DEFAULT_EXCLUDES if exclude is None else exclude), *extend_exclude]
+    compiled: list = []
+
+    def excl():  # compiled when a named path is checked (``force_exclude``)
+        if not compiled:
+            compiled.append(_spec(excludes))
+        return compiled[0]
+
     incl = _spec(include) if include is not None else None
     seen: set[tuple[int, int]] = set()  # (device, inode) of the files yielded: a symbolic link to one is not linted again
     named: set[str] = set()  # their absolute names: a hard link's other names are (a fix must not break it unseen)
@@ -320,12 +328,12 @@ def discover(
             yield Candidate.failed(path, exc.strerror or str(exc), explicit=True)
             continue
         if stat.S_ISDIR(st.st_mode):
-            if force_exclude and _force_excluded(path, excl, respect_gitignore, is_dir=True):
+            if force_exclude and _force_excluded(path, excl(), respect_gitignore, is_dir=True):
                 continue
             rules = _rules_above(path).entering(os.path.abspath(path)) if respect_gitignore else _Rules()
-            yield from _walk(path, excl, incl, rules, respect_gitignore, seen, named)
+            yield from _walk(path, _split_names(excludes), incl, rules, respect_gitignore, seen, named)
             continue
-        if force_exclude and _force_excluded(path, excl, respect_gitignore):
+        if force_exclude and _force_excluded(path, excl(), respect_gitignore):
             continue
         if not stat.S_ISREG(st.st_mode):
             yield Candidate.failed(path, "not a regular file", explicit=True)
@@ -401,7 +409,7 @@ def _excluded_path(excl: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool =
 
 def _walk(
     root: str,
-    excl: pathspec.GitIgnoreSpec | None,
+    excludes: tuple[frozenset[str], pathspec.GitIgnoreSpec | None],
     incl: pathspec.GitIgnoreSpec | None,
     rules: _Rules,
     respect_gitignore: bool,
@@ -416,7 +424,7 @@ def _walk(
     except OSError:
         visited = set()
     # stack of (folder path as the caller spelled it, its absolute path, its path from root, rules in force inside it)
-    excl_names, excl = _split_names(excl)
+    excl_names, excl = excludes  # :func:`_split_names`
     stack: list[tuple[str, str, str, _Rules]] = [(root, root_abs, "", rules)]
     links: list[tuple[str, tuple[int, int]]] = []
     while stack:
