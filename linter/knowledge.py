@@ -362,15 +362,40 @@ def env_deprecations_for(version: Version) -> dict[str, dict]:
     return for_release("env_deprecations.json", version)
 
 
-def _yaml(name: str) -> dict:
-    """A data file of ``rules/data`` (empty when the file is missing)."""
+COMPILED = ".compiled.json"  # ``X.yaml`` -> ``X.compiled.json`` beside it (tools/compile_knowledge.py)
+
+
+def data_yaml(name: str) -> dict:
+    """A curated YAML file of ``rules/data`` (empty when the file is missing).
+
+    The YAML is the source of truth; its compiled JSON form (``X.compiled.json``, written by
+    ``tools/compile_knowledge.py``) is read instead while it holds the YAML's sha256, so a
+    run needs no PyYAML for the knowledge, and an edited YAML is never read stale."""
     path = DATA / name
-    if not path.exists():
+    try:
+        text = path.read_bytes()
+    except FileNotFoundError:
         return {}
+    try:
+        with open(DATA / (name.rsplit(".", 1)[0] + COMPILED), "rb") as f:
+            compiled = json.load(f)
+        if compiled.get("sha256") == source_digest(text):
+            return compiled["data"]
+    except (OSError, ValueError, KeyError, AttributeError):
+        pass
+    return parse_data_yaml(text)
+
+
+def source_digest(text: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(text).hexdigest()
+
+
+def parse_data_yaml(text: bytes) -> dict:
     import yaml
 
-    with path.open(encoding="utf-8") as f:
-        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
 
 
 def _fields(cls, entry: dict) -> dict:
@@ -589,7 +614,7 @@ _SECTIONS = {"options": OptionFact, "values": ValueFact, "effects": EffectFact, 
 @cache
 def migrations() -> Migrations:
     """The curated migration facts, read once; an unknown field raises :class:`ValueError`."""
-    raw = _yaml("migrations.yaml")
+    raw = data_yaml("migrations.yaml")
     top = {}
     for key, value in raw.items():
         name = key.replace("-", "_")
@@ -677,7 +702,7 @@ class ModelEntry:
 @cache
 def models() -> dict[str, ModelEntry]:
     """``rules/data/models.yaml`` by model id, read once; an unknown field raises :class:`ValueError`."""
-    raw = _yaml("models.yaml")
+    raw = data_yaml("models.yaml")
     unknown = set(raw) - {"schema", "models"}
     if unknown:
         raise ValueError(f"models.yaml: unknown section {sorted(unknown)}")

@@ -16,11 +16,13 @@ guessing.
 from __future__ import annotations
 
 import re
-
-from yaml.nodes import ScalarNode
+from typing import TYPE_CHECKING
 
 from linter.launch import Span, Token
 from linter.offset_map import OffsetMap
+
+if TYPE_CHECKING:
+    from yaml.nodes import ScalarNode  # PyYAML is imported by the YAML readers, not for a shell file
 
 _ESCAPE_LEN = {"x": 2, "u": 4, "U": 8}
 _SIMPLE_ESCAPES = frozenset('0abt\tnvfre "/\\N_LP')

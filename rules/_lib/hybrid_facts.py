@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
 from packaging.version import InvalidVersion, Version
 
 from linter import batch_defaults as bd
@@ -81,14 +80,12 @@ def connector_span(ctx, opt: ParsedOption, where: Item | None) -> Span:
 # The hybrid model of a launch and its block size N (linter/hybrid_block.py)
 
 
-CONFIGS = Path(__file__).resolve().parent.parent / "data" / "hybrid_configs.yaml"
 
 
 @cache
 def shipped_configs() -> dict[str, tuple[dict, str]]:
     """model id -> (config.json fields, source) from ``rules/data/hybrid_configs.yaml``."""
-    with CONFIGS.open(encoding="utf-8") as f:
-        raw = yaml.safe_load(f) or {}
+    raw = knowledge.data_yaml("hybrid_configs.yaml")
     return {m["model"]: (m["config"], str(m["source"])) for m in raw.get("models", []) or []}
 
 

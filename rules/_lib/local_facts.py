@@ -11,13 +11,11 @@ import glob
 import os
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-import yaml
 
+from linter import knowledge
 from linter.source_file import read_file
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 GiB = 1024**3
 MiB = 1024**2
 
@@ -56,8 +54,7 @@ class Gpu:
 
 @cache
 def _gpus() -> dict[str, tuple[str, int]]:
-    with (DATA / "gpus.yaml").open(encoding="utf-8") as f:
-        raw = yaml.safe_load(f) or {}
+    raw = knowledge.data_yaml("gpus.yaml")
     out: dict[str, tuple[str, int]] = {}
     for g in raw.get("gpus", []) or []:
         for label in g.get("labels", []) or []:

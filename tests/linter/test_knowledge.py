@@ -53,3 +53,37 @@ def test_model_entry_refuses_unknown_fields():
     # N is computed (linter/hybrid_block.py), no longer a row of the table
     with pytest.raises(ValueError, match="unknown field `block-size`"):
         knowledge.ModelEntry.from_yaml({"model": "org/m", "block-size": [{"n": 784, "source": "s"}]})
+
+
+def test_compiled_knowledge_is_what_the_yaml_gives():
+    """The committed ``X.compiled.json`` files hold their YAML's data and digest (else a run
+    parses the YAML: slower, never stale); `python -m tools.compile_knowledge` rewrites them."""
+    from tools import compile_knowledge
+
+    for name in compile_knowledge.SOURCES:
+        assert compile_knowledge.target(name).read_text(encoding="utf-8") == compile_knowledge.compiled_text(name), name
+        with (knowledge.DATA / name).open(encoding="utf-8") as f:
+            assert knowledge.data_yaml(name) == (yaml.safe_load(f) or {})
+
+
+def test_an_edited_yaml_is_read_not_its_stale_compiled_form(tmp_path, monkeypatch):
+    (tmp_path / "gpus.yaml").write_text("gpus:\n  - name: H100\n    mib: 81559\n    labels: [nvidia-h100-80gb]\n", encoding="utf-8")
+    stale = {"source": "gpus.yaml", "sha256": knowledge.source_digest(b"gpus: []\n"), "data": {"gpus": []}}
+    (tmp_path / "gpus.compiled.json").write_text(__import__("json").dumps(stale), encoding="utf-8")
+    monkeypatch.setattr(knowledge, "DATA", tmp_path)
+    assert knowledge.data_yaml("gpus.yaml") == {"gpus": [{"name": "H100", "mib": 81559, "labels": ["nvidia-h100-80gb"]}]}
+    (tmp_path / "gpus.compiled.json").write_text("{not json", encoding="utf-8")
+    assert knowledge.data_yaml("gpus.yaml")["gpus"][0]["mib"] == 81559
+    assert knowledge.data_yaml("absent.yaml") == {}
+
+
+def test_the_knowledge_loads_without_pyyaml():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from linter import knowledge; from rules._lib import hybrid_facts, local_facts\n"
+        "knowledge.migrations(); knowledge.models(); local_facts._gpus(); hybrid_facts.shipped_configs()\n"
+        "assert 'yaml' not in sys.modules, sorted(m for m in sys.modules if m.startswith('yaml'))\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=knowledge.DATA.parent.parent)

@@ -1,0 +1,52 @@
+"""Compile the curated YAML of ``rules/data`` to JSON, so a run reads it without PyYAML.
+
+``python -m tools.compile_knowledge`` writes ``X.compiled.json`` beside each ``X.yaml`` of
+:data:`SOURCES`: the YAML's data and its sha256 (:func:`linter.knowledge.data_yaml` reads
+the JSON only while the digest is the YAML's, else parses the YAML: the YAML stays the
+source of truth).  ``--check`` exits 1 when a compiled file is not what the YAML gives.
+Maintainer tooling only; ``tests/linter/test_knowledge.py`` checks the committed files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from linter.knowledge import COMPILED, DATA, parse_data_yaml, source_digest
+
+SOURCES = ("migrations.yaml", "models.yaml", "gpus.yaml", "hybrid_configs.yaml")
+
+
+def compiled_text(name: str) -> str:
+    """The compiled form of ``rules/data/NAME``; ValueError when JSON cannot hold its data as it is."""
+    text = (DATA / name).read_bytes()
+    data = parse_data_yaml(text)
+    if json.loads(json.dumps(data)) != data:  # a date, a non-string key, a tuple ...
+        raise ValueError(f"{name}: its data does not survive JSON unchanged")
+    return json.dumps({"source": name, "sha256": source_digest(text), "data": data}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def target(name: str):
+    return DATA / (name.rsplit(".", 1)[0] + COMPILED)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
+    args = ap.parse_args(argv)
+    stale = []
+    for name in SOURCES:
+        out, new = target(name), compiled_text(name)
+        if args.check:
+            if not out.exists() or out.read_text(encoding="utf-8") != new:
+                stale.append(str(out))
+        else:
+            out.write_text(new, encoding="utf-8")
+            print(f"wrote {out}")
+    for s in stale:
+        print(f"{s} differs from its YAML: run python -m tools.compile_knowledge")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
