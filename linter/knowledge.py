@@ -144,6 +144,12 @@ class Release:
         return out
 
     @cached_property
+    def names(self) -> frozenset[str]:
+        """Every option string (``by_name``'s keys), without building the specs: what a
+        question about another release (was this option accepted then?) needs."""
+        return frozenset(n for o in self.data["options"] for n in o["names"])
+
+    @cached_property
     def by_dest(self) -> dict[str, OptionSpec]:
         out: dict[str, OptionSpec] = {}
         for spec in self.options:
@@ -720,7 +726,7 @@ def last_accepted_before(option: str, version: Version) -> tuple[str, str] | Non
     for v in known_versions():
         if v >= version:
             break
-        if option in release(v).by_name:
+        if option in release(v).names:
             last = v
             first = first or v
     hist = history().get("options", {}).get(option)
@@ -744,7 +750,7 @@ def first_accepted_after(option: str, version: Version) -> Version | None:
         if Version(first) > version:
             return Version(first)
     for v in known_versions():
-        if v > version and option in release(v).by_name:
+        if v > version and option in release(v).names:
             return v
     return None
 

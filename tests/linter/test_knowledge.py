@@ -87,3 +87,9 @@ def test_the_knowledge_loads_without_pyyaml():
         "assert 'yaml' not in sys.modules, sorted(m for m in sys.modules if m.startswith('yaml'))\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=knowledge.DATA.parent.parent)
+
+
+def test_a_release_names_every_option_string_its_specs_hold():
+    for v in knowledge.known_versions():
+        r = knowledge.release(v)
+        assert r.names == frozenset(r.by_name)
