@@ -204,15 +204,19 @@ class _Rules:
                 return verdict
         return False
 
-    def entering(self, folder: str) -> _Rules:
-        """The rules inside ``folder`` (its own ``.gitignore`` added; a nested repository starts afresh)."""
+    def entering(self, folder: str, names: frozenset[str] | set[str] | None = None) -> _Rules:
+        """The rules inside ``folder`` (its own ``.gitignore`` added; a nested repository starts
+        afresh); ``names``: the folder's entries when the walk listed it (then a folder without
+        ``.git`` or ``.gitignore`` costs no look-up)."""
         specs = self.specs
-        if os.path.lexists(os.path.join(folder, ".git")):
+        if (".git" in names) if names is not None else os.path.lexists(os.path.join(folder, ".git")):
             specs = ()
             exclude = _read_lines(os.path.join(folder, ".git", "info", "exclude"))
             spec = _gitignore_spec(exclude) if exclude else None
             if spec is not None:
                 specs = ((folder, spec),)
+        if names is not None and ".gitignore" not in names:
+            return _Rules(specs) if specs is not self.specs else self
         lines = _read_lines(os.path.join(folder, ".gitignore"))
         spec = _gitignore_spec(lines) if lines else None
         if spec is not None:
@@ -425,17 +429,21 @@ def _walk(
         visited = set()
     # stack of (folder path as the caller spelled it, its absolute path, its path from root, rules in force inside it)
     excl_names, excl = excludes  # :func:`_split_names`
-    stack: list[tuple[str, str, str, _Rules]] = [(root, root_abs, "", rules)]
+    # the rules in force inside a folder are known once it is listed (its .gitignore, if any),
+    # so a folder is stacked with its parent's rules and ``entered`` False (the root's are given)
+    stack: list[tuple[str, str, str, _Rules, bool]] = [(root, root_abs, "", rules, True)]
     links: list[tuple[str, tuple[int, int]]] = []
     while stack:
-        folder, folder_abs, folder_rel, folder_rules = stack.pop()
+        folder, folder_abs, folder_rel, folder_rules, entered = stack.pop()
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             yield Candidate.failed(folder, exc.strerror or str(exc))
             continue
-        subfolders: list[tuple[str, str, str, _Rules]] = []
+        if respect_gitignore and not entered:
+            folder_rules = folder_rules.entering(folder_abs, {e.name for e in entries})
+        subfolders: list[tuple[str, str, str, _Rules, bool]] = []
         # os.path.join(folder, name) for every entry, the separator decided once per folder
         folder_sep = folder if folder.endswith(os.sep) else folder + os.sep
         folder_abs_sep = folder_abs if folder_abs.endswith(os.sep) else folder_abs + os.sep
@@ -465,8 +473,7 @@ def _walk(
                 if key in visited:
                     continue
                 visited.add(key)
-                sub_rules = folder_rules.entering(path_abs) if respect_gitignore else folder_rules
-                subfolders.append((path, path_abs, rel, sub_rules))
+                subfolders.append((path, path_abs, rel, folder_rules, False))
                 continue
             if entry.name in excl_names or _matches(excl, rel, False):
                 continue
