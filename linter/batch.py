@@ -371,11 +371,11 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
 
 
 def _rules():
-    """The rules, imported on the first file that is not served from the cache."""
+    """The rules the settings select, imported on the first file that is not served from the cache."""
     if _STATE.get("rules") is None:
-        from rules._lib.base import all_rules
+        from rules._lib.base import rules_for
 
-        _STATE["rules"] = all_rules()
+        _STATE["rules"] = rules_for(_STATE["settings"].enabled)  # only the modules of selected codes
     return _STATE["rules"]
 
 

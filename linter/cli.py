@@ -686,9 +686,9 @@ def _list_rules(output_format) -> int:
 
 
 def _explain(code: str) -> int:
-    from rules._lib.base import all_rules
+    from rules._lib.base import rule_for_code
 
-    rule = all_rules().get(code.upper())
+    rule = rule_for_code(code.upper())
     if rule is None:
         raise click.UsageError(f"unknown rule {code!r}; `vllm-lint --list-rules` lists them")
     click.echo(f"{rule.code} {rule.name}: {rule.summary}")

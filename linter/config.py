@@ -188,9 +188,9 @@ def find(start: str | None = None) -> str | None:
 
 
 def _known_codes() -> list[str]:
-    from rules._lib.base import all_rules
+    from rules._lib.base import rule_codes
 
-    return list(all_rules())
+    return rule_codes()
 
 
 def _check_codes(values: list[str], key: str, where: str, known: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
+from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -112,6 +113,89 @@ def rule_modules() -> list[str]:
     import rules
 
     return sorted(f"rules.{m.name}" for m in pkgutil.iter_modules(rules.__path__) if not m.ispkg)
+
+
+INDEX = Path(__file__).resolve().parent.parent / "data" / "rule_index.json"  # tools/gen_rule_index.py
+
+
+def index_data() -> dict:
+    """What ``rules/data/rule_index.json`` holds, from the rules themselves: for each rule
+    module its codes (whether each is on by default) and the sha256 of its source."""
+    import hashlib
+
+    modules: dict[str, dict] = {}
+    for code, rule in all_rules().items():
+        modules.setdefault(rule.module, {"codes": {}})["codes"][code] = rule.default
+    for name in modules:
+        modules[name]["sha256"] = hashlib.sha256(_source(name)).hexdigest()
+    return {"schema": 1, "generated-by": "python -m tools.gen_rule_index", "modules": dict(sorted(modules.items()))}
+
+
+def _source(module: str) -> bytes:
+    import rules
+
+    return (Path(rules.__path__[0]) / (module.rpartition(".")[2] + ".py")).read_bytes()
+
+
+_index: list = []
+
+
+def rule_index() -> dict[str, dict[str, bool]] | None:
+    """Rule module -> {code: on by default}, from ``rules/data/rule_index.json`` without
+    importing a rule; None when the index does not name exactly the rule modules of the
+    folder or a module's source is not the one indexed (then every module is imported)."""
+    if not _index:
+        _index.append(_read_index())
+    return _index[0]
+
+
+def _read_index() -> dict[str, dict[str, bool]] | None:
+    import hashlib
+    import json
+
+    try:
+        modules = json.loads(INDEX.read_bytes())["modules"]
+        if sorted(modules) != rule_modules():
+            return None
+        out = {}
+        for name, entry in modules.items():
+            if entry["sha256"] != hashlib.sha256(_source(name)).hexdigest():
+                return None
+            out[name] = {str(c): bool(d) for c, d in entry["codes"].items()}
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def rule_codes() -> list[str]:
+    """Every rule code, sorted (from the index: no rule imported)."""
+    index = rule_index()
+    if index is None:
+        return list(all_rules())
+    return sorted(c for codes in index.values() for c in codes)
+
+
+def rules_for(enabled: Callable[[str, bool], bool]) -> dict[str, Rule]:
+    """The rules, by code, of every rule module with a code ``enabled(code, default)`` keeps
+    (:meth:`linter.engine.Settings.enabled`): the others are not imported.  Callers still
+    check each rule's selection (the dict may hold rules imported for other reasons)."""
+    index = rule_index()
+    if index is None:
+        return all_rules()
+    for name, codes in index.items():
+        if any(enabled(c, d) for c, d in codes.items()):
+            importlib.import_module(name)
+    return dict(sorted(_REGISTRY.items()))
+
+
+def rule_for_code(code: str) -> Rule | None:
+    """The rule of ``code`` (its module alone imported when the index names it)."""
+    index = rule_index()
+    module = next((name for name, codes in index.items() if code in codes), None) if index is not None else None
+    if module is None:
+        return all_rules().get(code)
+    importlib.import_module(module)
+    return _REGISTRY.get(code)
 
 
 _walked = False
