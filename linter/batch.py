@@ -354,7 +354,7 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
 
     data = _read(path) if cache is not None else None
     if data is None:
-        return lint_file(path, "vllm-config", settings, rules or _rules(), inherited=inherited)
+        return lint_file(path, "vllm-config", settings, rules or _rules(settings), inherited=inherited)
     _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited)
     try:
         key, hit = _cached(cache, path, "vllm-config", False, cache.digest(data), data)
@@ -370,12 +370,16 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
         _STATE.clear()
 
 
-def _rules():
-    """The rules the settings select, imported on the first file that is not served from the cache."""
+def _rules(settings=None):
+    """The rules the settings (the run's, or ``settings``) select, imported on the first file
+    that is not served from the cache: only the modules of selected codes."""
     if _STATE.get("rules") is None:
         from rules._lib.base import rules_for
 
-        _STATE["rules"] = rules_for(_STATE["settings"].enabled)  # only the modules of selected codes
+        rules = rules_for((settings or _STATE["settings"]).enabled)
+        if settings is not None and "settings" not in _STATE:
+            return rules  # outside a run of lint_many/lint_named: nothing to keep it in
+        _STATE["rules"] = rules
     return _STATE["rules"]
 
 
