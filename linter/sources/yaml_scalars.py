@@ -220,6 +220,8 @@ def approximate(src_or_text, node: ScalarNode) -> bool:
 def fold_spans(nodes) -> list[Span]:
     """The spans of the scalars among ``nodes`` whose line breaks read as spaces (:func:`folds`),
     each once: a launch's ``folds``."""
+    from yaml.nodes import ScalarNode  # nodes are PyYAML's: it is imported already
+
     out: list[Span] = []
     for node in nodes:
         if isinstance(node, ScalarNode) and folds(node):
