@@ -24,16 +24,10 @@ def text() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from rules._lib.base import INDEX
+    from tools.generated import write_or_check
 
     argv = sys.argv[1:] if argv is None else argv
-    new = text()
-    if "--check" in argv:
-        same = INDEX.exists() and INDEX.read_text(encoding="utf-8") == new
-        print("up to date" if same else f"{INDEX} is out of date: run python -m tools.gen_rule_index")
-        return 0 if same else 1
-    INDEX.write_text(new, encoding="utf-8")
-    print(f"wrote {INDEX}")
-    return 0
+    return write_or_check(INDEX, text(), "--check" in argv, f"{INDEX} is out of date: run python -m tools.gen_rule_index")
 
 
 if __name__ == "__main__":

@@ -24,10 +24,14 @@ def main(doc: str, out: Path, text: Callable[[], str], argv: list[str] | None = 
     args = ap.parse_args(argv)
     if not args.all:
         ap.error("give --all (the file holds every release)")
-    new = text()
-    if args.check:
+    return write_or_check(out, text(), args.check, f"{out} differs from the wheels")
+
+
+def write_or_check(out: Path, new: str, check: bool, stale: str) -> int:
+    """Write ``new`` to ``out``, or with ``check`` compare (print ``stale`` and return 1 when they differ)."""
+    if check:
         same = out.exists() and out.read_text(encoding="utf-8") == new
-        print("up to date" if same else f"{out} differs from the wheels")
+        print("up to date" if same else stale)
         return 0 if same else 1
     out.write_text(new, encoding="utf-8")
     print(f"wrote {out}")
