@@ -539,6 +539,15 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
         if word in _WRAPPERS_NO_ARGS:
             i += 1
             continue
+        if w.value == "coproc" and i + 1 < n:
+            # ``coproc CMD ARGS`` or ``coproc NAME { CMD ARGS; }`` (tree-sitter-bash reads the
+            # group's words as the arguments of ``coproc``)
+            i += 1
+            if i + 1 < n and words[i + 1].value == "{" and re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", words[i].value):
+                i += 1
+            if words[i].value == "{":
+                i += 1
+            continue
         if word in _WRAPPER_OPTS:
             value_opts = _WRAPPER_OPTS[word]
             i += 1
