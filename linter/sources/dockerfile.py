@@ -217,7 +217,7 @@ class _Dockerfile:
             return
         if upper in ("ENV", "CMD", "ENTRYPOINT", "RUN"):
             self.manual.append((upper, line_start, rest, end))
-            if upper != "ENV" and "vllm" in text[rest:end].lower():
+            if upper != "ENV" and text[rest : rest + 1] == "[" and "vllm" in text[rest:end].lower():
                 # not JSON: Docker runs it with /bin/sh -c; a choice, unless it was meant as
                 # a vLLM argv (then the argv is lost)
                 self.out.problems.append(
