@@ -12,6 +12,7 @@ adds them to a token's opaque ranges.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from linter.launch import Token
@@ -66,4 +67,21 @@ def mark(tok: Token | None) -> Token | None:
         return tok
     found = _go_blocks(tok.value, found)
     merged = sorted(set(tok.opaque) | set(found))
-    return Token(tok.value, tok.span, tok.value_start, tuple(merged), tok.splat)
+    return dataclasses.replace(tok, opaque=tuple(merged))  # conditional, alternatives kept
+
+
+# A command synopsis in documentation (argparse's usage notation): ``[--port PORT]`` (an optional
+# group over several words), ``[--enforce-eager]``, ``{auto,half,bfloat16}`` (a choice of values;
+# not JSON, which quotes its keys).  In a document such a word is a hole, not a value.
+_SYNOPSIS = re.compile(r"\[-[^\[\]]*\]?|[^\[\]]*\]|\{[A-Za-z0-9_.-]+(?:[,|][A-Za-z0-9_.-]+)+\}")
+
+
+def mark_doc(tok: Token | None) -> Token | None:
+    """:func:`mark`, and a word of a documented command synopsis is wholly unknown (:data:`_SYNOPSIS`)."""
+    tok = mark(tok)
+    if tok is None or tok.is_opaque and tok.opaque_in(0, len(tok.value)):
+        return tok
+    v = tok.value
+    if _SYNOPSIS.fullmatch(v) and not (v.startswith("[") and v.endswith("]") and not v.startswith("[-")):
+        return dataclasses.replace(tok, opaque=((0, len(v)),))
+    return tok

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from linter import placeholders
 from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
@@ -83,16 +84,23 @@ def _indent(text: str, k: int, end: int) -> tuple[int, int]:
     return col, j - k
 
 
-def _blockquote_prefix(text: str, k: int, end: int) -> int:
-    """Characters of ``>`` block quote markers (with their optional space) at ``k``."""
+def _blockquote_prefix(text: str, k: int, end: int, limit: int | None = None) -> tuple[int, int]:
+    """``(characters, markers)`` of the ``>`` block quote markers (with their optional space) at ``k``.
+
+    ``limit``: at most that many markers (inside a code block, only the block quotes the
+    opening fence stands in; a ``>>>`` prompt of the block's own text is content).
+    """
     j = k
-    while True:
+    depth = 0
+    while limit is None or depth < limit:
         col, n = _indent(text, j, end)
         if col > 3 or j + n >= end or text[j + n] != ">":
-            return j - k
+            break
         j += n + 1
+        depth += 1
         if j < end and text[j] == " ":
             j += 1
+    return j - k, depth
 
 
 def _list_marker(text: str, k: int, end: int) -> int | None:
@@ -129,8 +137,9 @@ def fenced_blocks(text: str) -> list[Block]:
     fence_char = ""
     fence_len = 0
     list_indent = 0  # content column of the innermost open list item
+    quote_depth = 0  # block quotes the open fence stands in
     for lineno, (start, end, _nxt) in enumerate(_lines(text), 1):
-        bq = _blockquote_prefix(text, start, end)
+        bq, depth = _blockquote_prefix(text, start, end, quote_depth if cur is not None else None)
         k = start + bq
         col, n = _indent(text, k, end)
         body = k + n
@@ -181,6 +190,7 @@ def fenced_blocks(text: str) -> list[Block]:
         lang = lang.strip("{}.").split(",")[0]
         cur = Block(info, lang, lineno, fence_at, fence_col)
         fence_char, fence_len = ch, run
+        quote_depth = depth
     if cur is not None:
         blocks.append(cur)
     return blocks
@@ -373,7 +383,7 @@ def extract(src: SourceFile) -> Extraction:
                     chars[a : a + len(header)] = list(header)
             masked = "".join(chars)
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
-            ex = _run(lambda: mod.extract(msrc), out, block, src)
+            ex = _run(lambda: mod.extract(msrc, doc=True) if lang in PYTHON_LANGS else mod.extract(msrc), out, block, src)
         else:
             continue
         if ex is None:
@@ -383,6 +393,10 @@ def extract(src: SourceFile) -> Extraction:
         if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
             if not named:
                 ex.launches = [launch for launch in ex.launches if launch.entrypoint != "config" or not any(n.startswith("candidate") for n in launch.notes)]
+        if lang in SHELL_LANGS:
+            # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
+            for launch in ex.launches:
+                launch.args = [placeholders.mark_doc(t) for t in launch.args]  # type: ignore[misc]
         lo, hi = block.lines[0][0], block.lines[-1][1]
         for launch in ex.launches:
             launch.kind = "markdown"

@@ -614,6 +614,10 @@ class _Extractor:
             if isinstance(t, ast.Subscript) and self.qualname(t.value) == "os.environ":
                 self.set_environ(t.slice, node.value)
                 continue
+            if isinstance(t, ast.Attribute) and self.qualname(t) == "sys.argv":
+                # ``sys.argv = ["vllm", "serve", ...]`` before calling vLLM's ``main()``
+                self.use(node.value, node.value, strings=False)
+                continue
             self._bind(t, node.value)
 
     def on_return(self, node: ast.Return, depth: int) -> None:
@@ -1643,30 +1647,154 @@ def _session_code(text: str) -> str | None:
     return "".join(chars) if found else None
 
 
-def _tree(text: str) -> tuple[ast.Module | SyntaxError | Problem, list[int] | None, list[tuple[int, int]]]:
-    """The module's tree (or why there is none), the per-line shift of a dedented read, and shell magics."""
+_NEWER_STRINGS = ("FormattedString", "ConcatenatedString")
+_NEWER = Problem(Span(0, 0), "valid Python of a newer release than the running one")  # a marker, never reported
+
+
+def _newer_syntax_masked(text: str) -> str | None:
+    """Valid Python of a newer release than the running one, with what this ``ast`` cannot read blanked.
+
+    libcst's parser knows the newer grammar (3.12's ``type`` statements and type parameters,
+    PEP 701 f-strings such as ``f"{d["k"]}"``).  When it accepts the module, each such
+    construct is replaced by text of the same length the running parser reads: a ``type``
+    statement by ``pass``, type parameters by blanks, an f-string this Python refuses by a
+    name (an unknown value).  Every other place keeps its offset.  None when libcst refuses the
+    module as well (then it is a syntax error).
+    """
+    try:
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+    except Exception:  # noqa: BLE001 - libcst's ParserSyntaxError and its internal limits alike
+        return None
+    starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
+
+    def offset(pos) -> int:
+        return min(starts[min(pos.line, len(starts)) - 1] + pos.column, len(text))
+
+    chars = list(text)
+    done: list[tuple[int, int]] = []
+
+    def blank(a: int, b: int, head: str) -> None:
+        """``pass`` / a name of ``_`` / blanks on the first line, blanks after it (line ends kept)."""
+        line_end = next((k for k in range(a, b) if text[k] in "\r\n"), b)
+        for k in range(a, b):
+            if text[k] in "\r\n":
+                continue
+            if k >= line_end or head == " ":
+                chars[k] = " "
+            elif head == "pass":
+                chars[k] = "pass"[k - a] if k - a < 4 else " "
+            else:
+                chars[k] = "_"
+        done.append((a, b))
+
+    for node, pos in sorted(positions.items(), key=lambda item: (offset(item[1].start), -offset(item[1].end))):
+        a, b = offset(pos.start), offset(pos.end)
+        if any(x <= a and b <= y for x, y in done):
+            continue
+        kind = type(node).__name__
+        if kind == "TypeAlias":
+            blank(a, b, "pass")
+        elif kind == "TypeParameters":
+            blank(a, b, " ")
+        elif kind in _NEWER_STRINGS:
+            try:
+                _parse_quietly("(" + text[a:b] + "\n)")
+            except SyntaxError:
+                blank(a, b, "_")
+    return "".join(chars)
+
+
+def _parse_quietly(text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text)
+
+
+# documentation pseudo-code: an argument left out (``LLM(model="m", ...)``) and a placeholder
+# where an expression goes (``LLM(model=<your-model>)``)
+_DOC_ELLIPSIS = re.compile(r"(?<=,)([ \t]*(?:\r?\n[ \t]*)*)\.\.\.(?=\s*[,)])")
+# what a launch looks like in Python text (a documentation block that cannot be read and holds
+# none of these lost nothing)
+_LAUNCH_FORM = re.compile(
+    r"\b(?:LLM|EngineArgs|AsyncEngineArgs|LLMConfig|AsyncLLMEngine\.from_engine_args|LLMEngine\.from_engine_args)\s*\("
+    r"|vllm\.entrypoints|\bvllm\s+serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|vllm/vllm-openai"
+)
+_DOC_HOLE = re.compile(r"<[A-Za-z][A-Za-z0-9 _./:-]*>")
+
+
+def _doc_code(text: str) -> str | None:
+    """Pseudo-code of a documentation block as Python of the same length, or None when it is not that.
+
+    Each ``...`` argument becomes blanks and each ``<placeholder>`` CPython stops at becomes a
+    name of the same length (an unknown value); the rest of the text is kept.
+    """
+    out = _DOC_ELLIPSIS.sub(lambda m: m.group(1) + "   ", text)
+    starts = [0] + [m.end() for m in _LINE_RE.finditer(out)]
+    for _ in range(64):
+        tree = _parse(out)
+        if isinstance(tree, IndentationError) and tree.msg == "unexpected indent":
+            dedented = _dedent(out)
+            tree = _parse(dedented[0]) if dedented is not None else tree
+            if isinstance(tree, SyntaxError):
+                return out if out != text else None  # the caller dedents the same way
+        if not isinstance(tree, SyntaxError):
+            return out if out != text else None
+        line = min(max(tree.lineno or 1, 1), len(starts))
+        a, b = starts[line - 1], starts[line] if line < len(starts) else len(out)
+        at = a + max((tree.offset or 1) - 1, 0)
+        hole = next((m for m in _DOC_HOLE.finditer(out, a, b) if m.start() <= at < m.end() or m.start() >= at), None)
+        if hole is None:
+            return None
+        out = out[: hole.start()] + "_" * len(hole.group()) + out[hole.end() :]
+    return None
+
+
+def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | Problem, list[int] | None, list[tuple[int, int]]]:
+    """The module's tree (or why there is none), the per-line shift of a dedented read, and shell magics.
+
+    ``doc``: the text is a documentation code block, which may be pseudo-code (:func:`_doc_code`).
+    """
     tree = _parse(text)
     if not isinstance(tree, SyntaxError):
         return tree, None, []
     masked, shell = _mask_magics(text)
     session = _session_code(text)
-    for candidate in ([masked] if masked != text else []) + ([session] if session is not None else []) + [text]:
+    # (text, its shell magics): the magics are run only from the masked text they were found in
+    candidates = ([(masked, shell)] if masked != text else []) + ([(session, [])] if session is not None else []) + [(text, [])]
+    if doc:
+        candidates += [(d, magics) for d, magics in ((_doc_code(c), m) for c, m in candidates) if d is not None]
+    for candidate, magics in candidates:
         again = _parse(candidate) if candidate is not text else tree
         if isinstance(again, IndentationError) and again.msg == "unexpected indent":
             dedented = _dedent(candidate)
             if dedented is not None:
                 third = _parse(dedented[0])
                 if not isinstance(third, SyntaxError):
-                    return third, dedented[1], shell if candidate is masked else []
+                    return third, dedented[1], magics
         if not isinstance(again, SyntaxError):
-            return again, None, shell if candidate is masked else []
+            return again, None, magics
+    newer = _newer_syntax_masked(text)
+    if newer is not None:
+        again = _parse(newer)
+        if isinstance(again, ast.Module):
+            return again, None, []
+        return _NEWER, None, []  # valid for a newer Python; this one cannot read it
     return tree, None, []
 
 
-def extract(src: SourceFile) -> Extraction:
+def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
+    """``doc``: the text is a documentation code block (Markdown), which may be pseudo-code."""
     if not _might_launch(src.text):
         return Extraction()
-    tree, shift, magics = _tree(src.text)
+    tree, shift, magics = _tree(src.text, doc=doc)
+    if tree is _NEWER:
+        return Extraction()
+    if isinstance(tree, SyntaxError) and doc and not _LAUNCH_FORM.search(src.text):
+        return Extraction()  # a documentation snippet that starts nothing: no launch was lost
     if isinstance(tree, SyntaxError):
         return Extraction(problems=[_syntax_problem(src.text, tree)])
     if isinstance(tree, Problem):

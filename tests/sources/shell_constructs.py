@@ -109,7 +109,7 @@ VALID: dict[str, str] = {
     'launch-in-select': 'select m in a b; do\n  @L@\ndone\n',
     'launch-in-func-local-n': 'serve() {\n  local -n opts=$1\n  @L@ "${opts[@]}"\n}\n',
     'launch-after-regex': 'if [[ $GPU =~ (A|H)100 ]]; then TP=2; fi\n@L@\n',
-    'launch-arith-subst': '@L@ --max-num-seqs $((8 * 32)) --swap-space $(( ${GB:-4} ))\n',
+    'launch-arith-subst': '@L@ --max-num-seqs $((8 * 32)) --max-num-batched-tokens $(( ${GB:-4} * 1024 ))\n',
     'redirect-then-args': 'vllm serve Qwen/Qwen3-8B > "$LOG" 2>&1 --max-model-len 8192 --port 8000 &\n',
     'redirect-input-then-args': 'vllm serve Qwen/Qwen3-8B </dev/null --max-model-len 8192 &>>log --port 8000\n',
     'redirect-continued-args': 'vllm serve Qwen/Qwen3-8B >vllm.log \\\n  --max-model-len 8192 \\\n  --port 8000 2>&1 &\n',

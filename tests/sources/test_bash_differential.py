@@ -17,7 +17,7 @@ import pytest
 from linter.source_file import SourceFile
 from linter.sources import shell
 from tests.sources.shell_constructs import REJECTED, VALID
-from tests.sources.token_checks import check_launch
+from tests.sources.token_checks import check_launch, lint_codes
 
 LAUNCH = "vllm serve Qwen/Qwen3-8B --max-model-len 8192 --port 8000"
 WANT = ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
@@ -59,6 +59,7 @@ def test_valid_bash_is_read_without_parse_error(name: str) -> None:
     assert found, [[t.value for t in l.args] for l in ex.launches]
     eight = found[0].args[2]
     assert eight.value_start is not None and src.text[eight.value_start : eight.value_start + 4] == "8192"
+    assert lint_codes("serve.sh", text) == []  # and no rule finds anything false in it
 
 
 @pytest.mark.parametrize("name", sorted(REJECTED))

@@ -14,7 +14,7 @@ import pytest
 
 from linter.source_file import SourceFile
 from linter.sources import dockerfile
-from tests.sources.token_checks import check_launch
+from tests.sources.token_checks import check_launch, lint_codes
 
 WANT = ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
 
@@ -97,6 +97,7 @@ def test_valid_dockerfile_is_read_without_parse_error(name: str) -> None:
     found = [l for l in ex.launches if [t.value for t in l.args[:5]] == WANT]
     assert found, [[t.value for t in l.args] for l in ex.launches]
     assert found[0].strong
+    assert lint_codes("Dockerfile", text) == []
 
 
 def _problems(text: str) -> list[tuple[str, str]]:

@@ -36,3 +36,19 @@ def check_launch(src: SourceFile, launch: Launch) -> None:
 
 def values(tokens: list[Token]) -> list[str]:
     return [t.value for t in tokens]
+
+
+def lint_codes(path: str, text: str, target: str | None = None) -> list[str]:
+    """Every diagnostic the whole pipeline gives for one file, as ``code message`` lines."""
+    from packaging.version import Version
+
+    from linter.discovery import classify
+    from linter.engine import Settings, lint_source
+    from rules._lib.base import all_rules
+
+    src = SourceFile(path, text)
+    kind = classify(path, text.encode("utf-8"))
+    assert kind is not None, path
+    settings = Settings(target=Version(target)) if target else Settings()
+    result = lint_source(src, kind, settings, all_rules())
+    return [f"{d.code} {d.message}" for d in result.diagnostics]
