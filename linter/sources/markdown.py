@@ -264,9 +264,67 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
 def _has_prompts(text: str, block: Block) -> bool:
     """A block tagged as a script that is really a session (every command line prompted)."""
     lines = [text[a:b].lstrip() for a, b in block.lines if text[a:b].strip()]
-    return bool(lines) and lines[0].startswith("$ ") and all(
-        ln.startswith("$ ") for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))
+    def prompted(ln: str) -> bool:  # ``$ ``, ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``
+        m = _PROMPT.match(ln)
+        return m is not None and not ln.startswith(("# ", "% "))
+
+    return bool(lines) and prompted(lines[0]) and all(
+        prompted(ln) for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))
     )
+
+
+_ANGLE_HOLE = re.compile(r"<([A-Za-z][A-Za-z0-9 _./:-]*)>")
+_NOT_NAME = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _placeholder_words(script: str) -> str:
+    """A documented command's unquoted ``<MODEL>`` placeholders as variables of the same length.
+
+    ``vllm serve <MODEL> --max-model-len 8192`` is, to bash, a redirection from a file named
+    ``MODEL`` into one named ``--max-model-len``; in a document it is a command with an unknown
+    model.  Each ``<NAME>`` standing as a word (or after ``=``) outside quotes and comments becomes
+    ``$NAME_`` (an unknown value, every offset kept); quoted placeholders are already text.
+    """
+    if "<" not in script:
+        return script
+    out = list(script)
+    quote = ""
+    k, n = 0, len(script)
+    while k < n:
+        ch = script[k]
+        if quote:
+            if ch == "\\" and quote == '"':
+                k += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch == "\\":
+            k += 2
+            continue
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (k == 0 or script[k - 1] in " \t\r\n"):
+            nl = script.find("\n", k)
+            k = n if nl == -1 else nl
+            continue
+        elif ch == "<" and (k == 0 or script[k - 1] in " \t\r\n="):
+            m = _ANGLE_HOLE.match(script, k)
+            if m is not None and (m.end() == n or script[m.end()] in " \t\r\n;|&)"):
+                out[k : m.end()] = "$" + _NOT_NAME.sub("_", m.group(1)) + "_"
+                k = m.end()
+                continue
+        k += 1
+    return "".join(out)
+
+
+def _as_written(text: str, tok: Token | None) -> Token | None:
+    """A token read from :func:`_placeholder_words`' text, with the document's own characters."""
+    if tok is None or "$" not in tok.value:
+        return tok
+    written = text[tok.span.start : tok.span.end]  # an unquoted word: its value as it stands
+    if written == tok.value or len(written) != len(tok.value) or _placeholder_words(written) != tok.value:
+        return tok
+    return dataclasses.replace(tok, value=written, value_start=tok.span.start)
 
 
 def _module(name: str):
@@ -358,7 +416,13 @@ def extract(src: SourceFile) -> Extraction:
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
                 script, lo = _window(src, ranges, blank)
-                ex = _run(lambda: shell.extract_script(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
+                held = _placeholder_words(script)
+                ex = _run(lambda: shell.extract_script(src, held, OffsetMap.identity(lo, len(held)), kind="markdown", group=group), out, block, src)
+                if ex is not None and held != script:
+                    for launch in ex.launches:  # the words as the document writes them: ``<MODEL>``
+                        launch.entry = [_as_written(src.text, t) for t in launch.entry]  # type: ignore[misc]
+                        launch.args = [_as_written(src.text, t) for t in launch.args]  # type: ignore[misc]
+                        launch.env = [EnvVar(e.name, _as_written(src.text, e.value)) for e in launch.env]
             else:
                 ex = Extraction()
         elif lang in DOCKER_LANGS:

@@ -1695,12 +1695,12 @@ def _newer_syntax_masked(text: str) -> str | None:
         a, b = offset(pos.start), offset(pos.end)
         if any(x <= a and b <= y for x, y in done):
             continue
-        kind = type(node).__name__
-        if kind == "TypeAlias":
+        cls = type(node).__name__
+        if cls == "TypeAlias":
             blank(a, b, "pass")
-        elif kind == "TypeParameters":
+        elif cls == "TypeParameters":
             blank(a, b, " ")
-        elif kind in _NEWER_STRINGS:
+        elif cls in _NEWER_STRINGS:
             try:
                 _parse_quietly("(" + text[a:b] + "\n)")
             except SyntaxError:

@@ -110,3 +110,25 @@ def test_synopsis_words_are_unknown_not_unrecognized() -> None:
     (launch,) = markdown.extract(src).launches
     assert [t.value for t in launch.args if t.is_opaque] == ["[--port", "PORT]", "[--host", "HOST]"]
     assert not any(t.is_opaque for t in launch.args[:3])
+
+
+def test_unquoted_angle_placeholders_are_unknown_words_not_redirections() -> None:
+    text = (
+        "```bash\nvllm serve <model_name> --max-model-len 8192 --port 8000\n"
+        "vllm serve --model=<MODEL> --tensor-parallel-size <TP> --max-model-len 8192\n"
+        "python -m vllm.entrypoints.openai.api_server --model <your model> --max-model-len 8192\n"
+        "curl localhost:8000/v1/completions -d '{\"model\": \"<MODEL>\"}' < <(echo x) > out.json\n```\n"
+    )
+    src = SourceFile.from_text("README.md", text)
+    ex = markdown.extract(src)
+    assert ex.problems == []
+    got = [[t.value for t in l.args] for l in ex.launches]
+    assert got == [
+        ["<model_name>", "--max-model-len", "8192", "--port", "8000"],
+        ["--model=<MODEL>", "--tensor-parallel-size", "<TP>", "--max-model-len", "8192"],
+        ["--model", "<your model>", "--max-model-len", "8192"],
+    ]
+    for launch in ex.launches:
+        check_launch(src, launch)  # the words as the document writes them, where it writes them
+        assert all(t.is_opaque for t in launch.args if "<" in t.value)
+    assert lint_codes("README.md", text) == []
