@@ -1407,7 +1407,7 @@ class _Extractor:
                                   self.container_env(_keyword(node, "env")), runtime=runtime)
             return
         # an unknown runner (``conn.run(cmd)``, ``pool.submit(start, cmd)``): a command handed to it is a launch
-        strings = last not in _NOT_RUNNERS
+        strings = last not in _NOT_RUNNERS and not last.endswith(_MESSAGE_CLASSES)
         for arg in node.args:
             self.use(arg.value if isinstance(arg, ast.Starred) else arg, node, strings=strings)
         for kw in node.keywords:
@@ -1475,7 +1475,10 @@ class _Extractor:
 # Calls whose string arguments are messages, not commands (a list is still read).
 _NOT_RUNNERS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "write",
                           "echo", "secho", "add_argument", "format", "startswith", "endswith", "find", "replace", "split",
-                          "append", "extend", "insert", "index", "count", "get", "join"})
+                          "append", "extend", "insert", "index", "count", "get", "join", "fail", "exit", "abort", "skip"})
+# ``raise SystemExit("vllm serve failed: ...")``, ``ValueError(...)``, ``warnings.warn(UserWarning(...))``:
+# an exception's or a warning's text is a message
+_MESSAGE_CLASSES = ("Error", "Exception", "Exit", "Warning", "Interrupt")
 _NOT_COMMAND_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message", "doc", "text", "prompt", "title"})
 
 

@@ -111,3 +111,36 @@ def test_a_file_with_a_bom_is_read() -> None:
     src = SourceFile.from_bytes("serve.py", data)
     ex = pysrc.extract(src)
     assert ex.problems == [] and _found(ex)
+
+
+MESSAGES = '''\
+import argparse
+import logging
+import warnings
+
+logger = logging.getLogger(__name__)
+USAGE = "vllm serve MODEL --port PORT [--tp N]"
+
+
+def main():
+    p = argparse.ArgumentParser(description="Start with: vllm serve <model> --max-model-len N")
+    p.add_argument("--model", help="e.g. vllm serve Qwen/Qwen3-8B --foo")
+    args = p.parse_args()
+    print(f"Now run: vllm serve {args.model} --max-model-len {args.len}")
+    logger.info("launching vllm serve %s --port %d", args.model, 8000)
+    warnings.warn(UserWarning("vllm serve --old-flag is gone"))
+    if args.model is None:
+        raise SystemExit("vllm serve failed: --bad-flag unknown")
+    raise RuntimeError(f"vllm serve {args.model} --gpu-util 2 exited")
+
+
+def build(model: str) -> list[str]:
+    return ["vllm", "serve", model, "--max-model-len", "8192", "--port", "8000"]
+'''
+
+
+def test_messages_that_quote_a_command_are_not_launches() -> None:
+    src = SourceFile.from_text("tool.py", MESSAGES)
+    ex = pysrc.extract(src)
+    assert [[t.value for t in l.args] for l in ex.launches] == [["model", "--max-model-len", "8192", "--port", "8000"]]
+    assert lint_codes("tool.py", MESSAGES) == []
