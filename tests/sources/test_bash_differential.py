@@ -17,7 +17,7 @@ import pytest
 from linter.source_file import SourceFile
 from linter.sources import shell
 from tests.sources.shell_constructs import REJECTED, VALID
-from tests.sources.token_checks import check_launch, lint_codes
+from tests.sources.token_checks import assert_read_cleanly, check_launch
 
 LAUNCH = "vllm serve Qwen/Qwen3-8B --max-model-len 8192 --port 8000"
 WANT = ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
@@ -53,13 +53,9 @@ def _the_launch(ex):
 def test_valid_bash_is_read_without_parse_error(name: str) -> None:
     text = _script(VALID[name])
     assert _bash_accepts(text) is not False, f"{name}: not valid bash, fix the case"
-    src, ex = _read(text)
-    assert [p.message for p in ex.problems] == []
-    found = _the_launch(ex)
-    assert found, [[t.value for t in l.args] for l in ex.launches]
-    eight = found[0].args[2]
-    assert eight.value_start is not None and src.text[eight.value_start : eight.value_start + 4] == "8192"
-    assert lint_codes("serve.sh", text) == []  # and no rule finds anything false in it
+    launch = assert_read_cleanly("serve.sh", text, shell.extract, WANT)
+    eight = launch.args[2]
+    assert eight.value_start is not None and text[eight.value_start : eight.value_start + 4] == "8192"
 
 
 @pytest.mark.parametrize("name", sorted(REJECTED))

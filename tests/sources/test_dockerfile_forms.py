@@ -14,7 +14,7 @@ import pytest
 
 from linter.source_file import SourceFile
 from linter.sources import dockerfile
-from tests.sources.token_checks import check_launch, lint_codes
+from tests.sources.token_checks import assert_read_cleanly
 
 WANT = ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
 
@@ -88,16 +88,7 @@ VALID: dict[str, str] = {
 
 @pytest.mark.parametrize("name", sorted(VALID))
 def test_valid_dockerfile_is_read_without_parse_error(name: str) -> None:
-    text = VALID[name]
-    src = SourceFile.from_text("Dockerfile", text)
-    ex = dockerfile.extract(src)
-    assert [p.message for p in ex.problems] == []
-    for launch in ex.launches:
-        check_launch(src, launch)
-    found = [l for l in ex.launches if [t.value for t in l.args[:5]] == WANT]
-    assert found, [[t.value for t in l.args] for l in ex.launches]
-    assert found[0].strong
-    assert lint_codes("Dockerfile", text) == []
+    assert assert_read_cleanly("Dockerfile", VALID[name], dockerfile.extract, WANT).strong
 
 
 def _problems(text: str) -> list[tuple[str, str]]:

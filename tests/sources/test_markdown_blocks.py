@@ -14,7 +14,7 @@ import pytest
 
 from linter.source_file import SourceFile
 from linter.sources import markdown
-from tests.sources.token_checks import check_launch, lint_codes
+from tests.sources.token_checks import assert_read_cleanly, check_launch, lint_codes, values
 
 S = 'vllm serve Qwen/Qwen3-8B --max-model-len 8192'
 
@@ -57,25 +57,16 @@ DOCS: dict[str, str] = {
 }
 
 
+ARGV = ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+
+
 def _found(ex) -> bool:
-    for launch in ex.launches:
-        if [t.value for t in launch.args[:3]] == ["Qwen/Qwen3-8B", "--max-model-len", "8192"]:
-            return True
-        if any(s.name.value == "max_model_len" and s.value is not None and s.value.value == "8192" for s in launch.settings):
-            return True
-    return False
+    return any(values(l.args[:3]) == ARGV or any(s.name.value == "max_model_len" and s.value is not None and s.value.value == "8192" for s in l.settings) for l in ex.launches)
 
 
 @pytest.mark.parametrize("name", sorted(DOCS))
 def test_documentation_blocks_are_read_without_false_reports(name: str) -> None:
-    text = DOCS[name]
-    src = SourceFile.from_text("README.md", text)
-    ex = markdown.extract(src)
-    assert [p.message for p in ex.problems] == []
-    for launch in ex.launches:
-        check_launch(src, launch)
-    assert _found(ex), [[t.value for t in l.args] for l in ex.launches]
-    assert lint_codes("README.md", text) == []
+    assert_read_cleanly("README.md", DOCS[name], markdown.extract, ARGV)
 
 
 DIFF = '```python\nfrom vllm import LLM\n- llm = LLM(model="old")\n+ llm = LLM(model="Qwen/Qwen3-8B", max_model_len=8192)\n```\n'

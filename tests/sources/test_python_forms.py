@@ -16,7 +16,7 @@ import pytest
 
 from linter.source_file import SourceFile
 from linter.sources import python as pysrc
-from tests.sources.token_checks import check_launch, lint_codes
+from tests.sources.token_checks import assert_read_cleanly, lint_codes
 
 LLMCALL = 'from vllm import LLM\nllm = LLM(model="Qwen/Qwen3-8B", max_model_len=8192)\n'
 ARGV = 'import subprocess\nsubprocess.run(["vllm", "serve", "Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"])\n'
@@ -61,25 +61,12 @@ VALID: dict[str, str] = {
 }
 
 
-def _found(ex) -> bool:
-    for launch in ex.launches:
-        if [t.value for t in launch.args[:5]] == ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]:
-            return True
-        if any(s.name.value == "max_model_len" and s.value is not None and s.value.value == "8192" for s in launch.settings):
-            return True
-    return False
+ARGV = ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
 
 
 @pytest.mark.parametrize("name", sorted(VALID))
 def test_python_is_read_without_parse_error(name: str) -> None:
-    text = VALID[name]
-    src = SourceFile.from_text("serve.py", text)
-    ex = pysrc.extract(src)
-    assert [p.message for p in ex.problems] == []
-    for launch in ex.launches:
-        check_launch(src, launch)
-    assert _found(ex), [[t.value for t in l.args] for l in ex.launches]
-    assert lint_codes("serve.py", text) == []
+    assert_read_cleanly("serve.py", VALID[name], pysrc.extract, ARGV)
 
 
 def test_newer_syntax_keeps_the_launch_inside_it_unknown() -> None:
@@ -110,7 +97,7 @@ def test_a_file_with_a_bom_is_read() -> None:
     data = ("\ufeff" + LLMCALL).encode("utf-8")
     src = SourceFile.from_bytes("serve.py", data)
     ex = pysrc.extract(src)
-    assert ex.problems == [] and _found(ex)
+    assert ex.problems == [] and ex.launches
 
 
 MESSAGES = '''\
