@@ -172,10 +172,11 @@ def version_of_tag(tag: str) -> str | None:
 # ---------------------------------------------------------------------------
 # Wrappers that run the next words as a command.
 
-_WRAPPERS_NO_ARGS = frozenset({"exec", "nohup", "time", "setsid", "command", "builtin", "caffeinate", "unbuffer"})
+_WRAPPERS_NO_ARGS = frozenset({"nohup", "time", "setsid", "command", "builtin", "caffeinate", "unbuffer"})
 # wrapper -> options of that wrapper that take a separate value
 _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "exec": frozenset({"-a"}),  # bash's ``exec [-cl] [-a name] command``
     "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}),
     "nice": frozenset({"-n", "--adjustment"}),
     "ionice": frozenset({"-c", "-n", "-t"}),
