@@ -224,7 +224,10 @@ class _Dockerfile:
                     Problem(Span(rest, end), f"{upper} is not a valid JSON array; Docker runs it with /bin/sh -c")
                 )
             return
-        self.out.problems.append(Problem(Span(line_start, end), f"dockerfile parse error in {upper}"))
+        if upper in ("FROM", "SHELL"):
+            # a stage or the shell its commands run in is lost; an unreadable COPY, LABEL,
+            # HEALTHCHECK ... (``COPY --parents``, newer flags) holds no launch
+            self.out.problems.append(Problem(Span(line_start, end), f"dockerfile parse error in {upper}"))
 
     # -- values ------------------------------------------------------------
 
@@ -594,8 +597,13 @@ class _Dockerfile:
             if val is not None and not val.opaque:
                 out.extend(val)
             elif default is not None and "$" not in default:
+                # ``${BASE:-vllm/vllm-openai:v0.10.0}`` with BASE unset: the default, as written
                 off = a + ref.index(default) if default else a
-                out.extend(raw.slice(off, off + len(default)))
+                at = raw.omap.to_file(off) if default else None
+                if at is not None and self.src.text[at : at + len(default)] == default:
+                    out.lit(default, at)
+                else:
+                    out.extend(raw.slice(off, off + len(default)))
             else:
                 piece = raw.slice(a, b)
                 out.unknown(piece.value, piece.omap.to_file(0))
