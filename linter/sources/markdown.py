@@ -264,9 +264,9 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
 def _has_prompts(text: str, block: Block) -> bool:
     """A block tagged as a script that is really a session (every command line prompted)."""
     lines = [text[a:b].lstrip() for a, b in block.lines if text[a:b].strip()]
-    def prompted(ln: str) -> bool:  # ``$ ``, ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``
+    def prompted(ln: str) -> bool:  # ``$ ``, ``% `` (zsh), ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``
         m = _PROMPT.match(ln)
-        return m is not None and not ln.startswith(("# ", "% "))
+        return m is not None and not ln.startswith("# ")  # a bare ``# `` line is a comment
 
     return bool(lines) and prompted(lines[0]) and all(
         prompted(ln) for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))

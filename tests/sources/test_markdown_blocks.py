@@ -54,6 +54,21 @@ DOCS: dict[str, str] = {
     'sh-two-prompts-output': '```bash\n$ ' + S + '\n(APIServer pid=1) INFO: ok\n$ curl localhost:8000/v1/models\n{"object":"list","data":[{"id":"Qwen/Qwen3-8B"}]}\n```\n',
     'sh-comment-ellipsis': '```bash\n# ... download the model first ...\n' + S + '\n```\n',
     'sh-continuation-output': '```sh\n$ ' + S + ' \\\n    --port 8000\nINFO ... (it\'s up)\n```\n',
+    'bash-transcript-output-quotes': '```bash\n$ ' + S + '\nINFO:     Started server process [123]\nWARNING 05-01 It\'s "recommended" to set (x\n$ curl -s localhost:8000/v1/models | jq .\n{\n  "data": [ { "id": "Qwen/Qwen3-8B" } ]\n}\n```\n',
+    'bash-no-prompt-output': "```bash\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n```\n\nOutput:\n\n```bash\nINFO 05-01 [api_server.py:1] vLLM API server version 0.8.0 (model='Qwen')\nINFO: Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)\n```\n",
+    'text-block-mentions': '```text\nvllm serve Qwen/Qwen3-8B --bad-flag\n```\n\n```bash\n' + S + '\n```\n',
+    'bash-heredoc-prompt': '```console\n$ cat > cfg.yaml <<EOF\n> max-num-seqs: 8\n> EOF\n$ ' + S + ' --config cfg.yaml\n```\n',
+    'bash-pip-and-python-repl': '```console\n$ pip install vllm\n$ python\n>>> from vllm import LLM\n>>> LLM(model="x")\n$ ' + S + '\n```\n',
+    'sh-block-with-prose': "```bash\n# Start the server (it'll take a minute)\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n# Then query it: curl ... (see below)\n```\n",
+    'bash-angle-in-quotes': '```bash\n' + S + ' --served-model-name "<name>" --chat-template \'<template.jinja>\'\n```\n',
+    'bash-dollar-var-placeholder': '```bash\nexport MODEL=<your-model>\nvllm serve $MODEL --max-model-len 8192\n' + S + '\n```\n',
+    'bash-json-placeholder': '```bash\n' + S + ' --hf-overrides \'{"rope_scaling": <rope>}\'\n```\n',
+    'console-ps2-continuation': '```console\n$ vllm serve Qwen/Qwen3-8B \\\n>     --max-model-len 8192 \\\n>     --port 8000\nINFO ready\n```\n',
+    'bash-tilde-fence': '~~~bash\n' + S + '\n~~~\n',
+    'bash-nested-in-list-quote': '1. Step\n\n   > ```bash\n   > ' + S + '\n   > ```\n',
+    'zsh-prompt': '```zsh\n% ' + S + '\n```\n',
+    'sh-with-windows-cmd': '```bash\n' + S + '\n```\n\n```cmd\nset VLLM_X=1 && vllm serve m --foo\n```\n',
+    'yaml-colon-in-bash': '```bash\n' + S + ' --override-generation-config \'{"temperature": 0.5}\'\n```\n',
 }
 
 
