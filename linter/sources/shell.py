@@ -52,6 +52,7 @@ __all__ = ["extract", "extract_script", "pip_pins_in_words"]
 _LANGUAGE = _ts.Language(_tsb.language())
 
 _MAX_DEPTH = 6
+_MAX_RESTARTS = 8  # later words a broken line is read again from (a budget, not a grammar)
 
 SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 # a heredoc body that starts vLLM (its text, before any reading)
@@ -276,6 +277,7 @@ class _Script(WordEvaluator):
                 # broken prefix such as a ``case`` pattern of an unclosed ``case``)
                 launch_at = _LAUNCH_TEXT.search(self.text, a, b).start()
                 starts = [a] + [m.start() for m in _PIECE.finditer(self.text, a, launch_at + 1) if m.start() > a]
+                starts = starts[:1] + starts[1:][-_MAX_RESTARTS:]  # the words nearest the vLLM words
                 for k in starts:
                     sk = self.s(k)
                     w = Word(start=sk, end=sb)

@@ -243,6 +243,8 @@ VALID: dict[str, str] = {
 }
 
 REJECTED: dict[str, str] = {
+    'crlf-case': 'case "$1" in\r\n  start)\r\n    @L@\r\n    ;;\r\nesac\r\n',
+    'crlf-loop-after-launch': '@L@\r\nfor i in 1 2; do\r\n  echo $i\r\ndone\r\n',
     'redirect-without-file': 'echo starting >\n@L@\n',
     # CRLF line ends: bash reads ``then\r`` as a word, yet the file is a Windows checkout of a
     # working script; the launch is read and nothing is reported
