@@ -261,6 +261,25 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     return ranges
 
 
+# a server's log line pasted into a command block (vLLM's logger, uvicorn, a process prefix, a timestamp)
+_LOG_LINE = re.compile(
+    r"[ \t]*(?:(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|TRACE)(?:[ \t:\]]|$)"
+    r"|\((?:APIServer|EngineCore\w*|VllmWorker\w*|Worker\w*|RayWorker\w*)[ \t]+pid=\d+\)"
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d)"
+)
+
+
+def _without_log_lines(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A block's lines without the log output pasted between its commands (not a continued line)."""
+    out: list[tuple[int, int]] = []
+    continued = False
+    for a, b in lines:
+        if continued or not _LOG_LINE.match(text, a, b):
+            out.append((a, b))
+        continued = text[a:b].rstrip().endswith("\\")
+    return out
+
+
 def _has_prompts(text: str, block: Block) -> bool:
     """A block tagged as a script that is really a session (every command line prompted)."""
     lines = [text[a:b].lstrip() for a, b in block.lines if text[a:b].strip()]
@@ -411,7 +430,7 @@ def extract(src: SourceFile) -> Extraction:
         ex: Extraction | None = None
         if lang in SHELL_LANGS:
             prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
-            ranges = _console_ranges(src.text, block) if prompted else block.lines
+            ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
             from linter.sources import shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
