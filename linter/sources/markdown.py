@@ -424,8 +424,6 @@ def extract(src: SourceFile) -> Extraction:
             break
         sniffed = not block.lang
         lang = block.lang or _sniff(src.text, block)
-        if lang == "pycon":
-            continue
         group = f"{src.path}#L{block.fence_line}"
         ex: Extraction | None = None
         if lang in SHELL_LANGS:

@@ -70,6 +70,7 @@ DOCS: dict[str, str] = {
     'sh-with-windows-cmd': '```bash\n' + S + '\n```\n\n```cmd\nset VLLM_X=1 && vllm serve m --foo\n```\n',
     'yaml-colon-in-bash': '```bash\n' + S + ' --override-generation-config \'{"temperature": 0.5}\'\n```\n',
     'sh-log-lines-with-quotes': '```bash\nINFO 05-01 12:00:00 [api_server.py:1] it\'s starting\n(APIServer pid=12) WARNING 05-01 don\'t set "x\n2025-05-01 12:00:01,123 - it\'s up\n' + S + '\n```\n',
+    'pycon-only': '```pycon\n>>> from vllm import LLM\n>>> llm = LLM(model="Qwen/Qwen3-8B", max_model_len=8192)\nINFO 01-01 loading\n>>> print(llm)\n<vllm.entrypoints.llm.LLM object at 0x7f>\n```\n',
 }
 
 
