@@ -959,6 +959,34 @@ def _ssh_command(vals: list[str]) -> list[int] | None:
     return list(range(k + 1, len(vals)))
 
 
+# tmux(1): the commands that run a shell command, and their options that take a value
+_TMUX_RUNS = {
+    "new-session": "-c -e -F -f -n -s -t -x -y", "new": "-c -e -F -f -n -s -t -x -y",
+    "new-window": "-c -e -F -n -t", "neww": "-c -e -F -n -t",
+    "split-window": "-c -e -F -l -t", "splitw": "-c -e -F -l -t",
+    "send-keys": "-N -t", "send": "-N -t",
+}
+_TMUX_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j"})
+
+
+def _tmux_command(vals: list[str]) -> list[int] | None:
+    """Indices of the shell command words of ``tmux new-session/new-window/split-window ... CMD``
+    or of the keys ``tmux send-keys -t T "CMD" Enter`` types (the Enter keys dropped)."""
+    k = 1
+    while k < len(vals) and vals[k].startswith("-"):
+        k += 2 if vals[k] in ("-L", "-S", "-f", "-T") else 1  # tmux's own options
+    if k >= len(vals) or vals[k] not in _TMUX_RUNS:
+        return None
+    takes = frozenset(_TMUX_RUNS[vals[k]].split())
+    k += 1
+    while k < len(vals) and vals[k].startswith("-") and vals[k] != "--":
+        k += 2 if vals[k] in takes else 1
+    if k < len(vals) and vals[k] == "--":
+        k += 1
+    idx = [i for i in range(k, len(vals)) if vals[i] not in _TMUX_KEYS]
+    return idx or None
+
+
 def _nested_script_word(words: list[Word], tokens: list[Token]) -> Word | list[Word] | None:
     """The word (or words) of a command that the command runs as a shell script."""
     vals = [t.value for t in tokens]
@@ -986,6 +1014,12 @@ def _nested_script_word(words: list[Word], tokens: list[Token]) -> Word | list[W
             return None
         if b == "ssh":
             idx = _ssh_command(vals[k:])
+            if not idx:
+                return None
+            ws = [words[k + i] for i in idx]
+            return ws[0] if len(ws) == 1 else ws
+        if b == "tmux":
+            idx = _tmux_command(vals[k:])
             if not idx:
                 return None
             ws = [words[k + i] for i in idx]

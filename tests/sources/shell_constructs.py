@@ -240,6 +240,8 @@ VALID: dict[str, str] = {
     'time-format': 'TIMEFORMAT=%R\ntime { sleep 1; }\n',
     'arith-in-index-assign': 'declare -A seen\nseen[$((i % 2))]=1\n',
     'printf-v-array': 'printf -v "arr[$i]" %s x\n',
+    'tmux-new-session': 'tmux new-session -d -s vllm "@L@"\n',
+    'tmux-send-keys': 'tmux new -d -s srv\ntmux send-keys -t srv:0 "@L@" Enter\n',
 }
 
 REJECTED: dict[str, str] = {
