@@ -9,6 +9,11 @@ copy of the file: every character outside the block's content becomes a space
 (line ends kept), so the extractor's offsets are offsets in the Markdown file and
 no position is copied by hand.
 
+Blocks are documentation: a session's prompts (``$ ``, ``(venv) user@host:~$ ``, ``>>> ``) and
+output lines (logs pasted between commands) are not commands; ``<MODEL>``, ``...``,
+``[--port PORT]`` and ``{auto,half}`` are unknown words, never wrong ones; a block that cannot be
+read is reported only when a launch in it was lost.
+
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
 deployment.

@@ -47,8 +47,11 @@ are not evaluated (every append counts once).  A conditional element
 (``"--a" if c else "--b"``, ``[...] if c else []``) gives both options, noted
 on the launch; a conditional value is one unknown word.
 
-The reading depends on the running Python's grammar: syntax newer than it
-(``f"{d["k"]}"`` before 3.12) is reported as a syntax error of that version.
+The reading depends on the running Python's grammar; syntax newer than it (``f"{d["k"]}"``,
+``type X = ...`` before 3.12) is checked with libcst's parser and, when valid, read around
+(:func:`_newer_syntax_masked`): never a syntax error.  A documentation block (``doc=True``,
+Markdown) may be pseudo-code: ``LLM(model=<your-model>, ...)`` is read with the placeholder an
+unknown value, and a block that cannot be read and holds no launch says nothing.
 """
 
 from __future__ import annotations
