@@ -1012,14 +1012,8 @@ def _nested_script_word(words: list[Word], tokens: list[Token]) -> Word | list[W
                     w.splat = words[j].splat
                     return w
             return None
-        if b == "ssh":
-            idx = _ssh_command(vals[k:])
-            if not idx:
-                return None
-            ws = [words[k + i] for i in idx]
-            return ws[0] if len(ws) == 1 else ws
-        if b == "tmux":
-            idx = _tmux_command(vals[k:])
+        if b in ("ssh", "tmux"):  # the remote command / the command tmux runs
+            idx = (_ssh_command if b == "ssh" else _tmux_command)(vals[k:])
             if not idx:
                 return None
             ws = [words[k + i] for i in idx]
