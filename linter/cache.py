@@ -136,11 +136,16 @@ def file_signature(path: str) -> str:
     return ":".join(map(str, stat_signature(st)))
 
 
-def settings_key(settings, path: str) -> str:
-    """What of ``settings`` can change ``path``'s result, as text."""
+def settings_key(settings, path: str, *, built_images: bool = True) -> str:
+    """What of ``settings`` can change ``path``'s result, as text.  ``built_images=False``: the
+    images built in the tree only as whether there are any (they decide which walked files are
+    read); the caller keys them into the results of the readings that looked them up
+    (:func:`linter.sources.commands.built_consulted`)."""
     parts = []
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
+        if f.name == "built_images" and not built_images:
+            value = bool(value)
         if callable(value):  # per-file ignores: what they say for this path
             value = value(path)
         if isinstance(value, (set, frozenset)):
@@ -209,8 +214,9 @@ class Cache:
         return self._extract_folder
 
     def extraction_key(self, path: str, kind: str, digest: str, images: str = "") -> str:
-        """``images``: what the readers know of vLLM images beyond the built-in names (the
-        ``vllm-images`` setting, images built in the tree): the reading depends on it."""
+        """``images``: the ``vllm-images`` setting, which every reading depends on.  The images
+        built in the tree are kept with the extractions whose reading looked them up
+        (:func:`linter.batch.cached_extract`), not in every key."""
         h = hashlib.blake2b(digest_size=20)
         h.update(f"{path}\0{kind}\0{digest}\0{images}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
