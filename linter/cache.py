@@ -192,6 +192,7 @@ class Cache:
         self.environment = hashlib.blake2b(environment_key().encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         self.files: dict = {}
         self.entries: dict = {}
+        self._loaded = False
         self.added: dict = {}
         self.file_updates: dict = {}
         self._extract_folder: str | None = None
@@ -316,8 +317,11 @@ class Cache:
         return files, _valid_entries(entries)
 
     def load(self) -> dict:
-        """Read the pack; return the stat index."""
-        self.files, self.entries = self._read_pack()
+        """Read the pack (once: the run's later calls, one per group of files with their own
+        settings, reuse it); return the stat index."""
+        if not self._loaded:
+            self.files, self.entries = self._read_pack()
+            self._loaded = True
         return self.files
 
     def get(self, key: str) -> dict | None:

@@ -171,3 +171,37 @@ def test_a_warm_run_of_a_tree_that_builds_vllm_images_reads_no_unchanged_file(tm
     assert read and not [p for p in read if "tool_" in p], read
     assert first == _run("--no-cache")
     assert [p for p in read if "tool_" in p]  # an uncached run reads them
+
+
+def test_each_dockerfile_is_read_once_cold_and_not_at_all_warm(tmp_path, monkeypatch):
+    """Finding the images the tree builds reads each Dockerfile; its own linting takes that
+    reading rather than parsing it again; a warm run parses none (the cache answers for the
+    unchanged ones), and an edited one is read again and changes what the scripts launch."""
+    import os
+
+    from linter.sources import dockerfile
+
+    _tree(tmp_path)
+    old = 1_600_000_000
+    for p in tmp_path.rglob("*"):
+        if p.is_file():
+            os.utime(p, (old, old))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    parsed: list[str] = []
+    real = dockerfile._Dockerfile.run
+    monkeypatch.setattr(dockerfile._Dockerfile, "run", lambda self: parsed.append(self.src.path) or real(self))
+    dockerfiles = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*Dockerfile"))
+    for args in (["--no-cache"], []):  # uncached, then cold
+        out = _run(*args)
+        assert sorted(parsed) == dockerfiles, args
+        parsed.clear()
+    assert _run() == out
+    assert parsed == []  # warm: answered from the cache
+    assert _run("--target-version", "0.31") == _run("--no-cache", "--target-version", "0.31")
+    parsed.clear()
+    (tmp_path / "docker" / "serve.Dockerfile").write_text(SERVE_DOCKERFILE.replace("FROM vllm/vllm-openai:v0.30.0", "FROM python:3.12"), encoding="utf-8")
+    os.utime(tmp_path / "docker" / "serve.Dockerfile", (old + 10, old + 10))
+    edited = _run()
+    assert parsed == ["docker/serve.Dockerfile"]
+    assert edited == _run("--no-cache") != out  # the built image's launch is no longer checked

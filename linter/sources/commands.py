@@ -100,6 +100,11 @@ def dockerfile_base(path: str) -> str | None:
     return state.dockerfiles.get(path)
 
 
+def vllm_image_patterns() -> tuple[str, ...]:
+    """The ``vllm-images`` patterns of this :func:`vllm_images` block."""
+    return _RUN_IMAGES.get().patterns
+
+
 def built_consulted() -> bool:
     """Whether the reading in this :func:`vllm_images` block looked up the Dockerfiles of the run
     (a ``docker build`` of a script, a compose ``build:``).  A reading that did not reads the same
