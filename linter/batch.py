@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 
 from packaging.version import Version
 
@@ -194,15 +195,34 @@ def _read(path: str) -> bytes | None:
     return data if len(data) <= MAX_FILE_BYTES else None
 
 
-def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: bytes | None = None):
-    """The stored compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed,
-    or with spans outside ``data``'s text)."""
+def _keys(cache, path: str, kind: str, prefilter: bool, digest: str) -> tuple[str, str]:
+    """The result's cache key, and the key of a result whose file holds no launch (stored under
+    that one, :func:`lint_one`): without the settings that only launches read (the target and
+    fallback release, the pre-flight facts, the roots a ``--config`` is read under), so a new
+    ``--target-version`` finds the files that mention vLLM without launching it unchanged."""
     from linter.cache import settings_key
 
     inherited = _STATE.get("inherited")  # a named config file's release, which changes its result
     extra = f"\ninherited={inherited}" if inherited is not None else ""
-    key = cache.key(path, kind, prefilter, settings_key(_STATE["settings"], path, built_images=False) + extra, digest)
+    texts = _STATE.setdefault("settings_texts", {})  # the settings as text, once per path and run
+    if path not in texts:
+        settings = _STATE["settings"]
+        bare = replace(settings, target=None, fallback=None, gpu_memory_gib=None, model_configs={}, roots=None)
+        texts[path] = (settings_key(settings, path, built_images=False), "no launch\n" + settings_key(bare, path, built_images=False))
+    full, launchless = texts[path]
+    return cache.key(path, kind, prefilter, full + extra, digest), cache.key(path, kind, prefilter, launchless + extra, digest)
+
+
+def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: bytes | None = None):
+    """(the result's key, the key of a launch-less result, see :func:`_keys`), and the stored
+    compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed, or with
+    spans outside ``data``'s text)."""
+    key, bare = _keys(cache, path, kind, prefilter, digest)
     hit = cache.get(key)
+    if hit is None:
+        hit = cache.get(bare)
+        if hit is not None and hit.get("l"):
+            hit = None  # a launch-less entry reports no launch
     if hit is not None and "b" in hit and hit["b"] != built_key(_STATE["settings"]):
         hit = None  # its reading looked up the tree's Dockerfiles, and they are not as they were
     if hit is not None:
@@ -215,7 +235,7 @@ def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: byt
                     hit = None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             hit = None
-    return key, hit
+    return (key, bare), hit
 
 
 _MISS = object()
@@ -291,16 +311,25 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
             return ((hit, data if hit.get("d") else None) if hit else None), (update, None, None)
     stored: list = []
     looked: list = []
+    launches: list = []
     images = repr(settings.vllm_images) if settings.vllm_images else ""
     built = built_key(settings)
-    reader = (lambda src, kind: cached_extract(cache, src, kind, digest, stored, images, built, looked)) if cache is not None else extract
+    reader = (lambda src, kind: _counted(cached_extract(cache, src, kind, digest, stored, images, built, looked), launches)) if cache is not None else extract
     result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter, reader=reader)
     packed = _pack(result, data)
     payload = packed[0] if packed is not None else {}
     if looked:  # the reading looked up the tree's Dockerfiles: the result holds while they are the same
         payload = {**payload, "b": built}
-    entry = _entry(key, result, path, payload) if key is not None else None
+    entry = None
+    if key is not None:  # a file read once, its extraction without a launch: the launch-less key
+        entry = _entry(key[1] if launches == [0] and not result.launches else key[0], result, path, payload)
     return packed, (update, entry, stored[0] if stored else None)
+
+
+def _counted(extraction, launches: list):
+    """``extraction``, its number of launches appended to ``launches``."""
+    launches.append(len(extraction.launches))
+    return extraction
 
 
 def built_key(settings) -> str:
@@ -360,10 +389,10 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
     data = _read(path) if cache is not None else None
     if data is None:
         return lint_file(path, "vllm-config", settings, rules or _rules(), inherited=inherited)
-    _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited)
+    _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited, settings_texts={})
     try:
         digest = cache.digest(data)
-        key, hit = _cached(cache, path, "vllm-config", False, digest, data)
+        (key, _bare), hit = _cached(cache, path, "vllm-config", False, digest, data)
         if hit is not None:
             return decode(path, hit, data if hit.get("d") else None)
         looked: list = []
@@ -456,7 +485,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
     index = cache.load() if cache is not None else {}
-    _STATE.update(settings=settings, rules=rules, cache=cache, index=index)
+    _STATE.update(settings=settings, rules=rules, cache=cache, index=index, settings_texts={})
     packed: list = []
     if cache is not None:  # in this process: what the stat index and the cache answer (most of a warm run)
         rest = []

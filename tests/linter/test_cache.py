@@ -369,3 +369,28 @@ def test_balanced_chunks_put_each_big_file_alone_and_every_job_once(tmp_path):
     assert sorted(j for c in chunks for j in c) == sorted(jobs)
     assert [len(c) for c in chunks[:3]] == [1, 1, 1] and {c[0][0] for c in chunks[:3]} == {10, 500, 990}
     assert all(len(c) <= batch.CHUNK and sum(j[4][0] for j in c) <= batch.CHUNK_BYTES for c in chunks[3:])
+
+
+def test_files_without_a_launch_are_not_linted_again_for_a_new_target(tmp_path, monkeypatch):
+    """A file that mentions vLLM but starts nothing (a module naming its backend, a Service) reads
+    the same for every release: a new --target-version serves it from the cache and lints
+    only the files with launches; a new selection lints it again."""
+    from linter import engine
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    (tmp_path / "serve.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-num-seq 8 --swap-space 4\n")
+    (tmp_path / "backends.py").write_text('"""Backends."""\n\nNAMES = {"vllm": "vLLM server", "tgi": "TGI"}  # vllm-lint: ignore[VL101]\n')
+    (tmp_path / "notes.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: vllm-router\nspec:\n  selector: {app: vllm}\n  ports: [{port: 80, targetPort: 8000}]\n")
+    run(".")
+    linted: list[str] = []
+    real = engine.lint_source
+    monkeypatch.setattr(engine, "lint_source", lambda src, *a, **k: linted.append(src.path) or real(src, *a, **k))
+    for args in (["--target-version", "0.30"], ["--target-version", "0.31", "--select", "ALL"]):
+        linted.clear()
+        assert run("--output-format", "json", *args, ".") == run("--no-cache", "--output-format", "json", *args, ".")
+        cached = linted[: len(linted) - 3]  # the --no-cache run lints the three
+        if "--select" in args:
+            assert sorted(cached) == ["backends.py", "notes.yaml", "serve.sh"]
+        else:
+            assert cached == ["serve.sh"]
