@@ -106,6 +106,20 @@ SERVE_SH = "#!/bin/sh\nexec vllm serve Qwen/Qwen3-8B --max-num-seq 16 --port 800
 PLAIN_SH = "#!/bin/sh\n# packs the docs\ntar czf docs.tgz docs/\n"
 
 
+def _aged(tmp_path, monkeypatch) -> int:
+    """Every file of the tree last changed long ago (the stat index records it), the tree the
+    working folder and its cache the default one; returns that time."""
+    import os
+
+    old = 1_600_000_000
+    for p in tmp_path.rglob("*"):
+        if p.is_file():
+            os.utime(p, (old, old))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    return old
+
+
 def _run(*args: str) -> str:
     result = CliRunner().invoke(main, [*args, "--output-format", "json", "."])
     return result.output
@@ -150,19 +164,12 @@ def test_the_built_images_key_only_the_readings_that_look_them_up(tmp_path, monk
 def test_a_warm_run_of_a_tree_that_builds_vllm_images_reads_no_unchanged_file(tmp_path, monkeypatch):
     """With vLLM Dockerfiles in the tree, the stat index still screens the files that name no vLLM
     (it recorded the build words too): a warm run reads none of them."""
-    import os
-
     from linter import batch
 
     _tree(tmp_path)
     for k in range(30):
         (tmp_path / "scripts" / f"tool_{k}.sh").write_text(PLAIN_SH, encoding="utf-8")
-    old = 1_600_000_000
-    for p in tmp_path.rglob("*"):
-        if p.is_file():
-            os.utime(p, (old, old))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    old = _aged(tmp_path, monkeypatch)
     first = _run()
     read: list[str] = []
     real = batch._read
@@ -182,12 +189,7 @@ def test_each_dockerfile_is_read_once_cold_and_not_at_all_warm(tmp_path, monkeyp
     from linter.sources import dockerfile
 
     _tree(tmp_path)
-    old = 1_600_000_000
-    for p in tmp_path.rglob("*"):
-        if p.is_file():
-            os.utime(p, (old, old))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    old = _aged(tmp_path, monkeypatch)
     parsed: list[str] = []
     real = dockerfile._Dockerfile.run
     monkeypatch.setattr(dockerfile._Dockerfile, "run", lambda self: parsed.append(self.src.path) or real(self))

@@ -99,13 +99,7 @@ def _tabs_read_alike(text: str, docs: list[Node]) -> bool:
     ``#`` that starts one, outside those scalars).  libyaml also takes a tab for white space
     between tokens (``key:<TAB>value``, ``value<TAB>``, ``[a,<TAB>b]``), where PyYAML refuses it."""
     inside: list[tuple[int, int]] = []  # the ranges of text where a tab is a scalar's character
-    seen: set[int] = set()
-    stack: list[Node] = list(docs)
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in _nodes(docs):
         if isinstance(node, ScalarNode):
             a, b = node.start_mark.index, node.end_mark.index
             if node.style in ("'", '"'):
@@ -114,12 +108,6 @@ def _tabs_read_alike(text: str, docs: list[Node]) -> bool:
                 body = text.find("\n", a, b)  # the header line (indicators, a comment) is not content
                 if body != -1:
                     inside.append((body + 1, b))
-        elif isinstance(node, MappingNode):
-            for k, v in node.value:
-                stack.append(k)
-                stack.append(v)
-        elif isinstance(node, SequenceNode):
-            stack.extend(node.value)
     inside.sort()
     starts = [a for a, _ in inside]
     ends: list[int] = []  # the furthest end among the ranges up to each one (ranges may nest)
@@ -302,6 +290,15 @@ def _compose_all(text: str) -> tuple[list[Node], list[Problem]]:
 
 def _shift(docs: list[Node], offset: int, lines: int) -> None:
     """Move the marks of nodes composed from ``text[offset:]`` to offsets in ``text``."""
+    for node in _nodes(docs):
+        for attr in ("start_mark", "end_mark"):
+            m = getattr(node, attr, None)
+            if m is not None:
+                setattr(node, attr, yaml.Mark(m.name, m.index + offset, m.line + lines, m.column, None, None))
+
+
+def _nodes(docs: list[Node]) -> Iterator[Node]:
+    """Every node of ``docs`` once (an alias is the node it names)."""
     seen: set[int] = set()
     stack: list[Node] = list(docs)
     while stack:
@@ -309,10 +306,7 @@ def _shift(docs: list[Node], offset: int, lines: int) -> None:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        for attr in ("start_mark", "end_mark"):
-            m = getattr(node, attr, None)
-            if m is not None:
-                setattr(node, attr, yaml.Mark(m.name, m.index + offset, m.line + lines, m.column, None, None))
+        yield node
         if isinstance(node, MappingNode):
             for k, v in node.value:
                 stack.append(k)
