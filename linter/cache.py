@@ -10,7 +10,11 @@ version.  Its name is a hash of
   (prefiltered) or named;
 * everything in :class:`~linter.engine.Settings` that applies to that path
   (target release, selection, per-file ignores, pre-flight settings; files the
-  settings name are keyed by their size and modification time);
+  settings name are keyed by their size and modification time), except that the
+  images built in the tree count only as whether there are any (an entry whose
+  reading looked them up holds them, :func:`linter.batch.cached_extract`), and
+  that a file whose extraction holds no launch is keyed without the settings
+  only launches read (target, fallback, pre-flight facts, roots);
 * the state of the local Hugging Face cache the pre-flight rules read
   (:func:`environment_key`);
 
