@@ -5,8 +5,10 @@ from what the argument model and the rules made of it, so that a new
 ``--target-version``, selection or knowledge update re-runs only those.  Each
 class of the extraction has one fixed list layout here (no pickle: a cache
 file is data, never code); :func:`decode` rebuilds equal objects
-(``decode(encode(x)) == x``, tuples as tuples), and raises ``ValueError`` on
-anything it does not recognise, which the cache treats as a miss.
+(``decode(encode(x)) == x``, tuples as tuples; but for ``written``, the data
+files the scripts write, which :func:`linter.engine.extract` has read into the
+launches already), and raises ``ValueError`` on anything it does not recognise,
+which the cache treats as a miss.
 """
 
 from __future__ import annotations
