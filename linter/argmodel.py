@@ -347,7 +347,7 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool, config: list[
             moved = [value] if value is not None else []
             items = moved + items[:model_idx] + items[rest:]
 
-    if serve and items and not items[0].opaque and items[0].text.startswith("-"):
+    if serve and parser.get("served_name_needs_model", True) and items and not items[0].opaque and items[0].text.startswith("-"):
         texts = [it.text for it in items if not it.opaque]
         if not any(t == "--config" or t.startswith("--config=") for t in texts) and any(
             re.match(r"^--served[-_]model[-_]name(=.+|$)", t) for t in texts
@@ -402,7 +402,11 @@ def _rewrite(parsed: ParsedLaunch, items: list[Item], serve: bool, config: list[
     delete: set[int] = set()
     gathered: dict[str, list[ParsedDotted]] = {}
     for i, it in enumerate(out):
-        if i in delete or it.opaque and it.token is not None and it.token.opaque_in(it.start, it.end):
+        if i in delete:
+            continue
+        # an unknown value (``-O.attention_backend=${BACKEND}``) leaves the dotted key known
+        key_end = it.start + (it.text.index("=") if "=" in it.text else len(it.text))
+        if it.opaque and it.token is not None and it.token.opaque_in(it.start, key_end):
             continue
         text = it.text
         if not (text.startswith("-") and "." in text):
@@ -689,9 +693,25 @@ def convert(spec: OptionSpec, text: str) -> tuple[bool, Any]:
     return True, text
 
 
+_METAVAR = re.compile(r"[A-Z][A-Z0-9_]*\Z")  # ``N``, ``MAX_LEN``: argparse's metavar style
+
+
 def _check_values(parsed: ParsedLaunch) -> None:
     for opt in parsed.options:
         spec = opt.spec
+        if spec is not None and spec.primary == "--optimization-level" and opt.written == "-O" and opt.values \
+                and opt.values[0].text.startswith("."):
+            # ``-O.key=value`` (a compilation-config key in releases where ``-O`` was that
+            # option's alias): a parser that rewrites every ``-O...`` to ``--optimization-level``
+            # passes ``.key=value`` on as the level, which is no level (the config refuses it)
+            v = opt.values[0]
+            parsed.add_error(ArgError(
+                "invalid-type",
+                f"`-O{v.text}` is read as `--optimization-level {v.text}` (this parser turns every `-O...` into the "
+                "optimization level), and the server fails at start-up on that level; a compilation-config key is "
+                "written `--compilation-config.KEY` here",
+                v, opt))
+            continue
         if spec is None or not opt.values or opt.value_opaque or parsed.release.data.get("partial"):
             continue
         if opt.setting is not None and (not spec.takes_value or opt.setting.kind in ("null", "opaque", "bool")):
@@ -699,6 +719,8 @@ def _check_values(parsed: ParsedLaunch) -> None:
         for v in opt.values:
             text = v.text
             ok, value = convert(spec, text)
+            if not ok and parsed.launch.kind == "markdown" and _METAVAR.match(text):
+                continue  # documentation: ``--tensor-parallel-size N`` names the value, it is not one
             if not ok:
                 kind = {"float": "a number"}.get(spec.type or "", "an integer")
                 parsed.add_error(ArgError("invalid-type", f"{spec.primary} expects {kind}, got {text!r}", v, opt))

@@ -10,7 +10,11 @@ version.  Its name is a hash of
   (prefiltered) or named;
 * everything in :class:`~linter.engine.Settings` that applies to that path
   (target release, selection, per-file ignores, pre-flight settings; files the
-  settings name are keyed by their size and modification time);
+  settings name are keyed by their size and modification time), except that the
+  images built in the tree count only as whether there are any (an entry whose
+  reading looked them up holds them, :func:`linter.batch.cached_extract`), and
+  that a file whose extraction holds no launch is keyed without the settings
+  only launches read (target, fallback, pre-flight facts, roots);
 * the state of the local Hugging Face cache the pre-flight rules read
   (:func:`environment_key`);
 
@@ -136,11 +140,16 @@ def file_signature(path: str) -> str:
     return ":".join(map(str, stat_signature(st)))
 
 
-def settings_key(settings, path: str) -> str:
-    """What of ``settings`` can change ``path``'s result, as text."""
+def settings_key(settings, path: str, *, built_images: bool = True) -> str:
+    """What of ``settings`` can change ``path``'s result, as text.  ``built_images=False``: the
+    images built in the tree only as whether there are any (they decide which walked files are
+    read); the caller keys them into the results of the readings that looked them up
+    (:func:`linter.sources.commands.built_consulted`)."""
     parts = []
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
+        if f.name == "built_images" and not built_images:
+            value = bool(value)
         if callable(value):  # per-file ignores: what they say for this path
             value = value(path)
         if isinstance(value, (set, frozenset)):
@@ -187,6 +196,7 @@ class Cache:
         self.environment = hashlib.blake2b(environment_key().encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         self.files: dict = {}
         self.entries: dict = {}
+        self._loaded = False
         self.added: dict = {}
         self.file_updates: dict = {}
         self._extract_folder: str | None = None
@@ -209,8 +219,9 @@ class Cache:
         return self._extract_folder
 
     def extraction_key(self, path: str, kind: str, digest: str, images: str = "") -> str:
-        """``images``: what the readers know of vLLM images beyond the built-in names (the
-        ``vllm-images`` setting, images built in the tree): the reading depends on it."""
+        """``images``: the ``vllm-images`` setting, which every reading depends on.  The images
+        built in the tree are kept with the extractions whose reading looked them up
+        (:func:`linter.batch.cached_extract`), not in every key."""
         h = hashlib.blake2b(digest_size=20)
         h.update(f"{path}\0{kind}\0{digest}\0{images}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
@@ -310,8 +321,11 @@ class Cache:
         return files, _valid_entries(entries)
 
     def load(self) -> dict:
-        """Read the pack; return the stat index."""
-        self.files, self.entries = self._read_pack()
+        """Read the pack (once: the run's later calls, one per group of files with their own
+        settings, reuse it); return the stat index."""
+        if not self._loaded:
+            self.files, self.entries = self._read_pack()
+            self._loaded = True
         return self.files
 
     def get(self, key: str) -> dict | None:

@@ -98,7 +98,14 @@ def extract(src: SourceFile, kind: str) -> Extraction:
     module = extractor(kind)
     if module is None:
         return Extraction()
-    out = module.extract(src)
+    out = None
+    if kind == "dockerfile":  # read already to find the images the tree builds (linter.built_images)
+        from linter.built_images import take
+        from linter.sources.commands import vllm_image_patterns
+
+        out = take(src, vllm_image_patterns())
+    if out is None:
+        out = module.extract(src)
     if out.written:  # data files its scripts write from heredocs (a --config file, a manifest)
         from linter.sources import written_files
 
@@ -225,7 +232,16 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         result.no_launch = might_launch(src.text.encode("utf-8", "surrogatepass"))
     from linter.suppression import finish  # per-file ignores, inline suppressions, then VL901
 
-    result.diagnostics = finish(src, kind, result.diagnostics, settings, extraction.comments)
+    # one finding per place: launches that share text (compose services merging one `<<: *anchor`)
+    # find the same thing in it once
+    seen_at: set[tuple[str, int, int, str]] = set()
+    unique = []
+    for d in result.diagnostics:
+        at = (d.code, d.span.start, d.span.end, d.message)
+        if at not in seen_at:
+            seen_at.add(at)
+            unique.append(d)
+    result.diagnostics = finish(src, kind, unique, settings, extraction.comments)
     if not any(rep.launch.strong for rep in result.launches):
         # No strong launch: --fix changes no byte, except to remove a `# vllm-lint: ignore`
         # directive that silences nothing (VL901): that comment is vllm-lint's own.

@@ -282,6 +282,12 @@ def history_release_for(pin: Version) -> Version | None:
     return (below or same_minor)[-1]
 
 
+# parse_args refuses ``vllm serve --served-model-name X`` without a positional model in the
+# 0.14.1 wheel (vllm/utils/argparse_utils.py:284) and not in 0.11.0 (vllm/utils/__init__.py has
+# no such check); the releases between are not known to, so it is not said of them.
+_SERVED_NAME_CHECK_SEEN = Version("0.14.1")
+
+
 def _history_inventory(version: Version) -> dict:
     """A names-only inventory: which option strings ``version`` accepted, and whether they take a value.
 
@@ -302,11 +308,16 @@ def _history_inventory(version: Version) -> dict:
                     "deprecated": bool(deprecated_in and Version(deprecated_in) <= version),
                 }
             )
+    # ``vllm serve --model X`` is moved to the positional slot, with a deprecation warning, from
+    # the release whose parse_args says so (0.11.1); before it ``--model`` is an ordinary option
+    moved_in = history().get("options", {}).get("--model", {}).get("deprecated_in")
     return {
         "schema": 1,
         "vllm_version": str(version),
         "partial": True,
-        "parser": {"allow_abbrev": True, "underscores_as_dashes": True, "dotted_json": True, "config_option": "--config"},
+        "parser": {"allow_abbrev": True, "underscores_as_dashes": True, "dotted_json": True, "config_option": "--config",
+                   "model_option_moved": bool(moved_in) and Version(moved_in) <= version,
+                   "served_name_needs_model": version >= _SERVED_NAME_CHECK_SEEN},
         "positionals": [{"dest": "model_tag", "nargs": "?"}],
         "options": options,
         "env": [],

@@ -16,6 +16,7 @@ import dataclasses
 import re
 
 from linter.launch import Token
+from linter.source_file import SourceFile
 
 _HOLE = re.compile(
     r"\$\{\{.*?\}\}"  # ${{ github expression }}
@@ -25,7 +26,7 @@ _HOLE = re.compile(
     r"|\$\([A-Za-z_][A-Za-z0-9_]*\)"  # $(VAR)
     r"|\{[A-Za-z_][A-Za-z0-9_.]*\}"  # {name}: a str.format template field
     r"|<[A-Za-z][A-Za-z0-9 _./:-]*>"  # <MODEL>, <your hf token>
-    r"|^\.\.\.$",  # a value left out
+    r"|^(?:\.\.\.|\u2026)$",  # a value left out
     re.S,
 )
 
@@ -66,8 +67,16 @@ def mark(tok: Token | None) -> Token | None:
     if not found:
         return tok
     found = _go_blocks(tok.value, found)
-    merged = sorted(set(tok.opaque) | set(found))
-    return dataclasses.replace(tok, opaque=tuple(merged))  # conditional, alternatives kept
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(set(tok.opaque) | set(found)):  # one range where ranges overlap
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    # ``...`` (a value or a list of words left out) may stand for any number of words
+    splat = tok.splat or tok.value.strip() in ("...", "\u2026")
+    return dataclasses.replace(tok, opaque=tuple(merged), splat=splat)  # conditional, alternatives kept
+
 
 
 # A command synopsis in documentation (argparse's usage notation): ``[--port PORT]`` (an optional
@@ -85,3 +94,51 @@ def mark_doc(tok: Token | None) -> Token | None:
     if _SYNOPSIS.fullmatch(v) and not (v.startswith("[") and v.endswith("]") and not v.startswith("[-")):
         return dataclasses.replace(tok, opaque=((0, len(v)),))
     return tok
+
+
+# A documentation placeholder in a shell command (``vllm serve <MODEL>``, ``--model <model
+# storage path>``): bash would read ``<MODEL>`` as redirections, so the command reader is given
+# a stand-in word instead.  Not ``<<EOF``, ``<(cmd)``, ``< file`` or ``<in.txt >out.txt``
+# (a real redirection has no ``>`` closing the name, or a space before it).
+_SHELL_HOLE = re.compile(r"(?<![<\w$])<[A-Za-z][A-Za-z0-9 _./:-]*(?<! )>(?![>&\w])")
+
+
+def shell_holes(script: str) -> list[tuple[int, int]]:
+    """Ranges of documentation placeholders (``<MODEL>``) in a shell script's text."""
+    return [(m.start(), m.end()) for m in _SHELL_HOLE.finditer(script)]
+
+
+def stand_in(text: str, ranges: list[tuple[int, int]]) -> str:
+    """``text`` with each range replaced by a shell variable of the same length (``$___``), so a
+    shell reader sees one unknown word there and every offset stays true (:func:`restore`)."""
+    if not ranges:
+        return text
+    parts, last = [], 0
+    for s, e in ranges:
+        parts.append(text[last:s])
+        parts.append("$" + "_" * (e - s - 1))
+        last = e
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def restore(src: SourceFile, tok: Token, exprs: list[tuple[int, str]]) -> Token:
+    """Put the original texts back into a token whose value holds their ``$___`` stand-ins, as
+    unknown parts.  ``exprs`` are ``(file offset, original text)`` of every stand-in."""
+    if "$__" not in tok.value:
+        return tok
+    inside = [text for at, text in exprs if tok.span.start <= at < tok.span.end]
+    value, opaque, pos = tok.value, list(tok.opaque), 0
+    for text in inside:
+        k = value.find("$" + "_" * (len(text) - 1), pos)
+        if k == -1:
+            continue
+        value = value[:k] + text + value[k + len(text):]
+        opaque.append((k, k + len(text)))
+        pos = k + len(text)
+    if value == tok.value:
+        return tok
+    vs = tok.value_start
+    if vs is not None and src.text[vs : vs + len(value)] != value:
+        vs = None
+    return Token(value, tok.span, vs, tuple(sorted(set(opaque))), tok.splat)

@@ -16,7 +16,8 @@ Use instead:
 
 Fix safety: none.
 
-Versions: 0.28 and later (vllm/utils/argparse_utils.py `parse_args`).
+Versions: 0.11.1 and later (the warning in vllm/utils/argparse_utils.py `parse_args`, recorded in
+rules/data/history.json as `--model` deprecated_in); before 0.11.1 `--model` is an ordinary option.
 """
 
 from linter.diagnostic import Finding, Severity

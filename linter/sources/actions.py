@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
+from linter import placeholders
 from linter.launch import EnvVar, Launch, Token
 from linter.source_file import SourceFile
-from linter.sources import Extraction, embedded_shell
+from linter.sources import Extraction, embedded_shell, kubernetes
 from linter.sources.words import kept_env
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
 from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
@@ -25,40 +26,7 @@ _EXPR = re.compile(r"\$\{\{.*?\}\}", re.S)
 def mask_expressions(script: str) -> tuple[str, list[tuple[int, int]]]:
     """Replace each ``${{ ... }}`` by ``$___`` of the same length; return the ranges."""
     ranges = [(m.start(), m.end()) for m in _EXPR.finditer(script)]
-    if not ranges:
-        return script, []
-    parts, last = [], 0
-    for s, e in ranges:
-        parts.append(script[last:s])
-        parts.append("$" + "_" * (e - s - 1))
-        last = e
-    parts.append(script[last:])
-    return "".join(parts), ranges
-
-
-def _restore(src: SourceFile, tok: Token, exprs: list[tuple[int, str]]) -> Token:
-    """Put the expressions back into a token whose value holds their ``$___`` stand-ins.
-
-    ``exprs`` are ``(file offset, expression text)`` of every masked expression.
-    """
-    if "$__" not in tok.value:
-        return tok
-    inside = [text for at, text in exprs if tok.span.start <= at < tok.span.end]
-    value, opaque, pos = tok.value, list(tok.opaque), 0
-    for text in inside:
-        stand_in = "$" + "_" * (len(text) - 1)
-        k = value.find(stand_in, pos)
-        if k == -1:
-            continue
-        value = value[:k] + text + value[k + len(text):]
-        opaque.append((k, k + len(text)))
-        pos = k + len(text)
-    if value == tok.value:
-        return tok
-    vs = tok.value_start
-    if vs is not None and src.text[vs : vs + len(value)] != value:
-        vs = None
-    return Token(value, tok.span, vs, tuple(sorted(set(opaque))), tok.splat)
+    return placeholders.stand_in(script, ranges), ranges
 
 
 def script_launches(src: SourceFile, node: ScalarNode, *, kind: str, group: str) -> Extraction:
@@ -70,8 +38,8 @@ def script_launches(src: SourceFile, node: ScalarNode, *, kind: str, group: str)
     for launch in out.launches:
         launch.folds = fold_spans([node])
         if masked:
-            launch.entry = [_restore(src, t, exprs) for t in launch.entry]
-            launch.args = [_restore(src, t, exprs) for t in launch.args]
+            launch.entry = [placeholders.restore(src, t, exprs) for t in launch.entry]
+            launch.args = [placeholders.restore(src, t, exprs) for t in launch.args]
         if not editable:
             launch.editable = False
             launch.notes.append("script in a folded or escaped scalar: positions approximate, not editable")
@@ -117,11 +85,17 @@ def actions_document(src: SourceFile, doc: Node) -> Extraction:
 def skypilot_document(src: SourceFile, doc: Node) -> Extraction:
     out = Extraction()
     env = _env_map(src, get(doc, "envs"))
+    # ``resources.image_id: docker:vllm/vllm-openai:v0.11.0``: the task's scripts run in that
+    # container, so a vLLM image's release tag pins them
+    image, hint = kubernetes.image_hint(src, get(get(doc, "resources"), "image_id"), scheme="docker:")
     for key in ("setup", "run"):
         node = get(doc, key)
         if isinstance(node, ScalarNode):
             sub = script_launches(src, node, kind="skypilot", group="task")
             _attach_env(sub.launches, env)
+            for launch in sub.launches:
+                launch.image = launch.image or image
+                launch.version_hint = launch.version_hint or hint
             out.extend(sub)
     # SkyPilot services may also define a readiness probe etc.; only scripts start vLLM
     return out

@@ -59,6 +59,8 @@ class _RunImages:
     patterns: tuple[str, ...] = ()  # ``vllm-images`` of the configuration (glob patterns)
     dockerfiles: Mapping[str, str] = field(default_factory=dict)  # real path -> the vLLM image its final stage runs
     built: dict[str, str] = field(default_factory=dict)  # image name the file builds -> that vLLM image
+    # whether the reading looked ``dockerfiles`` up (:func:`built_consulted`)
+    consulted: bool = False
 
 
 # Images of the run whose entrypoint is vLLM's as well: the ``vllm-images`` glob patterns of the
@@ -83,6 +85,7 @@ def note_built(names: list[str], dockerfile: list[str]) -> str | None:
     """``docker build -t NAME`` of the Dockerfile at one of the paths ``dockerfile`` (the places
     it may stand): when that file's final stage runs a vLLM image, NAME does too.  Returns that image."""
     state = _RUN_IMAGES.get()
+    state.consulted = True
     base = next((state.dockerfiles[p] for p in dockerfile if p in state.dockerfiles), None)
     if base is not None:
         for name in names:
@@ -92,7 +95,23 @@ def note_built(names: list[str], dockerfile: list[str]) -> str | None:
 
 def dockerfile_base(path: str) -> str | None:
     """The vLLM image the Dockerfile at real path ``path`` (one of the run's) builds FROM, or None."""
-    return _RUN_IMAGES.get().dockerfiles.get(path)
+    state = _RUN_IMAGES.get()
+    state.consulted = True
+    return state.dockerfiles.get(path)
+
+
+def vllm_image_patterns() -> tuple[str, ...]:
+    """The ``vllm-images`` patterns of this :func:`vllm_images` block."""
+    return _RUN_IMAGES.get().patterns
+
+
+def built_consulted() -> bool:
+    """Whether the reading in this :func:`vllm_images` block looked up the Dockerfiles of the run
+    (a ``docker build`` of a script, a compose ``build:``).  A reading that did not reads the same
+    whatever they are: each lookup comes where the file's own text leads, and only a lookup's
+    answer can change what follows, so the extraction cache keys the Dockerfiles into the
+    readings that looked them up only."""
+    return _RUN_IMAGES.get().consulted
 
 
 def built_from(ref: str) -> str | None:

@@ -927,18 +927,24 @@ def env_instruction_at(text: str, at: int) -> tuple[Span, list[Span]] | None:
 def vllm_base(src: SourceFile) -> str | None:
     """The vLLM image the final stage runs, entrypoint kept (no ENTRYPOINT of its own), or None:
     an image built from this file runs ``vllm serve`` with its ``docker run`` arguments."""
+    return read(src)[1]
+
+
+def read(src: SourceFile) -> tuple[Extraction | None, str | None]:
+    """What :func:`extract` returns (None when the reader failed: :func:`extract` says why), and
+    :func:`vllm_base`'s answer, from one reading."""
     try:
         reader = _Dockerfile(src)
-        reader.run()
+        out = reader.run()
     except Exception:  # noqa: BLE001 - the linting of the file reports what went wrong
-        return None
+        return None, None
     if not reader.stages:
-        return None
+        return out, None
     stage = reader.stages[-1]
     image, _pin = reader.root_image(stage)
     if image is None or image.opaque or stage.entrypoint is not None or not commands.is_official_vllm_image(image.value):
-        return None
-    return image.value
+        return out, None
+    return out, image.value
 
 
 def extract(src: SourceFile) -> Extraction:

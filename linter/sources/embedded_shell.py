@@ -8,6 +8,7 @@ own problems and never raises; this is the last fence).  Which words run a scrip
 
 from __future__ import annotations
 
+from linter import placeholders
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction
@@ -15,7 +16,16 @@ from linter.sources.shell import extract_script
 
 
 def extract(src: SourceFile, script: str, offsets: OffsetMap, *, kind: str, group: str, editable: bool = True) -> Extraction:
+    """The launches of ``script``; documentation placeholders in it (``vllm serve <MODEL>``,
+    ``--model <model path>``) are read as unknown words, not as redirections."""
+    holes = placeholders.shell_holes(script)
     try:
-        return extract_script(src, script, offsets, kind=kind, group=group, editable=editable)
+        out = extract_script(src, placeholders.stand_in(script, holes), offsets, kind=kind, group=group, editable=editable)
     except Exception:  # noqa: BLE001 - a bug in a script parser must not stop YAML extraction
         return Extraction()
+    if holes:
+        exprs = [(offsets.nearest(a), script[a:b]) for a, b in holes]
+        for launch in out.launches:
+            launch.entry = [placeholders.restore(src, t, exprs) for t in launch.entry]
+            launch.args = [placeholders.restore(src, t, exprs) for t in launch.args]
+    return out

@@ -1,14 +1,17 @@
 """Helm (Go template) YAML: mask ``{{ ... }}`` actions so the YAML parses, positions intact.
 
-Every action is replaced by filler of the same length (newlines kept), so each
+Every action is replaced by filler of the same length (as many line ends), so each
 offset in the masked text is the same offset in the file:
 
-* a line holding only actions and blanks becomes blank (control flow,
-  ``{{- toYaml ... | nindent 8 }}``, comments);
+* a line holding only actions and blanks reads as nothing (control flow,
+  ``{{- toYaml ... | nindent 8 }}``, comments), and so does the white space a
+  chomping ``{{-``/``-}}`` trims (see :func:`_blank_gone`: a shell continuation
+  across such a line goes on, as it does once rendered);
 * an action beside other text becomes ``x`` characters (an output action in
   a value, a key or a quoted string) or spaces (a control action);
-* lines of an ``{{ else }}`` branch are blanked, so the first branch of each
-  conditional is what is read and a list does not get both alternatives.
+* the text of an ``{{ else }}`` branch is dropped, so the first branch of each
+  conditional is what is read (``{{ if .P }}{{ .P }}{{ else }}5555{{ end }}`` is
+  the one value ``{{ .P }}``) and a list does not get both alternatives.
 
 Tokens that overlap an output action get the file's text back as their
 value, with the action as an opaque range, and are not editable; tokens
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from linter import placeholders
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.source_file import SourceFile
 
@@ -92,7 +96,8 @@ def mask(text: str) -> Masked:
     chars = list(text)
     result = Masked(text, unclosed=unclosed)
     kinds = [_keyword(text[s:e]) for s, e in actions]
-    # conditional structure: blank whole lines of else branches; note range bodies
+    # conditional structure: the text of else branches is dropped (the first branch of each
+    # conditional is what is read, so a list does not get both alternatives); note range bodies
     stack: list[tuple[str, int, int | None]] = []  # (keyword, body start, else end)
     skip: list[tuple[int, int]] = []
     for (s, e), kw in zip(actions, kinds):
@@ -100,51 +105,119 @@ def mask(text: str) -> Masked:
             stack.append((kw, e, None))
         elif kw == "else" and stack:
             k, body, else_at = stack[-1]
-            if else_at is None:
-                stack[-1] = (k, body, e)
-            else:
+            if else_at is not None:
                 skip.append((else_at, s))
-                stack[-1] = (k, body, e)
+            stack[-1] = (k, body, e)
         elif kw == "end" and stack:
             k, body, else_at = stack.pop()
             if else_at is not None:
                 skip.append((else_at, s))
             if k == "range":
                 result.ranges.append((body, s if else_at is None else else_at))
-    blanked: list[tuple[int, int]] = []
-    for a, b in skip:
-        ls = text.find("\n", a)
-        if ls == -1:
-            continue
-        ls += 1
-        le = text.rfind("\n", 0, b)
-        if le < ls:
-            continue
-        blanked.append((ls, le))
-        for i in range(ls, le):
-            if chars[i] not in "\r\n":
-                chars[i] = " "
+    gone: list[tuple[int, int]] = list(skip)  # text that rendering removes
+    kept_lines: set[tuple[int, int]] = set()  # lines of unchomped actions: rendered as their indentation
     for (s, e), kw in zip(actions, kinds):
         line_start = text.rfind("\n", 0, s) + 1
         line_end = text.find("\n", e)
         line_end = len(text) if line_end == -1 else line_end
         control = kw in _CONTROL or kw in ("comment", "assign")
         alone = _only_actions(text, line_start, line_end, actions)
-        inside = any(a <= s and e <= b for a, b in blanked)
-        filler = " " if (control or alone or inside) else "x"
-        for i in range(s, e):
-            if chars[i] not in "\r\n":
-                chars[i] = filler
-            elif chars[i] == "\n" and filler == "x":
-                pass
-        if not control and not inside:
+        inside = any(a <= s and e <= b for a, b in skip)
+        if not (control or alone or inside):
+            for i in range(s, e):
+                if chars[i] not in "\r\n":
+                    chars[i] = "x"
             result.outputs.append((s, e))
+            continue
+        if not control and not inside:
+            result.outputs.append((s, e))  # blanked, but the rendered text has something here
+        a, b = s, e
+        chomps = text.startswith("{{-", s) or text[e - 3 : e] == "-}}"
+        if alone:
+            # a line of actions renders as its indentation (a chomping ``{{-`` eats that and the
+            # line end before it too): the line's text goes, with the line end before it, unless
+            # that line end closes a shell continuation (the rendered script has a blank line there)
+            a = min(a, line_start)
+            b = max(b, line_end if line_end > 0 and text[line_end - 1] != "\r" else line_end - 1)
+            if line_start > 0 and (text.startswith("{{-", s) or _before_break(text, line_start) != "\\"):
+                a = min(a, line_start - (2 if text[max(0, line_start - 2) : line_start] == "\r\n" else 1))
+        if text.startswith("{{-", s):  # trims all white space before it, line ends included
+            while a > 0 and text[a - 1] in _WHITE:
+                a -= 1
+        if text[e - 3 : e] == "-}}":  # trims all white space after it
+            while b < len(text) and text[b] in _WHITE:
+                b += 1
+        gone.append((a, b))
+        if alone and not chomps:
+            kept_lines.add((a, b))
+    for a, b in _merged(gone):
+        _blank_gone(text, chars, a, b, keep_indent=(a, b) in kept_lines)
     if unclosed is not None:
         for i in range(unclosed, len(text)):
             if chars[i] not in "\r\n":
                 chars[i] = " "
     result.text = "".join(chars)
     return result
+
+
+_WHITE = " \t\r\n"
+
+
+def _before_break(text: str, line_start: int) -> str:
+    """The last character of the line before ``line_start`` (its line end excluded)."""
+    k = line_start - 1
+    if k > 0 and text[k] == "\n" and text[k - 1] == "\r":
+        k -= 1
+    return text[k - 1] if k > 0 else ""
+
+
+def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _blank_gone(text: str, chars: list[str], a: int, b: int, *, keep_indent: bool = False) -> None:
+    """Fill ``text[a:b]``, which rendering removes, with same-length text that reads as nothing.
+
+    The removed text becomes spaces, its line ends too, so the text before it and the text after
+    it join as they do once rendered (offsets stay true; only the masked text's line count
+    changes); text after the gap on its last line keeps the column it has once rendered.  Two
+    joins need more than spaces:
+
+    * a shell continuation (``\\`` just before the gap): the ``\\`` moves to the gap's end, so
+      the command goes on across the gap;
+    * a line of unchomped actions alone (``keep_indent``) renders as a line of its indentation:
+      its line end stays, after the spaces that stand for the actions, so the line keeps its
+      indentation only (a block scalar's first line sets the block's indentation, and a blank
+      line in a folded scalar is a line end of the script, as once rendered).
+    """
+    for i in range(a, b):
+        chars[i] = " "
+    if keep_indent:
+        k = a + (2 if text.startswith("\r\n", a) else 1 if text[a] in "\r\n" else 0)
+        if k > a:  # the gap starts with the line end before the line: it moves past the actions
+            indent = len(text[k:b]) - len(text[k:b].lstrip(" \t"))
+            brk = text[a:k]
+            at = b - indent - len(brk)
+            chars[at : at + len(brk)] = list(brk)
+        return
+    if a > 0 and text[a - 1] == "\\" and b > a:
+        chars[a - 1] = " "
+        chars[b - 1] = "\\"
+        return
+    breaks = [text[i] for i in range(a, b) if text[i] in "\r\n"]
+    if breaks and b < len(text) and text[b] not in "\r\n":
+        # text follows the gap on its line (``{{- /* ... */ -}}`` before ``apiVersion:``): it
+        # stands, on a line of its own, at the column where the gap began, as once rendered
+        col = a - (text.rfind("\n", 0, a) + 1)
+        at = b - col - len(breaks)
+        if at >= a:
+            chars[at : at + len(breaks)] = breaks
 
 
 def _only_actions(text: str, ls: int, le: int, actions: list[tuple[int, int]]) -> bool:
@@ -172,9 +245,19 @@ def _fix(src: SourceFile, m: Masked, tok: Token | None, within: Span | None = No
         vs = tok.value_start
         real = src.text[vs : vs + len(tok.value)]
         opaque = tuple((max(s, vs) - vs, min(e, vs + len(real)) - vs) for s, e in overlapping if s < vs + len(real) and vs < e)
-        return Token(real, tok.span, None, tuple(tok.opaque) + opaque, splat)
-    # not verbatim: the whole value is unknown
-    return Token(tok.value, tok.span, None, ((0, len(tok.value)),), splat)
+        # a conditional around the output (``{{ if .P }}{{ .P }}{{ else }}5555{{ end }}``) is
+        # one unknown value with it
+        return placeholders.mark(Token(real, tok.span, None, tuple(tok.opaque) + opaque, splat))
+    # not verbatim (a quoted shell word with escapes): the whole value is unknown; it shows
+    # the file's actions, not the masking, where each action's filler is found in order
+    value, at = tok.value, 0
+    for s, e in sorted(overlapping):
+        k = value.find("x" * (e - s), at)
+        if k == -1:
+            break
+        value = value[:k] + src.text[s:e] + value[k + e - s :]
+        at = k + e - s
+    return Token(value, tok.span, None, ((0, len(value)),), splat)
 
 
 def unmask(src: SourceFile, m: Masked, launch: Launch) -> Launch:

@@ -94,17 +94,22 @@ def pins_vllm(ref: str) -> bool:
     return tag is not None and bool(_RELEASE_TAG.match(tag))
 
 
-def image_hint(src: SourceFile, image_node: Node | None) -> tuple[Token | None, VersionHint | None]:
+def image_hint(src: SourceFile, image_node: Node | None, scheme: str = "") -> tuple[Token | None, VersionHint | None]:
     """The image token and, for a vLLM image whose tag is a vLLM release, the tag as a version hint.
 
-    ``${IMAGE:-vllm/vllm-openai:v0.30.0}`` (compose, envsubst) is read as its default."""
+    ``${IMAGE:-vllm/vllm-openai:v0.30.0}`` (compose, envsubst) is read as its default; ``scheme``
+    is a prefix the field's format puts before the reference (SkyPilot's ``docker:``)."""
     if not isinstance(image_node, ScalarNode) or not image_node.value:
         return None, None
     tok = scalar_token(src, image_node)
     ref_text, base = tok.value, 0
-    m = _COMPOSE_DEFAULT.match(tok.value)
+    if scheme:
+        if not ref_text.startswith(scheme):
+            return None, None  # a VM image (``projects/deeplearning-platform/...``): no container
+        ref_text, base = ref_text[len(scheme):], len(scheme)
+    m = _COMPOSE_DEFAULT.match(ref_text)
     if m:
-        ref_text, base = m.group(1), m.start(1)
+        ref_text, base = m.group(1), base + m.start(1)
     if not pins_vllm(ref_text):
         return tok, None
     ref = commands.parse_image(ref_text)

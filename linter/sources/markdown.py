@@ -21,6 +21,7 @@ deployment.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import posixpath
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from linter import placeholders
-from linter.launch import EnvVar, Launch, Span, Token
+from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
@@ -297,60 +298,6 @@ def _has_prompts(text: str, block: Block) -> bool:
     )
 
 
-_ANGLE_HOLE = re.compile(r"<([A-Za-z][A-Za-z0-9 _./:-]*)>")
-_NOT_NAME = re.compile(r"[^A-Za-z0-9_]")
-
-
-def _placeholder_words(script: str) -> str:
-    """A documented command's unquoted ``<MODEL>`` placeholders as variables of the same length.
-
-    ``vllm serve <MODEL> --max-model-len 8192`` is, to bash, a redirection from a file named
-    ``MODEL`` into one named ``--max-model-len``; in a document it is a command with an unknown
-    model.  Each ``<NAME>`` standing as a word (or after ``=``) outside quotes and comments becomes
-    ``$NAME_`` (an unknown value, every offset kept); quoted placeholders are already text.
-    """
-    if "<" not in script:
-        return script
-    out = list(script)
-    quote = ""
-    k, n = 0, len(script)
-    while k < n:
-        ch = script[k]
-        if quote:
-            if ch == "\\" and quote == '"':
-                k += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch == "\\":
-            k += 2
-            continue
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (k == 0 or script[k - 1] in " \t\r\n"):
-            nl = script.find("\n", k)
-            k = n if nl == -1 else nl
-            continue
-        elif ch == "<" and (k == 0 or script[k - 1] in " \t\r\n="):
-            m = _ANGLE_HOLE.match(script, k)
-            if m is not None and (m.end() == n or script[m.end()] in " \t\r\n;|&)"):
-                out[k : m.end()] = "$" + _NOT_NAME.sub("_", m.group(1)) + "_"
-                k = m.end()
-                continue
-        k += 1
-    return "".join(out)
-
-
-def _as_written(text: str, tok: Token | None) -> Token | None:
-    """A token read from :func:`_placeholder_words`' text, with the document's own characters."""
-    if tok is None or "$" not in tok.value:
-        return tok
-    written = text[tok.span.start : tok.span.end]  # an unquoted word: its value as it stands
-    if written == tok.value or len(written) != len(tok.value) or _placeholder_words(written) != tok.value:
-        return tok
-    return dataclasses.replace(tok, value=written, value_start=tok.span.start)
-
-
 def _module(name: str):
     try:
         return importlib.import_module(f"linter.sources.{name}")
@@ -384,11 +331,69 @@ def _fix_launch(text: str, launch: Launch) -> None:
     ]
 
 
+def _python_placeholders(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """A Python block that only parses with its documentation placeholders (``max_model_len=<MAX_LEN>``)
+    read as names: the text with each such ``<...>`` outside a string made a same-length name
+    (``_MAX_LEN_``), and their ranges; a block that parses as written, or not even then, is unchanged."""
+    try:
+        ast.parse(text)
+        return text, []
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    holes = []
+    for a, b in placeholders.shell_holes(text):
+        line = text[text.rfind("\n", 0, a) + 1 : a]
+        if line.count('"') % 2 == 0 and line.count("'") % 2 == 0:  # not inside a string on its line
+            holes.append((a, b))
+    if not holes:
+        return text, []
+    chars = list(text)
+    for a, b in holes:
+        for i in range(a, b):
+            if not (chars[i].isalnum() or chars[i] == "_"):
+                chars[i] = "_"
+    named = "".join(chars)
+    try:
+        ast.parse(named)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text, []
+    return named, holes
+
+
+def _overlaps(holes: list[tuple[int, int]], tok: Token | None) -> bool:
+    return tok is not None and any(a < tok.span.end and tok.span.start < b for a, b in holes)
+
+
+def _unmask_hole(text: str, masked: str, holes: list[tuple[int, int]], tok: Token | None) -> Token | None:
+    """A token over a placeholder read as a name: the file's text, wholly unknown."""
+    if not _overlaps(holes, tok):
+        return tok
+    a, b = tok.span.start, tok.span.end
+    real = text[a:b] if tok.value == masked[a:b] else tok.value
+    return Token(real, tok.span, None, ((0, len(real)),), tok.splat)
+
+
 # prose that names a YAML block as vLLM's config file
 _SAYS_CONFIG = re.compile(
     r"--config\b|\bvllm\b[^\n.]{0,40}\bconfig(?:uration)?(?:\s+file|\.ya?ml)\b|\bconfig(?:uration)?\s+file\b[^\n.]{0,40}\bvllm\b",
     re.I)
 _CONFIG_FILE = re.compile(r"--config[= ]+['\"]?([^\s'\"]+\.ya?ml)")
+
+
+_SYNOPSIS = re.compile(r"\[(?:-|options\]|args\]|flags\])", re.I)  # ``[-h]``, ``[--port PORT]``, ``[OPTIONS]``
+
+
+def _is_synopsis(launch: Launch) -> bool:
+    """A usage line: a synopsis word (``[-h]``, ``[options]``) and no option given outside brackets."""
+    words = [t.value for t in launch.args]
+    return any(_SYNOPSIS.match(w) for w in words) and not any(w.startswith("-") for w in words)
+
+
+# A line of a program's log (``INFO 01-02 10:00:00 api_server.py:123] ...``, ``ERROR: ...``,
+# ``(VllmWorker rank=0 pid=12) WARNING ...``, ``2025-01-02 10:00:00,123 - ...``) pasted in a shell block.
+_LOG_LINE = re.compile(
+    r"[ \t]*(?:\([^()\n]*\)[ \t]*)?(?:(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|TRACE)\b[:\s]"
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d-\d\d \d\d:\d\d:\d\d)")
 
 
 def _named_as_config(text: str, block: Block, since: int) -> bool:
@@ -434,17 +439,19 @@ def extract(src: SourceFile) -> Extraction:
         if lang in SHELL_LANGS:
             prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
             ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
-            from linter.sources import shell
+            from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
                 script, lo = _window(src, ranges, blank)
-                held = _placeholder_words(script)
-                ex = _run(lambda: shell.extract_script(src, held, OffsetMap.identity(lo, len(held)), kind="markdown", group=group), out, block, src)
-                if ex is not None and held != script:
-                    for launch in ex.launches:  # the words as the document writes them: ``<MODEL>``
-                        launch.entry = [_as_written(src.text, t) for t in launch.entry]  # type: ignore[misc]
-                        launch.args = [_as_written(src.text, t) for t in launch.args]  # type: ignore[misc]
-                        launch.env = [EnvVar(e.name, _as_written(src.text, e.value)) for e in launch.env]
+                ex = _run(lambda: embedded_shell.extract(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
+                if ex is not None:  # documentation: ``'{"model": <name>}'``, ``...`` are unknown too
+                    # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command; a
+                    # command that passes a real option beside ``[--port PORT]`` is (its brackets are holes)
+                    ex.launches = [launch for launch in ex.launches if not _is_synopsis(launch)]
+                    for launch in ex.launches:
+                        launch.entry = [placeholders.mark(t) for t in launch.entry]
+                        launch.args = [placeholders.mark(t) for t in launch.args]
+                        launch.env = [EnvVar(e.name, placeholders.mark(e.value)) for e in launch.env]
             else:
                 ex = Extraction()
         elif lang in DOCKER_LANGS:
@@ -468,8 +475,16 @@ def extract(src: SourceFile) -> Extraction:
                 if line_end - a >= len(header):
                     chars[a : a + len(header)] = list(header)
             masked = "".join(chars)
+            holes: list[tuple[int, int]] = []
+            if lang in PYTHON_LANGS:
+                masked, holes = _python_placeholders(masked)
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             ex = _run(lambda: mod.extract(msrc, doc=True) if lang in PYTHON_LANGS else mod.extract(msrc), out, block, src)
+            if ex is not None and holes:
+                for launch in ex.launches:
+                    launch.args = [_unmask_hole(src.text, masked, holes, t) for t in launch.args]
+                    launch.settings = [Setting(st.name, _unmask_hole(src.text, masked, holes, st.value), "opaque")
+                                       if _overlaps(holes, st.value) else st for st in launch.settings]
         else:
             continue
         if ex is None:
@@ -494,10 +509,14 @@ def extract(src: SourceFile) -> Extraction:
                 launch.path = src.path
             _fix_launch(src.text, launch)
             launch.notes.append(f"markdown {lang} block at line {block.fence_line}")
-        clamped = []
+        clamped: list[Problem] = []
         for prob in ex.problems:
             a = min(max(prob.span.start, lo), hi)
-            clamped.append(Problem(Span(a, max(a, min(prob.span.end, hi))), prob.message))
+            if lang in SHELL_LANGS and _LOG_LINE.match(src.text, src.text.rfind("\n", 0, a) + 1):
+                continue  # a server's log line that names ``vllm serve`` is output, not a lost command
+            p = Problem(Span(a, max(a, min(prob.span.end, hi))), prob.message)
+            if p not in clamped:
+                clamped.append(p)
         ex.problems = clamped
         ex.pins = [p for p in ex.pins if not p.editable or src.text[p.span.start : p.span.end] == p.version]
         out.extend(ex)

@@ -108,7 +108,15 @@ class _Places:
         self.text = text
         self.starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
         self.shift = shift  # characters (ASCII blanks) removed from each line before parsing
-        self.hot = sorted({bisect.bisect_right(self.starts, m.start()) for m in _MENTION_RE.finditer(text)})  # 1-based lines
+        self._hot: list[int] | None = None
+
+    @property
+    def hot(self) -> list[int]:
+        """The 1-based lines that mention vLLM, LMCache or Ray Serve LLM (found on first use:
+        a syntax error's place needs only the line starts)."""
+        if self._hot is None:
+            self._hot = sorted({bisect.bisect_right(self.starts, m.start()) for m in _MENTION_RE.finditer(self.text)})
+        return self._hot
 
     def at(self, lineno: int, col: int) -> int:
         start = self.starts[lineno - 1]

@@ -89,6 +89,18 @@ def _parser() -> _ts.Parser:
     return _ts.Parser(_LANGUAGE)
 
 
+_FINAL_CONTINUATION = re.compile(rb"(?<!\\)\\\r?\n\s*\Z")
+
+
+def _final_continuation_blanked(data: bytes) -> bytes:
+    """``data`` with a line continuation at the very end read as the blank it is to bash.
+
+    ``A=1 && vllm serve m \\`` as a script's last line (a YAML block scalar whose last flag
+    keeps its ``\\``) is valid bash; tree-sitter-bash reads an error after an assignment there."""
+    m = _FINAL_CONTINUATION.search(data)
+    return data if m is None else data[: m.start()] + b" " + data[m.start() + 1 :]
+
+
 # ---------------------------------------------------------------------------
 # The extraction context of one script
 
@@ -160,7 +172,7 @@ class _Script(WordEvaluator):
     # -- pass 2: commands --------------------------------------------------
 
     def run(self) -> None:
-        tree = _parser().parse(self.data)
+        tree = _parser().parse(_final_continuation_blanked(self.data))
         root = tree.root_node
         if self.depth == 0:  # the script's comments, for suppressions: found in this parse, not a second one
             self.out.comments = self.comments(root)

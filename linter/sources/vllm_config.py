@@ -13,6 +13,7 @@ import re
 
 import yaml
 
+from linter import placeholders
 from linter.launch import Launch, Setting, Span, Token
 from linter.source_file import SourceFile
 from linter.sources import Extraction
@@ -54,7 +55,11 @@ def setting_of(src: SourceFile, key: ScalarNode, value: Node) -> Setting:
     name = scalar_token(src, key)
     if isinstance(value, ScalarNode):
         kind = _KIND_BY_TAG.get(value.tag, "str")
-        return Setting(name, scalar_token(src, value), kind)  # type: ignore[arg-type]
+        # ``max-model-len: ${MAX_LEN}`` (envsubst), ``<MAX_LEN>``: an unknown value, never a wrong one
+        tok = placeholders.mark(scalar_token(src, value))
+        if tok is not None and tok.opaque == ((0, len(tok.value)),) and tok.value:
+            kind = "opaque"
+        return Setting(name, tok, kind)  # type: ignore[arg-type]
     span = Span(value.start_mark.index, max(value.start_mark.index, value.end_mark.index))
     try:
         data = _to_python(value, [_MAX_JSON_NODES])

@@ -634,7 +634,10 @@ def _extract(src: SourceFile) -> Extraction:
         # ``{{ }}`` only inside string values (a Jinja chat template in a ConfigMap, a
         # Go template an operator renders): the YAML is read as written, the actions
         # are unknown parts of those values
-        return extract_text(src, kind=kind_of_file(src.path, False))
+        out = extract_text(src, kind=kind_of_file(src.path, False))
+        if any(p.message.startswith("YAML parse error") for p in out.problems):
+            _recover_containers(src, out, kind_of_file(src.path, False))
+        return out
     m = helm.mask(src.text)
     work = helm.masked_source(src, m)
     kind = kind_of_file(src.path, True)
@@ -654,6 +657,63 @@ def _extract(src: SourceFile) -> Extraction:
         kept.append(p)
     out.problems = kept
     return out
+
+
+_MAX_RECOVERED_BLOCKS = 16
+_CONTAINERS_KEY = re.compile(r"^([ ]*)(-[ ]+)?((?:init)?[cC]ontainers:)[ ]*(?:#.*)?$", re.M)
+
+
+def _recover_containers(src: SourceFile, out: Extraction, kind: str) -> None:
+    """Launches of a ``containers:`` block that a parse error elsewhere in its document hid.
+
+    The parse error stays (``kubectl`` refuses the file: the launch never starts as written),
+    but what the containers say is read: each ``containers:`` block that holds a vLLM command
+    and that no launch covers is read alone, the rest of the file blanked (line ends kept, so
+    offsets stay true; a block mapping may start at any column)."""
+    text = src.text
+    covered = [(launch.span.start, launch.span.end) for launch in out.launches]
+    tried = 0
+    for m in _CONTAINERS_KEY.finditer(text):
+        indent = len(m.group(1)) + len(m.group(2) or "")
+        start = m.start(3)
+        end = _block_end(text, m.end(), indent)
+        if not _LOST_HINT.search(text, start, end) or any(start <= a < end for a, _b in covered):
+            continue
+        tried += 1
+        if tried > _MAX_RECOVERED_BLOCKS:  # each block is read at the file's length
+            break
+        chars = [c if c in "\r\n" else " " for c in text]
+        chars[start:end] = text[start:end]
+        part = SourceFile(src.path, "".join(chars), src.encoding, src.bom)
+        docs, problems = compose_documents(part.text, src.path)
+        if problems:
+            continue
+        for doc in docs:
+            found = extract_document(part, doc, kind=kind)
+            for launch in found.launches:
+                launch.path = src.path
+                launch.notes.append("read from its `containers:` block alone: the YAML around it does not parse")
+            out.launches.extend(found.launches)
+            out.pins.extend(found.pins)
+
+
+def _block_end(text: str, at: int, indent: int) -> int:
+    """The end of the block below a key at column ``indent`` whose line ends at ``at``: up to the
+    first line with text at a column below it (a sequence may stand at the key's column)."""
+    pos = at
+    while pos < len(text):
+        nl = text.find("\n", pos + 1)
+        line_end = len(text) if nl == -1 else nl
+        line = text[pos + 1 : line_end] if text[pos] == "\n" else text[pos:line_end]
+        stripped = line.lstrip(" ")
+        col = len(line) - len(stripped)
+        if stripped.strip() and not stripped.startswith("#"):
+            if col < indent or (col == indent and not stripped.startswith("-")) or stripped.startswith("---"):
+                return pos
+        if nl == -1:
+            return len(text)
+        pos = nl
+    return len(text)
 
 
 def _actions_in_scalars(text: str) -> bool:

@@ -149,3 +149,43 @@ spec:
         "        - --config=/etc/vllm/serve.yaml\n", "        - --config\n        - /etc/vllm/serve.yaml\n"
     )
     assert codes(lint(tmp_path, "pod.yaml", out, "yaml", "0.32")) == []
+
+
+K8S_SERVE = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: vllm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:{tag}
+          command: ["vllm", "serve"]
+          args: ["--model", "Qwen/Qwen2.5-7B-Instruct", "--port", "8000"]
+"""
+
+
+def test_model_option_is_deprecated_only_from_the_release_that_warns(tmp_path):
+    # `vllm serve --model X` is moved and warned about from 0.11.1 (argparse_utils.py parse_args);
+    # before it `--model` is an ordinary option of `vllm serve`
+    named = K8S_SERVE.replace('args: ["--model"', 'args: ["--served-model-name", "qwen", "--model"')
+    for tag in ("v0.7.1", "v0.9.2", "v0.11.0"):
+        r = lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml")
+        assert "VL207" not in codes(r), tag
+        # nor does their parser want the model first when --served-model-name is given
+        assert codes(lint(tmp_path, "deploy.yaml", named.format(tag=tag), "yaml")) == [], tag
+    assert codes(lint(tmp_path, "deploy.yaml", named.format(tag="v0.32.0"), "yaml")) == ["VL207"]  # --model moved first
+    for tag, shown in (("v0.14.1", "0.14.1"), ("v0.32.0", "0.32.0")):
+        d = only(lint(tmp_path, "deploy.yaml", K8S_SERVE.format(tag=tag), "yaml"), "VL207")
+        assert f"(vLLM {shown})" in d.message
+
+
+def test_dotted_o_key_is_the_optimization_level_where_o_is_its_shorthand(tmp_path):
+    # 0.33's FlexibleArgumentParser turns every `-O...` into `--optimization-level` (argparse_utils.py
+    # parse_args), so `-O.cudagraph_mode=NONE` hands `.cudagraph_mode=NONE` over as the level
+    text = COMPOSE.replace("v0.32.0", "v0.33.0").format(args='"Qwen/Qwen3-8B", "-O.cudagraph_mode=NONE", "-O3", "--compilation-config.mode", "3"')
+    r = lint(tmp_path, "compose.yaml", text, "yaml")
+    d = only(r, "VL106")
+    assert "`--optimization-level .cudagraph_mode=NONE`" in d.message
+    assert flagged(r, "VL106") == [".cudagraph_mode=NONE"]

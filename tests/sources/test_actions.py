@@ -107,6 +107,55 @@ run: |
     assert out.pins and out.pins[0].version == "0.6.3"
 
 
+def test_skypilot_task_in_a_vllm_image_is_pinned_by_its_tag():
+    text = """\
+name: qwen-serve
+resources:
+  cloud: kubernetes
+  image_id: docker:vllm/vllm-openai:v0.11.0
+  accelerators: H100:8
+envs:
+  MODEL_ID: Qwen/Qwen2.5-72B-Instruct
+  ATTN: FLASHINFER
+run: |
+  vllm serve "${MODEL_ID}" \\
+    --tensor-parallel-size 8 \\
+    -O.attention_backend="${ATTN}" \\
+    -O.cudagraph_mode=NONE
+"""
+    src, out = _extract(text, "serve.yaml")
+    (launch,) = out.launches
+    assert launch.version_hint is not None and launch.version_hint.version == "v0.11.0"
+    assert src.text[launch.version_hint.span.start : launch.version_hint.span.end] == "v0.11.0"
+    assert launch.image is not None and launch.image.value == "docker:vllm/vllm-openai:v0.11.0"
+    # a VM image, or a container that is not vLLM's, pins nothing
+    for image_id in ("projects/deeplearning-platform-release/global/images/common-cu124", "docker:lmcache/vllm-openai:v0.3.9"):
+        _src, out2 = _extract(text.replace("docker:vllm/vllm-openai:v0.11.0", image_id), "serve.yaml")
+        assert out2.launches[0].version_hint is None
+
+
+def test_dotted_o_keys_of_the_pinned_release_are_one_compilation_config(tmp_path):
+    """vLLM 0.11 reads ``-O.key=value`` as keys of ``-O`` (``--compilation-config``) and merges
+    them (vllm/utils/__init__.py FlexibleArgumentParser.parse_args); an unknown value leaves the key known."""
+    from tests.rules.lint_helpers import codes, lint
+
+    text = """\
+resources:
+  image_id: docker:vllm/vllm-openai:v0.11.0
+envs:
+  ATTN: FLASHINFER
+run: |
+  vllm serve Qwen/Qwen2.5-7B-Instruct \\
+    -O.attention_backend="${ATTN}" \\
+    -O.cudagraph_mode=NONE \\
+    --swap-space 4 \\
+    --max-model-len 8192 --max-model-len 4096
+"""
+    result = lint(tmp_path, "serve.yaml", text, "yaml")
+    assert codes(result) == ["VL205"]  # only the real repetition
+    assert result.src.text[result.diagnostics[0].span.start : result.diagnostics[0].span.end] == "--max-model-len"
+
+
 def test_mask_expressions_same_length():
     script = "echo ${{ a.b }} x"
     masked, ranges = actions.mask_expressions(script)

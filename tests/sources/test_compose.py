@@ -127,3 +127,45 @@ def test_non_vllm_service_is_ignored():
 def test_compose_extract_directly():
     out = compose.extract(SourceFile.from_text("c.yml", "services:\n  v:\n    image: vllm/vllm-openai\n    command: [--model, m]\n"))
     assert values(out.launches[0].args) == ["--model", "m"]
+
+
+MERGED = """\
+x-vllm: &vllm
+  image: vllm/vllm-openai:v0.30.0
+  ipc: host
+  environment:
+    VLLM_LOGGING_LEVEL: DEBUG
+services:
+  chat:
+    <<: *vllm
+    command: >
+      --model ${MODEL:-Qwen/Qwen3-8B}
+      --max-model-len ${MAX_LEN:-8192}
+      --swap-space 4
+  embed:
+    <<: *vllm
+    entrypoint: ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    command: ["--model", "${EMBED_MODEL}", "--port", "8001", "--max-num-seq", "8"]
+  proxy:
+    image: nginx:1.27
+    command: ["nginx", "-g", "daemon off;"]
+"""
+
+
+def test_services_merging_an_anchor_get_its_image_and_environment(tmp_path):
+    """``<<: *vllm`` (a YAML merge key, as compose reads it) gives each service the anchor's
+    image, so its command is the vLLM image's arguments, pinned by its tag."""
+    src, out = _extract(MERGED)
+    chat, embed = out.launches
+    assert chat.entrypoint == "image" and chat.version_hint.version == "v0.30.0"
+    assert values(chat.args)[-2:] == ["--swap-space", "4"]
+    assert embed.entrypoint == "api_server" and embed.version_hint.version == "v0.30.0"
+    assert [e.name.value for e in chat.env] == ["VLLM_LOGGING_LEVEL"]
+
+
+def test_a_finding_in_shared_anchor_text_is_reported_once(tmp_path):
+    from tests.rules.lint_helpers import codes, fixed, lint
+
+    text = "x-vllm: &vllm\n  image: vllm/vllm-openai:v0.33.0\n  command: [\"Qwen/Qwen3-8B\", \"--max-num-seq\", \"8\"]\nservices:\n  a:\n    <<: *vllm\n  b:\n    <<: *vllm\n    ports: [\"8001:8000\"]\n"
+    assert codes(lint(tmp_path, "compose.yaml", text, "yaml")) == ["VL201"]
+    assert fixed(tmp_path, "compose.yaml", text, "yaml", "0.33") == text.replace('"--max-num-seq"', '"--max-num-seqs"')

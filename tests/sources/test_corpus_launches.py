@@ -19,8 +19,6 @@ NO_LAUNCH = {
     # PyYAML rejects these (the whole document is unreadable): reported as a YAML parse error problem.
     "GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__gke-model-armor__preparing-the-model__vllm-gemma-deployment.yaml":
         "parse error: a block sequence less indented than its key (line 37)",
-    "GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__infw-gw__examples__getting-started__vllm-llama3-8b-instruct.yaml":
-        "parse error: 'kind:' indented under 'apiVersion:' (line 17)",
     "vllm-project__aibrix/test__regression__v0.4.0__templates___helpers.tpl":
         "Helm named-template definitions, not a YAML document",
     # vLLM is started by Python code (Ray Serve); the file only pins vllm== in a pip list.

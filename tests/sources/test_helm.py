@@ -57,11 +57,15 @@ def _extract(text: str, path: str = "chart/templates/deployment.yaml"):
     return src, out
 
 
-def test_mask_keeps_length_and_newlines():
+def test_mask_keeps_length_and_text():
     m = helm.mask(TEMPLATE)
     assert len(m.text) == len(TEMPLATE)
-    assert [i for i, c in enumerate(m.text) if c == "\n"] == [i for i, c in enumerate(TEMPLATE) if c == "\n"]
     assert "{{" not in m.text and "}}" not in m.text
+    # every character outside the actions and the white space they trim is the file's own
+    else_body = (TEMPLATE.index("{{- else }}"), TEMPLATE.index("{{- end }}", TEMPLATE.index("{{- else }}")))
+    for i, (a, b) in enumerate(zip(TEMPLATE, m.text)):
+        if a != b:
+            assert a in " \n" or any(s <= i < e for s, e in helm.action_spans(TEMPLATE)) or else_body[0] <= i < else_body[1]
 
 
 def test_template_launch_with_opaque_values_and_first_branch():
@@ -135,3 +139,169 @@ routerSpec:
 
 def test_github_expressions_are_not_helm_actions():
     assert not helm.has_template("run: echo ${{ github.sha }}\n")
+
+
+SCRIPT_TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-vllm
+  labels:
+    {{- include "chart.labels" . | nindent 4 }}
+spec:
+  template:
+    spec:
+      {{- with .Values.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.10.0
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              {{- if .Values.lmcache.enabled }}
+              export LMCACHE_DISTRIBUTED_URL=${POD_IP} && \\
+              {{- end }}
+              vllm serve {{ .Values.model }} \\
+              --port {{ if .Values.port }}{{ .Values.port }}{{ else }}5555{{ end }} \\
+              {{- if .Values.chunked }}
+              --enable-chunked-prefill \\{{- else }}--no-enable-chunked-prefill \\
+              {{- end }}
+              {{- if .Values.maxLen }}
+              --max-model-len {{ .Values.maxLen }} \\
+              {{- end }}
+              --swap-space 4 \\
+              --num-scheduler-steps 8
+          env:
+            {{- range $k, $v := .Values.env }}
+            - name: {{ $k }}
+              value: {{ $v | quote }}
+            {{- end }}
+"""
+
+
+def test_chomping_actions_inside_a_continued_script():
+    """``{{- if }}``/``{{- end }}`` lines inside a ``\\``-continued ``sh -c`` script (Helm trims
+    the line ends before them, so the command goes on), a conditional as the block scalar's
+    first line, an inline ``\\{{- else }}`` branch: one launch with every flag of the first
+    branches, no parse error."""
+    src, out = _extract(SCRIPT_TEMPLATE)
+    assert out.problems == []
+    (launch,) = out.launches
+    words = values(launch.args)
+    assert words[0] == "{{ .Values.model }}"
+    assert words[1:] == ["--port", "{{ .Values.port }}", "--enable-chunked-prefill", "--max-model-len", "{{ .Values.maxLen }}",
+                         "--swap-space", "4", "--num-scheduler-steps", "8"]
+    port = launch.args[2]
+    assert port.is_opaque and not port.editable  # one unknown value, not the value plus 5555
+    check_token(src, launch.args[-4], "--swap-space")
+    assert launch.args[-4].editable
+
+
+def test_chomped_script_is_checked_like_the_rendered_one(tmp_path):
+    from tests.rules.lint_helpers import codes, flagged, lint
+
+    (tmp_path / "templates").mkdir()
+    result = lint(tmp_path, "templates/deployment.yaml", SCRIPT_TEMPLATE, "helm-template", target="0.33")
+    # the flags past the conditionals are read: both removed ones are reported, nothing else
+    assert sorted(set(codes(result)) - {"VL601"}) == ["VL101"]
+    assert sorted(flagged(result, "VL101")) == ["--num-scheduler-steps", "--swap-space"]
+
+
+def test_unchomped_action_line_opening_a_block_scalar():
+    text = SCRIPT_TEMPLATE.replace("{{- if .Values.lmcache.enabled }}", "{{ if .Values.lmcache.enabled }}").replace(
+        "${POD_IP} && \\\\\n              {{- end }}", "${POD_IP} && \\\\\n              {{- end }}")
+    _src, out = _extract(text)
+    assert out.problems == []
+    (launch,) = out.launches
+    assert "--swap-space" in values(launch.args)
+
+
+def test_crlf_template_reads_the_same():
+    src, out = _extract(SCRIPT_TEMPLATE.replace("\n", "\r\n"))
+    assert out.problems == []
+    (launch,) = out.launches
+    assert values(launch.args)[1:4] == ["--port", "{{ .Values.port }}", "--enable-chunked-prefill"]
+    assert values(launch.args)[-4:] == ["--swap-space", "4", "--num-scheduler-steps", "8"]
+
+
+def test_conditional_value_in_an_argv_list_is_one_unknown_value():
+    text = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.30.0
+      args:
+        - --model
+        - {{ .Values.model }}
+        - --port
+        - "{{ if .Values.port }}{{ .Values.port }}{{ else }}5555{{ end }}"
+        {{- if .Values.eager }}
+        - --enforce-eager
+        {{- else }}
+        - --max-num-seqs
+        - "8"
+        {{- end }}
+        - --swap-space
+        - "4"
+"""
+    _src, out = _extract(text)
+    assert out.problems == []
+    (launch,) = out.launches
+    words = values(launch.args)
+    cond = "{{ if .Values.port }}{{ .Values.port }}{{ else }}5555{{ end }}"
+    assert words == ["--model", "{{ .Values.model }}", "--port", cond, "--enforce-eager", "--swap-space", "4"]
+    assert launch.args[3].opaque == ((0, len(cond)),)  # the whole conditional is one unknown value
+
+
+FOLDED_TEMPLATE = """\
+{{- /* the vLLM server of this chart */ -}}
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:{{ .Values.tag | default "v0.30.0" }}
+      command: ["/bin/bash", "-c"]
+      args:
+        - >-
+          vllm serve {{ .Values.model }}
+          --port 8000
+          {{- if .Values.lora }}
+          --enable-lora --max-loras {{ .Values.maxLoras }}
+          {{- end }}
+          {{- if .Values.eager }}
+          --enforce-eager
+          {{- else }}
+          --max-num-seqs 8
+          {{- end }}
+          --swap-space 4
+"""
+
+
+def test_chomped_lines_in_a_folded_script_and_a_chomped_comment_first():
+    """A ``{{- /* */ -}}`` comment trims the line end after it (``apiVersion:`` stays at column 0
+    once rendered), and ``{{- if }}`` lines in a folded (``>-``) script leave no blank line (a
+    blank line there would end the command): one launch with every first-branch flag."""
+    _src, out = _extract(FOLDED_TEMPLATE)
+    assert out.problems == []
+    (launch,) = out.launches
+    assert values(launch.args)[1:] == ["--port", "8000", "--enable-lora", "--max-loras", "{{ .Values.maxLoras }}",
+                                       "--enforce-eager", "--swap-space", "4"]
+
+
+def test_unchomped_action_line_in_a_folded_script_ends_the_command_as_rendered():
+    # Helm renders `{{ if }}` alone on a line as a blank line, which a folded scalar keeps as a
+    # line end: the script runs `vllm serve ... --port 8000`, then `--swap-space 4` as a command
+    text = FOLDED_TEMPLATE.replace("          {{- if .Values.lora }}", "          {{ if .Values.lora }}")
+    _src, out = _extract(text)
+    (launch,) = out.launches
+    assert values(launch.args)[1:] == ["--port", "8000"]

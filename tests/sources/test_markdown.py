@@ -169,3 +169,137 @@ def test_prompts_in_console_and_bash_blocks() -> None:
     assert [[t.value for t in launch.args] for launch in ex.launches] == [["m", "--port", "1"], ["a"], ["b"]]
     assert ex.launches[0].version_hint is not None and ex.launches[0].version_hint.version == "0.30.0"
     assert ex.launches[1].args[0].value_start == text.index("a\nroot")
+
+
+GUIDE = """\
+# Deploying with vLLM
+
+Start the server:
+
+```bash
+export VLLM_USE_V1=0
+python3 -m vllm.entrypoints.openai.api_server \\
+--model <model storage path> \\
+--tensor-parallel-size 8 \\
+--hf-overrides '{"architectures": [<arch>]}' \\
+--swap-space 4
+```
+
+```bash
+vllm serve <MODEL> --port 8000 > vllm.log 2>&1 &
+vllm serve Qwen/Qwen3-8B --chat-template <path/to/template.jinja> --max-model-len <MAX_LEN> ... --num-scheduler-steps 8
+vllm serve Qwen/Qwen3-8B --max-num-seqs 8 < /dev/null
+```
+
+The server prints:
+
+```bash
+INFO 01-02 10:00:00 api_server.py:123] vLLM API server version 0.6.3
+(VllmWorker rank=0 pid=12) INFO 01-02 gpu_model_runner.py:1234] Loading weights took 3.2s
+ERROR: vllm serve failed: CUDA out of memory (tried to allocate 2.00 GiB; 'x')
+```
+"""
+
+
+def test_documentation_placeholders_are_unknown_words(tmp_path) -> None:
+    """``<model storage path>`` is a placeholder, not two redirections that eat the command:
+    the flags after it are read and checked, and no placeholder is "expects a value",
+    "unrecognized argument" or invalid JSON."""
+    from tests.rules.lint_helpers import codes, flagged, lint
+
+    src = SourceFile.from_text("docs/deploy.md", GUIDE)
+    out = markdown.extract(src)
+    for launch in out.launches:
+        check_launch(src, launch)
+    first, mod, tpl, redirected = out.launches
+    words = [t.value for t in first.args]
+    assert words == ["--model", "<model storage path>", "--tensor-parallel-size", "8", "--hf-overrides",
+                     '{"architectures": [<arch>]}', "--swap-space", "4"]
+    assert first.args[1].is_opaque and first.args[5].is_opaque
+    assert mod.args[0].value == "<MODEL>" and mod.args[0].is_opaque
+    assert [t.value for t in mod.args[1:]] == ["--port", "8000"]  # `> vllm.log 2>&1` stays a redirection
+    assert [t.value for t in redirected.args] == ["Qwen/Qwen3-8B", "--max-num-seqs", "8"]
+    assert any(t.value == "..." and t.splat for t in tpl.args)
+    result = lint(tmp_path, "deploy.md", GUIDE, "markdown", target="0.33")
+    assert sorted(set(codes(result))) == ["VL101", "VL701"]
+    assert sorted(flagged(result, "VL101")) == ["--num-scheduler-steps", "--swap-space"]
+
+
+def test_log_lines_naming_vllm_serve_are_no_parse_error(tmp_path) -> None:
+    from tests.rules.lint_helpers import codes, lint
+
+    result = lint(tmp_path, "deploy.md", GUIDE, "markdown", target="0.33")
+    assert "VL001" not in codes(result)
+    # a command that really cannot be read is still reported, once
+    broken = GUIDE.replace("vllm serve Qwen/Qwen3-8B --max-num-seqs 8 < /dev/null", "vllm serve Qwen/Qwen3-8B --chat-template 'unclosed")
+    assert codes(lint(tmp_path, "deploy.md", broken, "markdown", target="0.33")).count("VL001") == 1
+
+
+PY_GUIDE = """\
+# Offline inference with vLLM
+
+```python
+from vllm import LLM, SamplingParams
+
+llm = LLM(model="<MODEL>", max_model_len=<MAX_LEN>, tensor_parallel_size=<TP>, swap_space=4)
+print(llm.generate(["Hello"], SamplingParams(max_tokens=<N>)))
+```
+
+Our k6 load test (not vLLM's config):
+
+```yaml
+load:
+  vus: 10
+  duration: 5m
+run:
+  script: chat.js
+model: Qwen/Qwen3-8B
+max-num-seqs: 8
+```
+
+```console
+$ vllm serve Qwen/Qwen3-8B --max-num-seq 8
+INFO 05-01 12:00:00 [api_server.py:1] vLLM API server version 0.30.0
+$ curl localhost:8000/v1/models
+{"object":"list","data":[{"id":"Qwen/Qwen3-8B"}]}
+```
+"""
+
+
+def test_python_placeholders_are_unknown_and_the_call_is_read(tmp_path) -> None:
+    """``max_model_len=<MAX_LEN>`` is documentation, not a syntax error: the call is read with
+    the placeholder as an unknown value, so ``swap_space`` beside it is still reported; a
+    load tester's YAML block is not vLLM's and a console session's output is not a command."""
+    from tests.rules.lint_helpers import codes, flagged, fixed, lint
+
+    src = SourceFile.from_text("docs/offline.md", PY_GUIDE)
+    out = markdown.extract(src)
+    assert out.problems == []
+    llm = next(launch for launch in out.launches if launch.entrypoint == "LLM")
+    by_name = {s.name.value: s for s in llm.settings}
+    assert by_name["max_model_len"].value.value == "<MAX_LEN>" and by_name["max_model_len"].value.is_opaque
+    assert by_name["max_model_len"].kind == "opaque"
+    result = lint(tmp_path, "offline.md", PY_GUIDE, "markdown", target="0.33")
+    assert sorted(codes(result)) == ["VL101", "VL201"]
+    assert flagged(result, "VL101") == ["swap_space"] and flagged(result, "VL201") == ["--max-num-seq"]
+    assert len(result.launches) == 2  # the k6 block is nobody's launch
+    # the placeholders stay as written when the file is fixed
+    assert "<MAX_LEN>" in fixed(tmp_path, "offline.md", PY_GUIDE, "markdown", "0.33", unsafe=True)
+
+
+def test_usage_synopsis_and_metavars_are_documentation(tmp_path) -> None:
+    from tests.rules.lint_helpers import codes, flagged, lint
+
+    text = """\
+# CLI
+
+```bash
+vllm serve <model_tag> [options]
+vllm serve [-h] [--port PORT] [--max-model-len MAX_MODEL_LEN] model
+vllm serve MODEL_NAME --tensor-parallel-size N --swap-space 4
+```
+"""
+    result = lint(tmp_path, "cli.md", text, "markdown", target="0.33")
+    # the synopsis lines are no launches; `N` names a value; the removed flag is still reported
+    assert codes(result) == ["VL101"] and flagged(result, "VL101") == ["--swap-space"]
+    assert len(result.launches) == 1

@@ -296,6 +296,82 @@ def test_placeholders_and_template_holes_are_unknown(tmp_path):
     assert port.opaque == ((0, len(port.value)),)  # the whole conditional is one unknown value
 
 
+ENVSUBST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${APP_NAME}
+spec:
+  replicas: ${REPLICAS}
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: ${VLLM_IMAGE}
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              exec vllm serve ${MODEL_ID} \\
+                --max-model-len ${MAX_MODEL_LEN} \\
+                --tensor-parallel-size=${TP_SIZE} \\
+                --served-model-name ${SERVED_NAME} ${EXTRA_ARGS} \\
+                --port "${PORT:-8000}" \\
+                --swap-space 4
+          env:
+            - name: VLLM_LOGGING_LEVEL
+              value: ${LOG_LEVEL}
+"""
+
+
+@needs
+def test_envsubst_template_values_are_unknown(tmp_path):
+    """A manifest rendered by envsubst: every ``${VAR}`` is an unknown value (no "expects an
+    integer", no second model, no unrecognized argument), the image pins nothing, and the real
+    problem beside them is reported and fixed in place."""
+    r = lint(tmp_path, "deploy.yaml", ENVSUBST, "yaml", "0.33")
+    assert codes(r) == ["VL101"] and flagged(r, "VL101") == ["--swap-space"]
+    (rep,) = r.launches
+    assert rep.launch.version_hint is None
+    words = values(rep.launch.args)
+    assert words[0] == "${MODEL_ID}" and rep.launch.args[0].is_opaque
+    out = fixed(tmp_path, "deploy.yaml", ENVSUBST, "yaml", "0.33", unsafe=True)
+    assert "--swap-space" not in out and '--port "${PORT:-8000}"' in out and "${EXTRA_ARGS}" in out
+
+
+COMPOSE_FOREIGN = """\
+services:
+  vllm:
+    image: vllm/vllm-openai:v0.33.0
+    shm_size: 16g
+    ipc: host
+    devices: [/dev/kfd, /dev/dri]
+    cap_add: [SYS_PTRACE]
+    security_opt: [seccomp=unconfined]
+    deploy:
+      resources:
+        reservations:
+          devices: [{driver: nvidia, count: all, capabilities: [gpu]}]
+    environment:
+      - HF_TOKEN=${HF_TOKEN}
+    command: ["Qwen/Qwen3-8B", "--max-num-seq", "16"]
+    healthcheck:
+      test: ["CMD", "curl", "-f", "http://localhost:8000/health"]
+  bench:
+    image: ghcr.io/example/llm-bench:1.2
+    command: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "4096", "--num-prompts", "100", "--request-rate", "inf"]
+"""
+
+
+@needs
+def test_compose_keys_and_other_services_are_never_vllm_options(tmp_path):
+    r = lint(tmp_path, "compose.yaml", COMPOSE_FOREIGN, "yaml", "0.33")
+    assert codes(r) == ["VL201"]
+    (rep,) = r.launches  # the benchmark's flags are its own
+    assert values(rep.launch.args) == ["Qwen/Qwen3-8B", "--max-num-seq", "16"]
+    out = fixed(tmp_path, "compose.yaml", COMPOSE_FOREIGN, "yaml", "0.33")
+    assert out == COMPOSE_FOREIGN.replace('"--max-num-seq"', '"--max-num-seqs"')
+
+
 def test_jinja_in_a_string_value_is_read_without_masking():
     text = (
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: templates}\ndata:\n"
@@ -472,3 +548,53 @@ def test_engine_kwargs_of_another_engine_are_not_vllm_s():
     assert [x.entrypoint for x in _extract(trt)[1].launches] == ["config"]  # a candidate the engine drops
     (launch,) = _extract(vllm)[1].launches
     assert launch.entrypoint == "AsyncEngineArgs" and launch.strong
+
+
+BROKEN_AROUND_CONTAINERS = """\\
+apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: vllm-llama
+    spec:
+      template:
+        spec:
+          containers:
+            - name: vllm
+              image: "vllm/vllm-openai:v0.33.0"
+              command: ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+              args:
+              - "--model"
+              - "meta-llama/Llama-3.1-8B-Instruct"
+              - "--max-num-seq"
+              - "16"
+            - name: sidecar
+              image: "busybox:1.36"
+              args: ["--max-model-len", "1"]
+          volumes:
+            - name: data
+              emptyDir: {}
+"""
+
+
+@needs
+def test_a_containers_block_is_read_when_the_yaml_around_it_breaks(tmp_path):
+    """``kind:`` indented under ``apiVersion:`` makes the document invalid (kubectl: "mapping
+    values are not allowed in this context"): the parse error is reported where it broke, and
+    the vLLM container, which the error hid, is read all the same; the sidecar is not vLLM's."""
+    r = lint(tmp_path, "deploy.yaml", BROKEN_AROUND_CONTAINERS, "yaml")
+    assert sorted(codes(r)) == ["VL001", "VL201"]
+    (parse,) = [d for d in r.diagnostics if d.code == "VL001"]
+    assert r.src.line_col(parse.span.start)[0] == 2
+    assert [t.strip('"') for t in flagged(r, "VL201")] == ["--max-num-seq"]
+    (rep,) = r.launches
+    assert values(rep.launch.args)[:2] == ["--model", "meta-llama/Llama-3.1-8B-Instruct"]
+
+
+@needs
+def test_config_file_template_values_are_unknown(tmp_path):
+    text = "# vllm serve --config serve.yaml\nmodel: Qwen/Qwen3-8B\nmax-model-len: ${MAX_LEN}\ntensor-parallel-size: <TP>\nmax-num-seq: 8\n"
+    r = lint(tmp_path, "serve.yaml", text, "yaml", "0.33")
+    assert codes(r) == ["VL201"]  # not "--max-model-len expects an integer"
+    (rep,) = r.launches
+    by_name = {s.name.value: s for s in rep.launch.settings}
+    assert by_name["max-model-len"].kind == "opaque" and by_name["tensor-parallel-size"].kind == "opaque"
