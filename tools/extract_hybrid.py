@@ -283,8 +283,8 @@ class Expr:
             if path[:1] == ["cache_config"] and path[1] in ("mamba_cache_dtype", "mamba_ssm_cache_dtype"):
                 return {"param": path[1]}
             value = self.env.get(head)
-            if value == "config:":
-                return {"field": path[1:]}
+            if isinstance(value, str) and value.startswith("config:"):  # `hf_config` or a sub-config of it
+                return {"field": [p for p in value[len("config:"):].split(".") if p] + path[1:]}
             if value == "text:":
                 return {"field": path[1:], "text": True}
             if value == "vllm:parallel_config" and path[1] == "tensor_parallel_size":
@@ -314,8 +314,10 @@ def _bind(env: dict[str, object], name: str, value: ast.AST, conv: Expr) -> None
         if path in (["vllm_config", "parallel_config"], ["vllm_config", "cache_config"]):
             env[name] = "vllm:" + path[1]
             return
-        if path == ["vllm_config", "model_config", "hf_config"]:
-            env[name] = "config:"
+        if path[:3] == ["vllm_config", "model_config", "hf_config"]:
+            # `hf_config` itself, or a sub-config such as `hf_config.text_config` (lfm2_vl.py in 0.33):
+            # its fields are read under that key of config.json
+            env[name] = "config:" + ".".join(path[3:])
             return
         if path == ["vllm_config", "model_config", "hf_text_config"]:
             env[name] = "text:"

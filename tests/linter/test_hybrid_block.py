@@ -235,3 +235,32 @@ def test_model_config_option_is_a_config_source(tmp_path):
     r = lint_file(str(script), "shell", settings, all_rules())
     [(sev, at, msg)] = hits(r, "VL404")
     assert (sev, at) == ("error", "512") and "N = 544" in msg and f"--model-config {path}" in msg
+
+
+# LFM2-VL keeps its language model's fields under `text_config`; vLLM's state function reads
+# them through `hf_config.text_config` (models/lfm2_vl.py get_mamba_state_shape_from_config,
+# L654-675 in 0.33), which hybrid.json now records as config.json paths.
+LFM2_VL = {
+    "architectures": ["Lfm2VlForConditionalGeneration"], "model_type": "lfm2_vl",
+    "text_config": {
+        "model_type": "lfm2", "dtype": "bfloat16", "hidden_size": 4096, "conv_L_cache": 3,
+        "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "num_hidden_layers": 16,
+        "layer_types": ["conv", "conv", "full_attention", "conv"] * 4,
+    },
+}
+
+
+@pytest.mark.parametrize("version", ["0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"])
+@pytest.mark.parametrize("tp,kv,kv_bytes", [(1, "auto", 2), (1, "fp8", 1), (2, "fp8", 1)])
+def test_lfm2_vl_short_conv_from_the_text_config(version, tp, kv, kv_bytes):
+    got = hb.block_size(LFM2_VL, Version(version), hb.Deployment(tp=tp, kv_cache_dtype=kv))
+    # by hand: short_conv_state_shape = (conv_L_cache - 1, hidden_size / tp) in the model dtype
+    # (short_conv_state_dtype with mamba_cache_dtype auto: bf16, 2 B); attention page per token =
+    # max(1, 2 KV heads / tp) x 2 x 128 x KV bytes; N = 16 x ceil(mamba / (16 x attention))
+    mamba = (3 - 1) * (4096 // tp) * 2
+    attn = max(1, 2 // tp) * 2 * 128 * kv_bytes
+    assert (got.mamba_page, got.attn_page_1_token) == (mamba, attn)
+    assert got.n == 16 * ceil(mamba / (16 * attn))
+    # the same language model as a text-only Lfm2 (its state reads `conv_dim`) pages alike
+    text_only = {**LFM2_VL["text_config"], "architectures": ["Lfm2ForCausalLM"], "conv_dim": 4096}
+    assert hb.block_size(text_only, Version(version), hb.Deployment(tp=tp, kv_cache_dtype=kv)).n == got.n
