@@ -254,7 +254,14 @@ class Expr:
             if isinstance(fn, ast.Name) and fn.id == "int" and len(node.args) == 1:
                 return {"int": self.conv(node.args[0])}
             if isinstance(fn, ast.Name) and fn.id == "getattr" and len(node.args) in (2, 3):
-                base = self.conv(node.args[0])
+                target = node.args[0]
+                marker = self.env.get(target.id) if isinstance(target, ast.Name) else None
+                if isinstance(marker, str) and marker.startswith(("config:", "text:")):
+                    # `getattr(config, "head_dim", ...)` on a local bound to hf_config (bailing_moe_linear.py in 0.33)
+                    prefix = [p for p in marker.split(":", 1)[1].split(".") if p]
+                    base = {"field": prefix, "text": True} if marker.startswith("text:") else {"field": prefix}
+                else:
+                    base = self.conv(target)
                 if "field" not in base or not isinstance(node.args[1], ast.Constant):
                     raise Unresolved("getattr on a non-config value")
                 out = {**base, "field": base["field"] + [node.args[1].value]}

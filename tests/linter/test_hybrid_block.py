@@ -264,3 +264,26 @@ def test_lfm2_vl_short_conv_from_the_text_config(version, tp, kv, kv_bytes):
     # the same language model as a text-only Lfm2 (its state reads `conv_dim`) pages alike
     text_only = {**LFM2_VL["text_config"], "architectures": ["Lfm2ForCausalLM"], "conv_dim": 4096}
     assert hb.block_size(text_only, Version(version), hb.Deployment(tp=tp, kv_cache_dtype=kv)).n == got.n
+
+
+# BailingMoeV2.5 (Ling/Ring linear): the state function binds `config = hf_config` and reads
+# `getattr(config, "head_dim", config.hidden_size // config.num_attention_heads)`
+# (models/bailing_moe_linear.py get_mamba_state_shape_from_config, L768-785 in 0.33), now
+# read into hybrid.json; linear_attention_state_shape = (heads / tp, head_dim, head_dim)
+# (layers/mamba/mamba_utils.py L154-161), in the model dtype (linear_attention_state_dtype).
+def _bailing(head_dim: bool) -> dict:
+    config = {"architectures": ["BailingMoeV2_5ForCausalLM"], "model_type": "bailing_hybrid", "dtype": "bfloat16",
+              "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 4, "num_hidden_layers": 20}
+    return {**config, "head_dim": 128} if head_dim else config
+
+
+@pytest.mark.parametrize("version", ["0.28.0", "0.31.0", "0.33.0"])
+@pytest.mark.parametrize("tp", [1, 2, 4])
+@pytest.mark.parametrize("with_head_dim", [True, False])
+def test_bailing_linear_attention_state(version, tp, with_head_dim):
+    got = hb.block_size(_bailing(with_head_dim), Version(version), hb.Deployment(tp=tp))
+    head_dim = 128  # given, or 2048 // 16
+    mamba = (16 // tp) * head_dim * head_dim * 2
+    attn = max(1, 4 // tp) * 2 * head_dim * 2
+    assert (got.mamba_page, got.attn_page_1_token) == (mamba, attn)
+    assert got.n == 16 * ceil(mamba / (16 * attn))
