@@ -643,7 +643,28 @@ def _state(res: Resolver, file: str, fn: ast.FunctionDef, fname: str) -> dict:
         inner["config"] = "text_config"
         inner["via"] = f"{file} L{fn.lineno}-{fn.end_lineno}"
         return inner
+    helper = _module_helper(res, file, fn)
+    if helper is not None:  # `return _get_kda_state_shape_for_config(vllm_config)` (bailing_moe_v3.py in 0.33)
+        inner = state_function(file, helper)
+        inner["via"] = f"{file} L{fn.lineno}-{fn.end_lineno}"
+        return inner
     return state_function(file, fn)
+
+
+def _module_helper(res: Resolver, file: str, fn: ast.FunctionDef) -> ast.FunctionDef | None:
+    """The module-level function of ``file`` that ``fn`` only returns the call of, passing its
+    ``vllm_config`` on unchanged, else None."""
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+        return None
+    call = body[0].value
+    if not isinstance(call.func, ast.Name) or call.keywords or [ast.unparse(a) for a in call.args] != ["vllm_config"]:
+        return None
+    tree = res.src.tree(file)
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.FunctionDef) and node.name == call.func.id and [a.arg for a in node.args.args] == ["vllm_config"]:
+            return node
+    return None
 
 
 def extract(version: str) -> dict:

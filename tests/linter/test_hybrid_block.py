@@ -287,3 +287,27 @@ def test_bailing_linear_attention_state(version, tp, with_head_dim):
     attn = max(1, 4 // tp) * 2 * head_dim * 2
     assert (got.mamba_page, got.attn_page_1_token) == (mamba, attn)
     assert got.n == 16 * ceil(mamba / (16 * attn))
+
+
+# BailingMoeV3: get_mamba_state_shape_from_config only returns
+# `_get_kda_state_shape_for_config(vllm_config)`, a module function (models/bailing_moe_v3.py
+# L140-157 and L1477-1480 in 0.33) that hybrid.json now reads through.  kda_state_shape
+# (layers/mamba/mamba_utils.py L296-319): conv (3 x heads x head_dim / tp, kernel - 1),
+# recurrent (heads / tp, head_dim, head_dim); kda_state_dtype L133-147: conv in the model
+# dtype, recurrent float32 for `auto`.  MLA attention (bailing_hybrid with kv_lora_rank):
+# kv_lora_rank + qk_rope_head_dim values per token, one copy per rank, and A = 128.
+BAILING_V3 = {
+    "architectures": ["BailingMoeV3ForCausalLM"], "model_type": "bailing_hybrid", "dtype": "bfloat16",
+    "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 32, "head_dim": 128,
+    "short_conv_kernel_size": 4, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "num_hidden_layers": 32,
+}
+
+
+@pytest.mark.parametrize("tp", [1, 2, 4])
+def test_bailing_v3_kda_through_its_module_helper(tp):
+    got = hb.block_size(BAILING_V3, Version("0.33.0"), hb.Deployment(tp=tp))
+    conv = (3 * 32 * 128 // tp) * (4 - 1) * 2
+    recurrent = (32 // tp) * 128 * 128 * 4
+    attn = (512 + 64) * 2
+    assert (got.mamba_page, got.attn_page_1_token) == (conv + recurrent, attn)
+    assert got.n == 128 * ceil((conv + recurrent) / (128 * attn))
