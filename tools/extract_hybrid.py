@@ -639,10 +639,15 @@ def _state(res: Resolver, file: str, fn: ast.FunctionDef, fname: str) -> dict:
         m = _method(res.mro(*found), fname)
         if m is None:
             raise Unresolved(f"{other} has no {fname}")
-        inner = state_function(m[0], m[1])
+        inner = _read(res, m[0], m[1])
         inner["config"] = "text_config"
         inner["via"] = f"{file} L{fn.lineno}-{fn.end_lineno}"
         return inner
+    return _read(res, file, fn)
+
+
+def _read(res: Resolver, file: str, fn: ast.FunctionDef) -> dict:
+    """``state_function`` of ``fn``, or of the module function it only returns the call of."""
     helper = _module_helper(res, file, fn)
     if helper is not None:  # `return _get_kda_state_shape_for_config(vllm_config)` (bailing_moe_v3.py in 0.33)
         inner = state_function(file, helper)

@@ -311,3 +311,12 @@ def test_bailing_v3_kda_through_its_module_helper(tp):
     attn = (512 + 64) * 2
     assert (got.mamba_page, got.attn_page_1_token) == (conv + recurrent, attn)
     assert got.n == 128 * ceil((conv + recurrent) / (128 * attn))
+
+
+def test_bailing_v3_vl_reads_the_text_model_through_the_same_helper():
+    # BailingMoeV3VL delegates to BailingMoeV3 on its text config (models/bailing_moe_v3_vl.py
+    # L322-328 in 0.33), which returns the module helper's call: the same N as the text model
+    text = {k: v for k, v in BAILING_V3.items() if k != "architectures"}
+    vl = {"architectures": ["BailingMoeV3VLForConditionalGeneration"], "model_type": "bailing_moe_v3_vl", "text_config": text}
+    for tp in (1, 2):
+        assert hb.block_size(vl, Version("0.33.0"), hb.Deployment(tp=tp)).n == hb.block_size(BAILING_V3, Version("0.33.0"), hb.Deployment(tp=tp)).n
