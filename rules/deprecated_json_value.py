@@ -73,13 +73,14 @@ def _finding(ctx, opt, entry, key, value, option):
     replacement = entry.get("replacement")
     since = knowledge.value_rename_since(option, key, value)
     said = entry["message"].replace("%s", value).strip()
-    head = f"`{key}: {value}` of `{opt.written}` is deprecated in vLLM {ctx.version}"
+    head = f"`{key}: {value}` of `{opt.written}` is deprecated"
+    if replacement is not None:
+        head += f": write `{replacement}`, which vLLM rewrites it to"
+    notes = [f"vLLM {ctx.version} logs: \"{said}\" ({entry['source']})"]
     if since is not None and since < ctx.version:
         oldest = min(knowledge.known_versions())
-        head += f" (since {since})" if since != oldest else f" (since {since} or earlier)"
-    if replacement is not None:
-        head += f": vLLM rewrites it to `{replacement}` with a warning; write `{replacement}`"
-    notes = (f"vLLM {ctx.version} logs: \"{said}\" ({entry['source']})",)
+        notes.append(f"deprecated since vLLM {since}" + (" or earlier (the first release read)" if since == oldest else ""))
+    notes = tuple(notes)
     if opt.dotted:
         d = next(d for d in opt.dotted if d.path == [key])
         fix = None

@@ -69,7 +69,7 @@ def test_mtp_methods_become_mtp_in_every_form(name, kind, text, want):
     found = _vl110(_lint(name, kind, text, "0.33.0"))
     assert len(found) == 1, [(d.code, d.message) for d in _lint(name, kind, text, "0.33.0").diagnostics]
     d = found[0]
-    assert "vLLM rewrites it to `mtp`" in d.message and d.fix is not None and d.fix.applicability == "safe"
+    assert d.message.endswith(": write `mtp`, which vLLM rewrites it to") and d.fix is not None and d.fix.applicability == "safe"
     assert any("vllm/config/speculative.py L1246-1250" in n for n in d.notes), d.notes
     assert _fix(name, kind, text, "0.33.0") == want
     assert not _vl110(_lint(name, kind, want, "0.33.0"))
@@ -81,7 +81,7 @@ def test_the_method_set_is_the_releases_own():
     assert len(_vl110(_lint("s.sh", "shell", text, "0.33.0"))) == 1
     assert not _vl110(_lint("s.sh", "shell", text, "0.28.0"))
     d = _vl110(_lint("s.sh", "shell", "vllm serve m --speculative-config '{\"method\": \"deepseek_mtp\"}'\n", "0.30.0"))[0]
-    assert "vllm/config/speculative.py L1121-1125" in d.notes[0] and "(since 0.28.0 or earlier)" in d.message
+    assert "vllm/config/speculative.py L1121-1125" in d.notes[0] and d.notes[1] == "deprecated since vLLM 0.28.0 or earlier (the first release read)"
 
 
 def test_plain_mtp_and_other_methods_pass():
