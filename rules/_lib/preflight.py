@@ -540,12 +540,12 @@ def hybrid_gap(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[
         return None
     facts = size_facts(model, model_configs)
     row = knowledge.models().get(model)
-    kind = row.hybrid if row is not None and row.hybrid != "none" else None
+    family = row.hybrid if row is not None and row.hybrid != "none" else None
     found = hf.find_config(model, ctx)
     classified = hb.classify(found[0], ctx.version) if found is not None else None
-    if not (facts is not None and facts.mamba_layers) and kind is None and classified is None:
+    if not (facts is not None and facts.mamba_layers) and family is None and classified is None:
         return None
-    what = (f"{kind.upper() if kind == 'gdn' else 'Mamba2'} layers, rules/data/models.yaml" if kind
+    what = (f"{family.upper() if family == 'gdn' else 'Mamba2'} layers, rules/data/models.yaml" if family
             else f"{facts.mamba_layers} Mamba/GDN layers, {facts.source}" if facts is not None and facts.mamba_layers
             else f"a hybrid class of vLLM {ctx.version}'s registry")
     if found is None:
@@ -563,11 +563,8 @@ def hybrid_gap(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[
     kv_dtype = kv.known_value if kv is not None else "auto"
     if gpu is None or tp is None or tp < 1 or kv_dtype is None:
         return None
-    prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
-    dep = hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
-                        mamba_cache_mode="align", gdn_prefill=prefill)
     try:
-        n = hb.block_size(config, ctx.version, dep).n
+        n = hb.block_size(config, ctx.version, _deployment(gpu, tp, kv_dtype, "align")).n
     except hb.NotComputed as e:
         return f"N for {model} ({origin}) is not computed: {e}"
     if facts is None or facts.weight_bytes is None:
@@ -576,14 +573,19 @@ def hybrid_gap(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[
     return None
 
 
+def _deployment(gpu: Gpu, tp: int, kv_dtype: str, mode: str) -> hb.Deployment:
+    """What N depends on for this launch: FlashInfer's GDN prefill on H100/H200, else Triton."""
+    prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
+    return hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
+                         mamba_cache_mode=mode, gdn_prefill=prefill)
+
+
 def hybrid_pages(ctx, config: dict, gpu: Gpu, tp: int, kv_dtype: str) -> HybridPages | None:
     """N and the state pages per Mamba layer for a hybrid launch (vLLM's defaults: prefix
     caching on, so mode ``align``; no speculative decoding, which the estimate does not model)."""
-    prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
     pc_set, pc_on, _ = ctx.parsed.flag("enable_prefix_caching")
     mode = "none" if pc_set and pc_on is False else "align"
-    dep = hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
-                        mamba_cache_mode=mode, gdn_prefill=prefill)
+    dep = _deployment(gpu, tp, kv_dtype, mode)
     try:
         result = hb.block_size(config, ctx.version, dep)
     except hb.NotComputed:
