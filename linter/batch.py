@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 
 from packaging.version import Version
 
@@ -113,8 +114,10 @@ def decode(path: str, payload: dict, data: bytes | None):
     from linter.engine import MAX_FILE_BYTES, FileResult, LaunchReport
     from linter.source_file import DecodeError, SourceFile
 
-    if not isinstance(payload, dict) or not set(payload) <= {"d", "l", "m", "n", "s", "x"}:
+    if not isinstance(payload, dict) or not set(payload) <= {"b", "d", "l", "m", "n", "s", "x"}:
         raise BadEntry("not a compact result")
+    if "b" in payload:
+        _str(payload["b"])
     result = FileResult(path)
     if data is not None:
         try:
@@ -194,15 +197,36 @@ def _read(path: str) -> bytes | None:
     return data if len(data) <= MAX_FILE_BYTES else None
 
 
-def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: bytes | None = None):
-    """The stored compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed,
-    or with spans outside ``data``'s text)."""
+def _keys(cache, path: str, kind: str, prefilter: bool, digest: str) -> tuple[str, str]:
+    """The result's cache key, and the key of a result whose file holds no launch (stored under
+    that one, :func:`lint_one`): without the settings that only launches read (the target and
+    fallback release, the pre-flight facts, the roots a ``--config`` is read under), so a new
+    ``--target-version`` finds the files that mention vLLM without launching it unchanged."""
     from linter.cache import settings_key
 
     inherited = _STATE.get("inherited")  # a named config file's release, which changes its result
     extra = f"\ninherited={inherited}" if inherited is not None else ""
-    key = cache.key(path, kind, prefilter, settings_key(_STATE["settings"], path) + extra, digest)
+    texts = _STATE.setdefault("settings_texts", {})  # the settings as text, once per path and run
+    if path not in texts:
+        settings = _STATE["settings"]
+        bare = replace(settings, target=None, fallback=None, gpu_memory_gib=None, model_configs={}, roots=None)
+        texts[path] = (settings_key(settings, path, built_images=False), "no launch\n" + settings_key(bare, path, built_images=False))
+    full, launchless = texts[path]
+    return cache.key(path, kind, prefilter, full + extra, digest), cache.key(path, kind, prefilter, launchless + extra, digest)
+
+
+def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: bytes | None = None):
+    """(the result's key, the key of a launch-less result, see :func:`_keys`), and the stored
+    compact result, ``{}`` for an empty one, or None (absent, unreadable, malformed, or with
+    spans outside ``data``'s text)."""
+    key, bare = _keys(cache, path, kind, prefilter, digest)
     hit = cache.get(key)
+    if hit is None:
+        hit = cache.get(bare)
+        if hit is not None and hit.get("l"):
+            hit = None  # a launch-less entry reports no launch
+    if hit is not None and "b" in hit and hit["b"] != built_key(_STATE["settings"]):
+        hit = None  # its reading looked up the tree's Dockerfiles, and they are not as they were
     if hit is not None:
         try:
             decode(path, hit, data)  # a well-formed entry, or a miss
@@ -213,7 +237,7 @@ def _cached(cache, path: str, kind: str, prefilter: bool, digest: str, data: byt
                     hit = None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             hit = None
-    return key, hit
+    return (key, bare), hit
 
 
 _MISS = object()
@@ -234,9 +258,9 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
         return _MISS
     digest, might = known[5], known[6]
     if prefilter and kinds.prefiltered(kind) and not might:
-        if (known[7] if len(known) > 7 else "") != _screen(_STATE["settings"]):
-            return _MISS  # screened for other images' names (or none): screen it again
-        return None
+        if _STATE["settings"].vllm_images:
+            return _MISS  # screened without the configured images' names: screen it again
+        return None  # the index screens with the build words too (see lint_one): nothing to read
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
         return _MISS
@@ -249,15 +273,6 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
         return _MISS
     _key, hit = _cached(cache, path, kind, prefilter, digest, data)  # its spans lie in the text
     return (hit, data) if hit else _MISS
-
-
-def _screen(settings) -> str:
-    """What a file's screening (:func:`linter.discovery.might_launch`) looked for beyond the vLLM
-    words, as the stat index records it with a file screened out: the ``vllm-images`` patterns
-    and whether the tree builds vLLM images (:func:`linter.discovery.image_needles`); "" for none."""
-    if not settings.vllm_images and not settings.built_images:
-        return ""
-    return repr((tuple(settings.vllm_images), bool(settings.built_images)))
 
 
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
@@ -287,12 +302,16 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None):
         return (_pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None, None)), None
     from linter.discovery import image_needles, might_launch
 
-    might = might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))) if screened else True
-    digest = cache.digest(data) if cache is not None and might else ""
+    # The stat index records the screening with the build words (``docker build``...) whether or
+    # not the tree builds a vLLM image, so that the next run, with or without such Dockerfiles,
+    # needs not read the file again to screen it; a file kept only by those words is read
+    # when the tree builds one.
+    indexed = might_launch(data, image_needles(settings.vllm_images, True)) if screened else True
+    might = indexed and (not screened or bool(settings.built_images) or might_launch(data, image_needles(settings.vllm_images, False)))
+    digest = cache.digest(data) if cache is not None and indexed else ""
     update = None
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
-        screen = _screen(settings)
-        update = (path, [*signature, digest, might, screen] if screen else [*signature, digest, might])
+        update = (path, [*signature, digest, indexed])
     if not might:
         return (None, (update, None, None)), None  # what lint_file returns for it: an empty result
     return None, (data, digest, update)
@@ -309,30 +328,63 @@ def _lint_read(path: str, kind: str, prefilter: bool, data: bytes, digest: str, 
         if hit is not None:
             return ((hit, data if hit.get("d") else None) if hit else None), (update, None, None)
     stored: list = []
-    images = repr((settings.vllm_images, settings.built_images)) if settings.vllm_images or settings.built_images else ""
-    reader = (lambda src, kind: cached_extract(cache, src, kind, digest, stored, images)) if cache is not None else extract
+    looked: list = []
+    launches: list = []
+    images = repr(settings.vllm_images) if settings.vllm_images else ""
+    built = built_key(settings)
+    reader = (lambda src, kind: _counted(cached_extract(cache, src, kind, digest, stored, images, built, looked), launches)) if cache is not None else extract
     result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter, reader=reader)
     packed = _pack(result, data)
-    entry = _entry(key, result, path, packed[0] if packed is not None else {}) if key is not None else None
+    payload = packed[0] if packed is not None else {}
+    if looked:  # the reading looked up the tree's Dockerfiles: the result holds while they are the same
+        payload = {**payload, "b": built}
+    entry = None
+    if key is not None:  # a file read once, its extraction without a launch: the launch-less key
+        entry = _entry(key[1] if launches == [0] and not result.launches else key[0], result, path, payload)
     return packed, (update, entry, stored[0] if stored else None)
 
 
-def cached_extract(cache, src, kind: str, digest: str, stored: list, images: str = ""):
+def _counted(extraction, launches: list):
+    """``extraction``, its number of launches appended to ``launches``."""
+    launches.append(len(extraction.launches))
+    return extraction
+
+
+def built_key(settings) -> str:
+    """The images built in the tree (:attr:`linter.engine.Settings.built_images`) as text, for
+    the entries whose reading looked them up."""
+    return repr(sorted(settings.built_images.items()))
+
+
+def cached_extract(cache, src, kind: str, digest: str, stored: list, images: str = "", built: str = "[]", looked: list | None = None):
     """The extraction of ``src`` from the cache, or from its reader (appending to ``stored``
-    the entry for the cache to keep)."""
+    the entry for the cache to keep).  ``images``: the ``vllm-images`` patterns (in the key);
+    ``built``: :func:`built_key`, kept with an extraction whose reading looked up the tree's
+    Dockerfiles (:func:`linter.sources.commands.built_consulted`), which is used only while
+    they are the same; such a reading appends True to ``looked``."""
     from linter import stored_extraction
     from linter.engine import extract
+    from linter.sources.commands import built_consulted
 
     key = cache.extraction_key(src.path, kind, digest, images)
     hit = cache.get_extraction(key)
-    if hit is not None:
+    if hit is not None and hit.get("B", built) == built:
         try:
-            return stored_extraction.decode(hit, len(src.text))
+            found = stored_extraction.decode({k: v for k, v in hit.items() if k != "B"}, len(src.text))
+            if "B" in hit and looked is not None:
+                looked.append(True)
+            return found
         except ValueError:
             pass
     extraction = extract(src, kind)
+    consulted = built_consulted()
+    if consulted and looked is not None:
+        looked.append(True)
     if stored_extraction.storable(extraction):
-        stored.append((key, src.path, stored_extraction.encode(extraction)))  # before the engine sets pins on launches
+        payload = stored_extraction.encode(extraction)  # before the engine sets pins on launches
+        if consulted:
+            payload["B"] = built
+        stored.append((key, src.path, payload))
     return extraction
 
 
@@ -355,16 +407,24 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
     data = _read(path) if cache is not None else None
     if data is None:
         return lint_file(path, "vllm-config", settings, rules or _rules(settings), inherited=inherited)
-    _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited)
+    _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited, settings_texts={})
     try:
-        key, hit = _cached(cache, path, "vllm-config", False, cache.digest(data), data)
+        digest = cache.digest(data)
+        (key, _bare), hit = _cached(cache, path, "vllm-config", False, digest, data)
         if hit is not None:
             return decode(path, hit, data if hit.get("d") else None)
-        result = lint_file(path, "vllm-config", settings, _rules(), data=data, inherited=inherited)
+        looked: list = []
+        stored: list = []
+        images, built = repr(settings.vllm_images) if settings.vllm_images else "", built_key(settings)
+        result = lint_file(path, "vllm-config", settings, _rules(), data=data, inherited=inherited,
+                           reader=lambda src, kind: cached_extract(cache, src, kind, digest, stored, images, built, looked))
         packed = _pack(result, data)
-        entry = _entry(key, result, path, packed[0] if packed is not None else {})
+        payload = packed[0] if packed is not None else {}
+        entry = _entry(key, result, path, {**payload, "b": built} if looked else payload)
         if entry is not None:
             cache.put(*entry)
+        for extraction in stored:
+            cache.put_extraction(*extraction)
         return decode(path, packed[0], packed[1]) if packed is not None else result
     finally:
         _STATE.clear()
@@ -447,7 +507,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
     index = cache.load() if cache is not None else {}
-    _STATE.update(settings=settings, rules=rules, cache=cache, index=index)
+    _STATE.update(settings=settings, rules=rules, cache=cache, index=index, settings_texts={})
     packed: list = []
     if cache is not None:  # in this process: what the stat index and the cache answer (most of a warm run)
         rest = []

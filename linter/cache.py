@@ -10,7 +10,11 @@ version.  Its name is a hash of
   (prefiltered) or named;
 * everything in :class:`~linter.engine.Settings` that applies to that path
   (target release, selection, per-file ignores, pre-flight settings; files the
-  settings name are keyed by their size and modification time);
+  settings name are keyed by their size and modification time), except that the
+  images built in the tree count only as whether there are any (an entry whose
+  reading looked them up holds them, :func:`linter.batch.cached_extract`), and
+  that a file whose extraction holds no launch is keyed without the settings
+  only launches read (target, fallback, pre-flight facts, roots);
 * the state of the local Hugging Face cache the pre-flight rules read
   (:func:`environment_key`);
 
@@ -68,7 +72,7 @@ def default_dir() -> str:
 
 # what the readers are made of: what an extraction depends on (kept apart from the rules,
 # the argument model and the release data, so that changing those keeps the extractions)
-_EXTRACTOR_CODE = ("linter/sources", "linter/launch.py", "linter/source_file.py", "linter/offset_map.py",
+_EXTRACTOR_CODE = ("linter/sources", "linter/launch.py", "linter/source_file.py", "linter/offset_map.py", "linter/placeholders.py",
                    "linter/kinds.py", "linter/stored_extraction.py", "linter/cache.py")
 
 
@@ -136,11 +140,16 @@ def file_signature(path: str) -> str:
     return ":".join(map(str, stat_signature(st)))
 
 
-def settings_key(settings, path: str) -> str:
-    """What of ``settings`` can change ``path``'s result, as text."""
+def settings_key(settings, path: str, *, built_images: bool = True) -> str:
+    """What of ``settings`` can change ``path``'s result, as text.  ``built_images=False``: the
+    images built in the tree only as whether there are any (they decide which walked files are
+    read); the caller keys them into the results of the readings that looked them up
+    (:func:`linter.sources.commands.built_consulted`)."""
     parts = []
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
+        if f.name == "built_images" and not built_images:
+            value = bool(value)
         if callable(value):  # per-file ignores: what they say for this path
             value = value(path)
         if isinstance(value, (set, frozenset)):
@@ -187,6 +196,7 @@ class Cache:
         self.environment = hashlib.blake2b(environment_key().encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         self.files: dict = {}
         self.entries: dict = {}
+        self._loaded = False
         self.added: dict = {}
         self.file_updates: dict = {}
         self._extract_folder: str | None = None
@@ -209,8 +219,9 @@ class Cache:
         return self._extract_folder
 
     def extraction_key(self, path: str, kind: str, digest: str, images: str = "") -> str:
-        """``images``: what the readers know of vLLM images beyond the built-in names (the
-        ``vllm-images`` setting, images built in the tree): the reading depends on it."""
+        """``images``: the ``vllm-images`` setting, which every reading depends on.  The images
+        built in the tree are kept with the extractions whose reading looked them up
+        (:func:`linter.batch.cached_extract`), not in every key."""
         h = hashlib.blake2b(digest_size=20)
         h.update(f"{path}\0{kind}\0{digest}\0{images}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
@@ -235,8 +246,7 @@ class Cache:
     #
     # ``entries``: key -> [path, compact result].  ``files`` (the stat index, like
     # git's): path -> [size, mtime_ns, ctime_ns, inode, device, content digest, whether
-    # the bytes name vllm/lmcache (or images' names: then an 8th item says which)]; it
-    # spares reading unchanged files.  A file is only
+    # the bytes name vllm/lmcache]; it spares reading unchanged files.  A file is only
     # recorded when last changed over RACY_SECONDS before, so an edit in the same clock
     # tick as the recording cannot hide behind an equal mtime.  One file rather than one
     # per entry: creating files is the slow part of a cold run on most file systems.
@@ -311,8 +321,11 @@ class Cache:
         return files, _valid_entries(entries)
 
     def load(self) -> dict:
-        """Read the pack; return the stat index."""
-        self.files, self.entries = self._read_pack()
+        """Read the pack (once: the run's later calls, one per group of files with their own
+        settings, reuse it); return the stat index."""
+        if not self._loaded:
+            self.files, self.entries = self._read_pack()
+            self._loaded = True
         return self.files
 
     def get(self, key: str) -> dict | None:
@@ -383,12 +396,11 @@ def _valid_entries(entries: dict) -> dict:
 
 
 def _valid_row(row) -> bool:
-    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch], and
-    for a file screened for images' names too, what it was screened for (:func:`linter.batch._screen`)."""
+    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch]."""
     return (
-        isinstance(row, list) and len(row) in (7, 8)
+        isinstance(row, list) and len(row) == 7
         and all(isinstance(v, int) and not isinstance(v, bool) for v in row[:5])
-        and isinstance(row[5], str) and isinstance(row[6], bool) and all(isinstance(v, str) for v in row[7:])
+        and isinstance(row[5], str) and isinstance(row[6], bool)
     )
 
 

@@ -98,7 +98,14 @@ def extract(src: SourceFile, kind: str) -> Extraction:
     module = extractor(kind)
     if module is None:
         return Extraction()
-    out = module.extract(src)
+    out = None
+    if kind == "dockerfile":  # read already to find the images the tree builds (linter.built_images)
+        from linter.built_images import take
+        from linter.sources.commands import vllm_image_patterns
+
+        out = take(src, vllm_image_patterns())
+    if out is None:
+        out = module.extract(src)
     if out.written:  # data files its scripts write from heredocs (a --config file, a manifest)
         from linter.sources import written_files
 

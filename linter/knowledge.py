@@ -121,6 +121,12 @@ class Release:
         return value_sets_for(self.version)
 
     @cached_property
+    def value_renames(self) -> dict[str, list[dict]]:
+        """Values of JSON options that vLLM deprecates or rewrites to another value, by option
+        string (``rules/data/value_renames.json``)."""
+        return value_renames_for(self.version)
+
+    @cached_property
     def env_deprecations(self) -> dict[str, dict]:
         """``VLLM_*`` variables deprecated outside envs.py (the MoRIIO connector's ...)."""
         return env_deprecations_for(self.version)
@@ -361,6 +367,21 @@ def for_release(filename: str, version: Version) -> dict:
 def value_sets_for(version: Version) -> dict[str, dict]:
     """``rules/data/value_sets.json`` (tools/extract_value_sets.py) for ``version``."""
     return for_release("value_sets.json", version)
+
+
+def value_renames_for(version: Version) -> dict[str, list[dict]]:
+    """``rules/data/value_renames.json`` (tools/extract_value_renames.py) for ``version``."""
+    return for_release("value_renames.json", version)
+
+
+@cache
+def value_rename_since(option: str, key: str, value: str) -> Version | None:
+    """The first release in value_renames.json whose code deprecates ``value`` of ``key``."""
+    data = _per_release("value_renames.json")
+    for v in sorted(data, key=Version):
+        if any(e["key"] == key and value in e["values"] for e in data[v].get(option) or []):
+            return Version(v)
+    return None
 
 
 def env_deprecations_for(version: Version) -> dict[str, dict]:

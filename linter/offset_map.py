@@ -13,7 +13,7 @@ import bisect
 from dataclasses import dataclass, field
 
 
-@dataclass
+@dataclass(slots=True)
 class OffsetMap:
     """Piecewise-verbatim mapping from string offsets to file offsets.
 

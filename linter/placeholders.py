@@ -12,6 +12,7 @@ adds them to a token's opaque ranges.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from linter.launch import Token
@@ -74,7 +75,25 @@ def mark(tok: Token | None) -> Token | None:
             merged.append((a, b))
     # ``...`` (a value or a list of words left out) may stand for any number of words
     splat = tok.splat or tok.value.strip() in ("...", "\u2026")
-    return Token(tok.value, tok.span, tok.value_start, tuple(merged), splat)
+    return dataclasses.replace(tok, opaque=tuple(merged), splat=splat)  # conditional, alternatives kept
+
+
+
+# A command synopsis in documentation (argparse's usage notation): ``[--port PORT]`` (an optional
+# group over several words), ``[--enforce-eager]``, ``{auto,half,bfloat16}`` (a choice of values;
+# not JSON, which quotes its keys).  In a document such a word is a hole, not a value.
+_SYNOPSIS = re.compile(r"\[-[^\[\]]*\]?|[^\[\]]*\]|\{[A-Za-z0-9_.-]+(?:[,|][A-Za-z0-9_.-]+)+\}")
+
+
+def mark_doc(tok: Token | None) -> Token | None:
+    """:func:`mark`, and a word of a documented command synopsis is wholly unknown (:data:`_SYNOPSIS`)."""
+    tok = mark(tok)
+    if tok is None or tok.is_opaque and tok.opaque_in(0, len(tok.value)):
+        return tok
+    v = tok.value
+    if _SYNOPSIS.fullmatch(v) and not (v.startswith("[") and v.endswith("]") and not v.startswith("[-")):
+        return dataclasses.replace(tok, opaque=((0, len(v)),))
+    return tok
 
 
 # A documentation placeholder in a shell command (``vllm serve <MODEL>``, ``--model <model

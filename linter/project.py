@@ -268,13 +268,14 @@ def _per_file_ignores(results: list[FileResult], settings: Settings) -> list[Fil
     return results
 
 
-def with_built_images(settings: Settings, candidates: list[Candidate]) -> Settings:
-    """``settings`` knowing which of the candidate Dockerfiles build a vLLM image (:mod:`linter.built_images`)."""
+def with_built_images(settings: Settings, candidates: list[Candidate], cache=None) -> Settings:
+    """``settings`` knowing which of the candidate Dockerfiles build a vLLM image (:mod:`linter.built_images`;
+    ``cache``: a :class:`linter.cache.Cache` that answers for unchanged ones)."""
     from dataclasses import replace
 
     from linter.built_images import collect
 
-    found = collect(candidates, settings.vllm_images)
+    found = collect(candidates, settings.vllm_images, cache)
     return replace(settings, built_images=found) if found else settings
 
 
@@ -287,7 +288,7 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
     :mod:`linter.batch`; else full results (each launch and the file's text), in this process.
     """
     candidates = list(candidates)
-    settings = with_built_images(settings, candidates)
+    settings = with_built_images(settings, candidates, cache if compact else None)
     with config_files_read_once():
         if compact:
             from linter.batch import lint_many, lint_named

@@ -9,6 +9,7 @@ import errno
 import os
 import stat
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -122,13 +123,9 @@ class SourceFile:
     @property
     def line_starts(self) -> list[int]:
         if not self._line_starts:
-            starts = [0]
-            text = self.text
-            i = text.find("\n")
-            while i != -1:
-                starts.append(i + 1)
-                i = text.find("\n", i + 1)
-            self._line_starts = starts
+            lengths = [len(line) + 1 for line in self.text.split("\n")]  # each with its "\n"
+            lengths.pop()  # the last line has none
+            self._line_starts = list(accumulate(lengths, initial=0))
         return self._line_starts
 
     def line_col(self, offset: int) -> tuple[int, int]:

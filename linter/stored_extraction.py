@@ -5,8 +5,10 @@ from what the argument model and the rules made of it, so that a new
 ``--target-version``, selection or knowledge update re-runs only those.  Each
 class of the extraction has one fixed list layout here (no pickle: a cache
 file is data, never code); :func:`decode` rebuilds equal objects
-(``decode(encode(x)) == x``, tuples as tuples), and raises ``ValueError`` on
-anything it does not recognise, which the cache treats as a miss.
+(``decode(encode(x)) == x``, tuples as tuples; but for ``written``, the data
+files the scripts write, which :func:`linter.engine.extract` has read into the
+launches already), and raises ``ValueError`` on anything it does not recognise,
+which the cache treats as a miss.
 """
 
 from __future__ import annotations
@@ -80,17 +82,21 @@ _ORIGINS = get_args(get_type_hints(VersionHint)["origin"])
 def _tok(t: Token | None):
     if t is None:
         return None
-    return [t.value, t.span.start, t.span.end, t.value_start, [list(o) for o in t.opaque] if t.opaque else 0, 1 if t.splat else 0, 1 if t.conditional else 0]
+    return [t.value, t.span.start, t.span.end, t.value_start, [list(o) for o in t.opaque] if t.opaque else 0, 1 if t.splat else 0,
+            1 if t.conditional else 0, list(t.alternatives) if t.alternatives else 0]
 
 
 def _untok(d, size: int) -> Token | None:
     if d is None:
         return None
-    value, s, e, vs, opaque, splat, conditional = _row(d, 7)
+    value, s, e, vs, opaque, splat, conditional, alternatives = _row(d, 8)
     pieces = () if opaque == 0 else tuple((_offset(a, size), _offset(b, size)) for a, b in _list(opaque, 2))
     if any(a > b for a, b in pieces):
         raise BadExtraction("opaque piece outside the file")
-    return Token(_str(value), _span(s, e, size), None if vs is None else _offset(vs, size), pieces, _flag(splat), _flag(conditional))
+    values = () if alternatives == 0 else tuple(_str(a) for a in _list(alternatives))
+    if alternatives != 0 and not values:
+        raise BadExtraction("empty alternatives")
+    return Token(_str(value), _span(s, e, size), None if vs is None else _offset(vs, size), pieces, _flag(splat), _flag(conditional), values)
 
 
 def _tokens(d, size: int) -> list[Token]:
@@ -161,40 +167,50 @@ _LAUNCH = {
     "resources": (dict, _unresources),
     "loose_from": (lambda v: v, _unloose),
     "folds": (lambda ss: [[s.start, s.end] for s in ss], lambda d, size: [_span(*_row(r, 2), size) for r in _list(d)]),
-    # a config file a heredoc of the script writes, linked to the launch naming it: such an
-    # extraction is never stored (:func:`storable`), so a stored launch has none
-    "config": (lambda v: None, lambda v, size: _none(v)),
+    # a config file a heredoc of the script writes, linked to the launch naming it: that
+    # launch is one of the extraction's own, stored as its place in their list and linked
+    # again by :func:`decode` (:func:`_link`)
+    "config": (None, None),
 }
 _LAUNCH_FIELDS = tuple(f.name for f in fields(Launch))
 assert set(_LAUNCH_FIELDS) == set(_LAUNCH), "linter.stored_extraction does not know every field of Launch"
 assert _SETTING_KINDS and _ORIGINS, "linter.stored_extraction cannot read the values of Setting.kind and VersionHint.origin"
 
 
-def _none(v):
-    if v is not None:
-        raise BadExtraction("a stored launch has no linked config")
-    return None
+def _place(launch: Launch, launches: list[Launch]) -> int | None:
+    """Where ``launch.config`` stands in ``launches`` (by identity), None when it has none."""
+    if launch.config is None:
+        return None
+    return next(i for i, other in enumerate(launches) if other is launch.config)
+
+
+def _link(rows: list, launches: list[Launch]) -> None:
+    """Set each launch's ``config`` to the launch its row names by place: another launch of
+    the list that itself names none (a heredoc's config file names no config)."""
+    at = _LAUNCH_FIELDS.index("config")
+    for launch, row in zip(launches, rows):
+        i = row[at]
+        if i is None:
+            continue
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(launches) or rows[i][at] is not None or launches[i] is launch:
+            raise BadExtraction("malformed config link")
+        launch.config = launches[i]
 
 
 def storable(x: Extraction) -> bool:
-    """Whether :func:`encode` keeps all of ``x``: not a launch linked to a heredoc's config file,
-    a word with several possible values (``Token.alternatives``) or a written data file; such
-    an extraction is read again each run rather than stored in part."""
-    if x.written:
-        return False
-    for launch in x.launches:
-        if launch.config is not None:
-            return False
-        toks = [*launch.entry, *launch.args, launch.image, *(t for s in launch.settings for t in (s.name, s.value)), *(t for e in launch.env for t in (e.name, e.value))]
-        if any(t is not None and t.alternatives for t in toks):
-            return False
-    return True
+    """Whether :func:`encode` keeps all of ``x`` that the engine reads: each launch's linked
+    config file is one of its launches (the data files its scripts write were read into
+    them by :func:`linter.engine.extract`; ``written`` itself is not kept).  Otherwise the
+    extraction is read again each run rather than stored in part."""
+    ids = {id(launch) for launch in x.launches}
+    return all(launch.config is None or (id(launch.config) in ids and launch.config.config is None) for launch in x.launches)
 
 
 def encode(x: Extraction) -> dict:
     out: dict = {}
     if x.launches:
-        out["L"] = [[_LAUNCH[name][0](getattr(launch, name)) for name in _LAUNCH_FIELDS] for launch in x.launches]
+        out["L"] = [[_place(launch, x.launches) if name == "config" else _LAUNCH[name][0](getattr(launch, name)) for name in _LAUNCH_FIELDS]
+                    for launch in x.launches]
     if x.problems:
         out["P"] = [[p.span.start, p.span.end, p.message] for p in x.problems]
     if x.pins:
@@ -210,10 +226,12 @@ def decode(d: dict, size: int) -> Extraction:
     value, a span outside the text."""
     if not isinstance(d, dict) or not set(d) <= {"L", "P", "V", "C"}:
         raise BadExtraction("not a stored extraction")
+    rows = _list(d.get("L", []), len(_LAUNCH_FIELDS))
     launches = [
-        Launch(**{name: _LAUNCH[name][1](v, size) for name, v in zip(_LAUNCH_FIELDS, row, strict=True)})
-        for row in _list(d.get("L", []), len(_LAUNCH_FIELDS))
+        Launch(**{name: _LAUNCH[name][1](v, size) for name, v in zip(_LAUNCH_FIELDS, row, strict=True) if name != "config"})
+        for row in rows
     ]
+    _link(rows, launches)
     problems = [Problem(_span(s, e, size), _str(m)) for s, e, m in _list(d.get("P", []), 3)]
     pins = [_unhint(h, size) for h in _list(d.get("V", []))]
     if None in pins:

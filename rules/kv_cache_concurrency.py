@@ -36,11 +36,14 @@ not say which GPU serves the launch there is no estimate:
 Fix safety: none (information).
 
 Versions: all releases.  The same estimate as VL802 (rules/_lib/preflight.py):
-activation memory and CUDA graphs are counted only as a 1 GiB constant, so the
-real pool is smaller.
+activation memory and CUDA graphs are counted only as a 1 GiB floor (vLLM measures
+them in its start-up profile run; no file gives them), so the real pool is smaller.
+A hybrid model (attention + Mamba/GDN layers) on a known GPU whose config.json is not
+found, or whose N cannot be computed, gets a finding that says so instead of silence.
 """
 
 from linter.diagnostic import Finding, Severity
+from rules._lib import hybrid_facts as hf
 from rules._lib import preflight
 from rules._lib.base import Rule, register
 from rules.kv_cache_too_small import length_words, settings_of, where
@@ -52,7 +55,12 @@ rule = register(Rule("VL803", "kv-cache-concurrency", "Predicted KV cache pool a
 def check(ctx):
     gpu_gib, configs = settings_of(ctx)
     est = preflight.estimate(ctx, gpu_memory_gib=gpu_gib, model_configs=configs)
-    if est is None or not est.fits:
+    if est is None:
+        gap = preflight.hybrid_gap(ctx, gpu_memory_gib=gpu_gib, model_configs=configs)
+        if gap is not None:  # a hybrid on a known GPU: say why there is no estimate, not nothing
+            yield Finding(hf.model_span(ctx), "no KV cache estimate for this hybrid model", notes=(gap,))
+        return
+    if not est.fits:
         return  # VL802 reports it
     yield Finding(
         where(ctx),
@@ -62,7 +70,7 @@ def check(ctx):
             f"the pool: {est.describe_pool()}",
             f"one request of {length_words(est, ctx)} needs {preflight.gib(est.need())} ({est.facts.model}, {est.kv_dtype} KV cache); "
             "vLLM logs its own figure as the maximum concurrency",
-            f"an estimate: activation memory and CUDA graphs are counted only as {preflight.OVERHEAD_GIB:g} GiB",
+            f"an estimate: {preflight.FLOOR_NOTE}",
             *est.notes,
         ),
     )

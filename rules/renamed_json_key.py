@@ -26,6 +26,7 @@ import re
 from linter import knowledge
 from linter.diagnostic import Edit, Finding, Fix, Severity
 from linter.launch import Span
+from rules._lib import json_text
 from rules._lib.base import Rule, register
 
 rule = register(Rule("VL109", "renamed-json-key", "Key of a JSON option renamed; the old key fails startup", Severity.ERROR, fixable=True))
@@ -64,20 +65,8 @@ def _dotted_fix(ctx, d, fact):
 
 def _json_fix(ctx, opt, fact):
     """Rename the key where the object is written: JSON text, a Python dict, a YAML mapping."""
-    if opt.setting is not None:  # a Python dict or a YAML mapping: its span is where it is written
-        tok = opt.setting.value
-        if tok is None or tok.is_opaque:
-            return None
-    else:
-        item = opt.values[-1]
-        tok = item.token if ctx.item_editable(item) else None
-    if tok is None or not ctx.launch.editable:
+    tok = json_text.written_object(ctx, opt)
+    span = json_text.key_span(ctx, tok, fact.key) if tok is not None else None
+    if span is None:
         return None
-    text = ctx.src.text[tok.span.start : tok.span.end]
-    key = re.escape(fact.key)
-    found = list(re.finditer(r"(?:([\"'])" + key + r"\1|(?<![\w\"'])" + key + r"(?![\w\"']))\s*:", text))
-    if len(found) != 1:
-        return None
-    m = found[0]
-    start = tok.span.start + m.start() + (1 if m.group(1) else 0)
-    return Fix(f"Rename `{fact.key}` to `{fact.replacement}`", (Edit(Span(start, start + len(fact.key)), fact.replacement),), fact.applicability)
+    return Fix(f"Rename `{fact.key}` to `{fact.replacement}`", (Edit(span, fact.replacement),), fact.applicability)

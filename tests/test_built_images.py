@@ -136,3 +136,110 @@ def test_a_warm_run_serves_files_screened_out_for_built_images_from_the_stat_ind
     read.clear()
     CliRunner().invoke(main, [".", "--output-format", "concise"])
     assert "deploy.yaml" in read  # screened for other images' names now: read again
+
+
+SERVE_SH = "#!/bin/sh\nexec vllm serve Qwen/Qwen3-8B --max-num-seq 16 --port 8000\n"
+PLAIN_SH = "#!/bin/sh\n# packs the docs\ntar czf docs.tgz docs/\n"
+
+
+def _aged(tmp_path, monkeypatch) -> int:
+    """Every file of the tree last changed long ago (the stat index records it), the tree the
+    working folder and its cache the default one; returns that time."""
+    import os
+
+    old = 1_600_000_000
+    for p in tmp_path.rglob("*"):
+        if p.is_file():
+            os.utime(p, (old, old))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    return old
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(main, [*args, "--output-format", "json", "."])
+    return result.output
+
+
+def test_the_built_images_key_only_the_readings_that_look_them_up(tmp_path, monkeypatch):
+    """The cache keys the tree's vLLM Dockerfiles into the entries of the files whose reading
+    looked them up (a script's ``docker build``, a compose ``build:``): a Dockerfile added or
+    changed elsewhere reads those again, and no other file; every run prints what an
+    uncached one prints."""
+    from linter import engine
+
+    _tree(tmp_path)
+    (tmp_path / "scripts" / "serve.sh").write_text(SERVE_SH, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    _run()
+    calls: list[str] = []
+    real = engine.extract
+    monkeypatch.setattr(engine, "extract", lambda src, kind: calls.append(src.path) or real(src, kind))
+    for args in ([], ["--target-version", "0.31"]):
+        assert _run(*args) == _run("--no-cache", *args)
+    uncached = len([c for c in calls if c.endswith("serve.sh")])
+    calls.clear()
+
+    # another vLLM Dockerfile: the set of built images changes
+    (tmp_path / "gpu").mkdir()
+    (tmp_path / "gpu" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.31.0\nENV HF_HOME=/cache\n", encoding="utf-8")
+    assert _run("--target-version", "0.31") == _run("--no-cache", "--target-version", "0.31")
+    cached = [c for c in calls[: len(calls) // 2]]  # the cached run came first
+    assert "scripts/build_and_run.sh" in cached and "compose.yaml" in cached and "gpu/Dockerfile" in cached
+    assert "scripts/serve.sh" not in cached and "docker/serve.Dockerfile" not in cached, cached
+    assert uncached == 2  # each --no-cache run read serve.sh
+
+    # the Dockerfile a script builds no longer runs vLLM: what the script launches changes
+    (tmp_path / "docker" / "serve.Dockerfile").write_text("FROM python:3.12-slim\n", encoding="utf-8")
+    before = _run("--no-cache", "--target-version", "0.31")
+    assert _run("--target-version", "0.31") == before
+    assert "acme/chat-serve" not in before
+
+
+def test_a_warm_run_of_a_tree_that_builds_vllm_images_reads_no_unchanged_file(tmp_path, monkeypatch):
+    """With vLLM Dockerfiles in the tree, the stat index still screens the files that name no vLLM
+    (it recorded the build words too): a warm run reads none of them."""
+    from linter import batch
+
+    _tree(tmp_path)
+    for k in range(30):
+        (tmp_path / "scripts" / f"tool_{k}.sh").write_text(PLAIN_SH, encoding="utf-8")
+    old = _aged(tmp_path, monkeypatch)
+    first = _run()
+    read: list[str] = []
+    real = batch._read
+    monkeypatch.setattr(batch, "_read", lambda path: read.append(path) or real(path))
+    assert _run() == first
+    assert read and not [p for p in read if "tool_" in p], read
+    assert first == _run("--no-cache")
+    assert [p for p in read if "tool_" in p]  # an uncached run reads them
+
+
+def test_each_dockerfile_is_read_once_cold_and_not_at_all_warm(tmp_path, monkeypatch):
+    """Finding the images the tree builds reads each Dockerfile; its own linting takes that
+    reading rather than parsing it again; a warm run parses none (the cache answers for the
+    unchanged ones), and an edited one is read again and changes what the scripts launch."""
+    import os
+
+    from linter.sources import dockerfile
+
+    _tree(tmp_path)
+    old = _aged(tmp_path, monkeypatch)
+    parsed: list[str] = []
+    real = dockerfile._Dockerfile.run
+    monkeypatch.setattr(dockerfile._Dockerfile, "run", lambda self: parsed.append(self.src.path) or real(self))
+    dockerfiles = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*Dockerfile"))
+    for args in (["--no-cache"], []):  # uncached, then cold
+        out = _run(*args)
+        assert sorted(parsed) == dockerfiles, args
+        parsed.clear()
+    assert _run() == out
+    assert parsed == []  # warm: answered from the cache
+    assert _run("--target-version", "0.31") == _run("--no-cache", "--target-version", "0.31")
+    parsed.clear()
+    (tmp_path / "docker" / "serve.Dockerfile").write_text(SERVE_DOCKERFILE.replace("FROM vllm/vllm-openai:v0.30.0", "FROM python:3.12"), encoding="utf-8")
+    os.utime(tmp_path / "docker" / "serve.Dockerfile", (old + 10, old + 10))
+    edited = _run()
+    assert parsed == ["docker/serve.Dockerfile"]
+    assert edited == _run("--no-cache") != out  # the built image's launch is no longer checked

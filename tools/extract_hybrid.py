@@ -254,7 +254,14 @@ class Expr:
             if isinstance(fn, ast.Name) and fn.id == "int" and len(node.args) == 1:
                 return {"int": self.conv(node.args[0])}
             if isinstance(fn, ast.Name) and fn.id == "getattr" and len(node.args) in (2, 3):
-                base = self.conv(node.args[0])
+                target = node.args[0]
+                marker = self.env.get(target.id) if isinstance(target, ast.Name) else None
+                if isinstance(marker, str) and marker.startswith(("config:", "text:")):
+                    # `getattr(config, "head_dim", ...)` on a local bound to hf_config (bailing_moe_linear.py in 0.33)
+                    prefix = [p for p in marker.split(":", 1)[1].split(".") if p]
+                    base = {"field": prefix, "text": True} if marker.startswith("text:") else {"field": prefix}
+                else:
+                    base = self.conv(target)
                 if "field" not in base or not isinstance(node.args[1], ast.Constant):
                     raise Unresolved("getattr on a non-config value")
                 out = {**base, "field": base["field"] + [node.args[1].value]}
@@ -283,8 +290,8 @@ class Expr:
             if path[:1] == ["cache_config"] and path[1] in ("mamba_cache_dtype", "mamba_ssm_cache_dtype"):
                 return {"param": path[1]}
             value = self.env.get(head)
-            if value == "config:":
-                return {"field": path[1:]}
+            if isinstance(value, str) and value.startswith("config:"):  # `hf_config` or a sub-config of it
+                return {"field": [p for p in value[len("config:"):].split(".") if p] + path[1:]}
             if value == "text:":
                 return {"field": path[1:], "text": True}
             if value == "vllm:parallel_config" and path[1] == "tensor_parallel_size":
@@ -314,8 +321,10 @@ def _bind(env: dict[str, object], name: str, value: ast.AST, conv: Expr) -> None
         if path in (["vllm_config", "parallel_config"], ["vllm_config", "cache_config"]):
             env[name] = "vllm:" + path[1]
             return
-        if path == ["vllm_config", "model_config", "hf_config"]:
-            env[name] = "config:"
+        if path[:3] == ["vllm_config", "model_config", "hf_config"]:
+            # `hf_config` itself, or a sub-config such as `hf_config.text_config` (lfm2_vl.py in 0.33):
+            # its fields are read under that key of config.json
+            env[name] = "config:" + ".".join(path[3:])
             return
         if path == ["vllm_config", "model_config", "hf_text_config"]:
             env[name] = "text:"
@@ -630,11 +639,37 @@ def _state(res: Resolver, file: str, fn: ast.FunctionDef, fname: str) -> dict:
         m = _method(res.mro(*found), fname)
         if m is None:
             raise Unresolved(f"{other} has no {fname}")
-        inner = state_function(m[0], m[1])
+        inner = _read(res, m[0], m[1])
         inner["config"] = "text_config"
         inner["via"] = f"{file} L{fn.lineno}-{fn.end_lineno}"
         return inner
+    return _read(res, file, fn)
+
+
+def _read(res: Resolver, file: str, fn: ast.FunctionDef) -> dict:
+    """``state_function`` of ``fn``, or of the module function it only returns the call of."""
+    helper = _module_helper(res, file, fn)
+    if helper is not None:  # `return _get_kda_state_shape_for_config(vllm_config)` (bailing_moe_v3.py in 0.33)
+        inner = state_function(file, helper)
+        inner["via"] = f"{file} L{fn.lineno}-{fn.end_lineno}"
+        return inner
     return state_function(file, fn)
+
+
+def _module_helper(res: Resolver, file: str, fn: ast.FunctionDef) -> ast.FunctionDef | None:
+    """The module-level function of ``file`` that ``fn`` only returns the call of, passing its
+    ``vllm_config`` on unchanged, else None."""
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+        return None
+    call = body[0].value
+    if not isinstance(call.func, ast.Name) or call.keywords or [ast.unparse(a) for a in call.args] != ["vllm_config"]:
+        return None
+    tree = res.src.tree(file)
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.FunctionDef) and node.name == call.func.id and [a.arg for a in node.args.args] == ["vllm_config"]:
+            return node
+    return None
 
 
 def extract(version: str) -> dict:

@@ -6,6 +6,7 @@ row in :data:`linter.kinds.KINDS` says which kind of file it reads.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from linter.launch import Launch, Span, VersionHint
@@ -79,10 +80,25 @@ def masked_stretch(text: str, ranges: list[tuple[int, int]]) -> tuple[int, str]:
     """The stretch of ``text`` from the first range to the last with everything outside the ranges
     blanked (line ends kept), and where it starts: offsets in it plus the start are file offsets."""
     base, end = min(a for a, _ in ranges), max(b for _, b in ranges)
-    out = [c if c in "\r\n" else " " for c in text[base:end]]
-    for a, b in ranges:
-        out[a - base : b - base] = text[a:b]
+    out: list[str] = []
+    cur = base
+    for a, b in sorted(ranges):  # every character in some range is kept, whatever their order
+        if b <= cur:
+            continue
+        if a > cur:
+            out.append(blanked(text[cur:a]))
+            cur = a
+        out.append(text[cur:b])
+        cur = b
     return base, "".join(out)
+
+
+_BLANK = re.compile(r"[^\r\n]")
+
+
+def blanked(text: str) -> str:
+    """``text`` with every character but line ends made a space (offsets and lines kept)."""
+    return _BLANK.sub(" ", text)
 
 
 def shifted(found: list[Comment], base: int) -> list[Comment]:

@@ -59,6 +59,8 @@ class _RunImages:
     patterns: tuple[str, ...] = ()  # ``vllm-images`` of the configuration (glob patterns)
     dockerfiles: Mapping[str, str] = field(default_factory=dict)  # real path -> the vLLM image its final stage runs
     built: dict[str, str] = field(default_factory=dict)  # image name the file builds -> that vLLM image
+    # whether the reading looked ``dockerfiles`` up (:func:`built_consulted`)
+    consulted: bool = False
 
 
 # Images of the run whose entrypoint is vLLM's as well: the ``vllm-images`` glob patterns of the
@@ -83,6 +85,7 @@ def note_built(names: list[str], dockerfile: list[str]) -> str | None:
     """``docker build -t NAME`` of the Dockerfile at one of the paths ``dockerfile`` (the places
     it may stand): when that file's final stage runs a vLLM image, NAME does too.  Returns that image."""
     state = _RUN_IMAGES.get()
+    state.consulted = True
     base = next((state.dockerfiles[p] for p in dockerfile if p in state.dockerfiles), None)
     if base is not None:
         for name in names:
@@ -92,7 +95,23 @@ def note_built(names: list[str], dockerfile: list[str]) -> str | None:
 
 def dockerfile_base(path: str) -> str | None:
     """The vLLM image the Dockerfile at real path ``path`` (one of the run's) builds FROM, or None."""
-    return _RUN_IMAGES.get().dockerfiles.get(path)
+    state = _RUN_IMAGES.get()
+    state.consulted = True
+    return state.dockerfiles.get(path)
+
+
+def vllm_image_patterns() -> tuple[str, ...]:
+    """The ``vllm-images`` patterns of this :func:`vllm_images` block."""
+    return _RUN_IMAGES.get().patterns
+
+
+def built_consulted() -> bool:
+    """Whether the reading in this :func:`vllm_images` block looked up the Dockerfiles of the run
+    (a ``docker build`` of a script, a compose ``build:``).  A reading that did not reads the same
+    whatever they are: each lookup comes where the file's own text leads, and only a lookup's
+    answer can change what follows, so the extraction cache keys the Dockerfiles into the
+    readings that looked them up only."""
+    return _RUN_IMAGES.get().consulted
 
 
 def built_from(ref: str) -> str | None:
@@ -172,10 +191,11 @@ def version_of_tag(tag: str) -> str | None:
 # ---------------------------------------------------------------------------
 # Wrappers that run the next words as a command.
 
-_WRAPPERS_NO_ARGS = frozenset({"exec", "nohup", "time", "setsid", "command", "builtin", "caffeinate", "unbuffer"})
+_WRAPPERS_NO_ARGS = frozenset({"nohup", "time", "setsid", "command", "builtin", "caffeinate", "unbuffer"})
 # wrapper -> options of that wrapper that take a separate value
 _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "exec": frozenset({"-a"}),  # bash's ``exec [-cl] [-a name] command``
     "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}),
     "nice": frozenset({"-n", "--adjustment"}),
     "ionice": frozenset({"-c", "-n", "-t"}),
@@ -538,6 +558,15 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
             continue
         if word in _WRAPPERS_NO_ARGS:
             i += 1
+            continue
+        if w.value == "coproc" and i + 1 < n:
+            # ``coproc CMD ARGS`` or ``coproc NAME { CMD ARGS; }`` (tree-sitter-bash reads the
+            # group's words as the arguments of ``coproc``)
+            i += 1
+            if i + 1 < n and words[i + 1].value == "{" and re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", words[i].value):
+                i += 1
+            if words[i].value == "{":
+                i += 1
             continue
         if word in _WRAPPER_OPTS:
             value_opts = _WRAPPER_OPTS[word]

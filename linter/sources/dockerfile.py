@@ -39,6 +39,8 @@ INSTRUCTIONS = frozenset(
 )
 
 
+_HEREDOC_ONLY = re.compile(r"<<-?\s*(['\"]?)[A-Za-z_][A-Za-z0-9_]*\1")
+
 # A decoded string with the file offset of each verbatim run (escapes have none).
 _Val = PlacedText
 
@@ -209,16 +211,23 @@ class _Dockerfile:
         rest = kw_start + len(word)
         while rest < end and text[rest] in " \t":
             rest += 1
+        if upper == "ARG":
+            # ``ARG A=1 B=2`` (several names in one instruction) is valid; the grammar reads one
+            self.manual.append((upper, line_start, rest, end))
+            return
         if upper in ("ENV", "CMD", "ENTRYPOINT", "RUN"):
             self.manual.append((upper, line_start, rest, end))
-            if upper != "ENV" and "vllm" in text[rest:end].lower():
+            if upper != "ENV" and text[rest : rest + 1] == "[" and "vllm" in text[rest:end].lower():
                 # not JSON: Docker runs it with /bin/sh -c; a choice, unless it was meant as
                 # a vLLM argv (then the argv is lost)
                 self.out.problems.append(
                     Problem(Span(rest, end), f"{upper} is not a valid JSON array; Docker runs it with /bin/sh -c")
                 )
             return
-        self.out.problems.append(Problem(Span(line_start, end), f"dockerfile parse error in {upper}"))
+        if upper in ("FROM", "SHELL"):
+            # a stage or the shell its commands run in is lost; an unreadable COPY, LABEL,
+            # HEALTHCHECK ... (``COPY --parents``, newer flags) holds no launch
+            self.out.problems.append(Problem(Span(line_start, end), f"dockerfile parse error in {upper}"))
 
     # -- values ------------------------------------------------------------
 
@@ -308,6 +317,33 @@ class _Dockerfile:
         sp = self.span(node)
         return self.plain_range(sp.start, sp.end, unquote=unquote)
 
+    def blank_separated(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The words of ``text[start:end]`` split at blanks outside quotes (escapes and line continuations kept in)."""
+        text = self.src.text
+        out: list[tuple[int, int]] = []
+        k, a, quote = start, None, None
+        while k < end:
+            ch = text[k]
+            if quote is None and ch in " \t\r\n":
+                if a is not None:
+                    out.append((a, k))
+                    a = None
+                k += 1
+                continue
+            if a is None:
+                a = k
+            if ch == self.escape and quote != "'" and k + 1 < end:
+                k += 2
+                continue
+            if quote is None and ch in "\"'":
+                quote = ch
+            elif ch == quote:
+                quote = None
+            k += 1
+        if a is not None:
+            out.append((a, end))
+        return out
+
     def plain_range(self, start: int, end: int, *, unquote: bool = True) -> _Val:
         text = self.src.text
         v = _Val(start=start, end=end)
@@ -362,22 +398,38 @@ class _Dockerfile:
                 sp = self.span(c)
                 end = sp.end
                 blocks = [h for h in node.named_children if h.type == "heredoc_block"]
-                if blocks and self.t(c).strip().startswith("<<"):
-                    # ``RUN <<EOF``: the heredoc body is the script
-                    block = blocks[0]
-                    bs = self.span(block)
-                    body_start = self.src.text.find("\n", bs.start, bs.end) + 1 or bs.start
-                    body_end = bs.end
-                    for h in block.named_children:
-                        if h.type == "heredoc_end":
-                            body_end = self.span(h).start
-                    v = _Val(start=body_start, end=body_end)
-                    v.lit(self.src.text[body_start:body_end], body_start)
-                    return _Form(None, v, self.span(node), keyword)
+                if blocks and _HEREDOC_ONLY.fullmatch(self.t(c).strip()):
+                    # ``RUN <<EOF``: the heredoc body is the script (``RUN <<EOF python3`` or
+                    # ``RUN python3 <<EOF`` is a command fed by the heredoc: read below as shell)
+                    return _Form(None, self.heredoc_body(blocks[0]), self.span(node), keyword)
                 if blocks:
                     end = self.span(blocks[-1]).end
                 return _Form(None, self.raw(sp.start, end, drop_comments=not blocks), self.span(node), keyword)
         return None
+
+    def heredoc_body(self, block: _ts.Node) -> _Val:
+        """The text of a heredoc block between its marker's line and its end word."""
+        bs = self.span(block)
+        body_start = self.src.text.find("\n", bs.start, bs.end) + 1 or bs.start
+        body_end = bs.end
+        for h in block.named_children:
+            if h.type == "heredoc_end":
+                body_end = self.span(h).start
+        v = _Val(start=body_start, end=body_end)
+        v.lit(self.src.text[body_start:body_end], body_start)
+        return v
+
+    def copied_script(self, stage: _Stage, node: _ts.Node) -> None:
+        """``COPY <<EOF /start.sh``: a shell script written into the image (its launches are read)."""
+        blocks = [h for h in node.named_children if h.type == "heredoc_block"]
+        paths = [self.t(c) for c in node.named_children if c.type == "path" and not any(g.type == "heredoc_marker" for g in c.named_children)]
+        if len(blocks) != 1 or not paths:
+            return
+        body = self.heredoc_body(blocks[0])
+        first = body.value.split("\n", 1)[0]
+        shebang = first.startswith("#!") and any(posixpath.basename(w) in SHELLS for w in first[2:].split()[:2])
+        if shebang or paths[-1].strip("\"'").endswith(shell.SCRIPT_SUFFIXES):
+            self.script(stage, body, self.span(node))
 
     def run(self) -> Extraction:
         root = self.parse()
@@ -417,6 +469,8 @@ class _Dockerfile:
                 f = self.form(node, "RUN")
                 if f is not None:
                     self.run_form(stage, f)
+            elif t in ("copy_instruction", "add_instruction"):
+                self.copied_script(stage, node)
             elif t == "shell_instruction":
                 for c in node.named_children:
                     if c.type == "json_string_array":
@@ -426,6 +480,17 @@ class _Dockerfile:
         return self.out
 
     def manual_instruction(self, stage: _Stage | None, kw: str, line_start: int, rest: int, end: int) -> _Stage | None:
+        if kw == "ARG":
+            for a, b in self.blank_separated(rest, end):
+                eq = self.src.text.find("=", a, b)
+                key = self.src.text[a : b if eq == -1 else eq]
+                if eq == -1:
+                    if stage is not None and key in self.global_args:
+                        self.stage_args[key] = self.global_args[key]
+                    continue
+                val = self.plain_range(eq + 1, b) if b > eq + 1 else _Val(start=b, end=b, anchor=b)
+                (self.global_args if stage is None else self.stage_args)[key] = val
+            return stage
         if stage is None:
             return stage
         if kw == "ENV":
@@ -532,8 +597,13 @@ class _Dockerfile:
             if val is not None and not val.opaque:
                 out.extend(val)
             elif default is not None and "$" not in default:
+                # ``${BASE:-vllm/vllm-openai:v0.10.0}`` with BASE unset: the default, as written
                 off = a + ref.index(default) if default else a
-                out.extend(raw.slice(off, off + len(default)))
+                at = raw.omap.to_file(off) if default else None
+                if at is not None and self.src.text[at : at + len(default)] == default:
+                    out.lit(default, at)
+                else:
+                    out.extend(raw.slice(off, off + len(default)))
             else:
                 piece = raw.slice(a, b)
                 out.unknown(piece.value, piece.omap.to_file(0))
@@ -857,18 +927,24 @@ def env_instruction_at(text: str, at: int) -> tuple[Span, list[Span]] | None:
 def vllm_base(src: SourceFile) -> str | None:
     """The vLLM image the final stage runs, entrypoint kept (no ENTRYPOINT of its own), or None:
     an image built from this file runs ``vllm serve`` with its ``docker run`` arguments."""
+    return read(src)[1]
+
+
+def read(src: SourceFile) -> tuple[Extraction | None, str | None]:
+    """What :func:`extract` returns (None when the reader failed: :func:`extract` says why), and
+    :func:`vllm_base`'s answer, from one reading."""
     try:
         reader = _Dockerfile(src)
-        reader.run()
+        out = reader.run()
     except Exception:  # noqa: BLE001 - the linting of the file reports what went wrong
-        return None
+        return None, None
     if not reader.stages:
-        return None
+        return out, None
     stage = reader.stages[-1]
     image, _pin = reader.root_image(stage)
     if image is None or image.opaque or stage.entrypoint is not None or not commands.is_official_vllm_image(image.value):
-        return None
-    return image.value
+        return out, None
+    return out, image.value
 
 
 def extract(src: SourceFile) -> Extraction:

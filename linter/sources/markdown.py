@@ -9,6 +9,11 @@ copy of the file: every character outside the block's content becomes a space
 (line ends kept), so the extractor's offsets are offsets in the Markdown file and
 no position is copied by hand.
 
+Blocks are documentation: a session's prompts (``$ ``, ``(venv) user@host:~$ ``, ``>>> ``) and
+output lines (logs pasted between commands) are not commands; ``<MODEL>``, ``...``,
+``[--port PORT]`` and ``{auto,half}`` are unknown words, never wrong ones; a block that cannot be
+read is reported only when a launch in it was lost.
+
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
 deployment.
@@ -85,16 +90,23 @@ def _indent(text: str, k: int, end: int) -> tuple[int, int]:
     return col, j - k
 
 
-def _blockquote_prefix(text: str, k: int, end: int) -> int:
-    """Characters of ``>`` block quote markers (with their optional space) at ``k``."""
+def _blockquote_prefix(text: str, k: int, end: int, limit: int | None = None) -> tuple[int, int]:
+    """``(characters, markers)`` of the ``>`` block quote markers (with their optional space) at ``k``.
+
+    ``limit``: at most that many markers (inside a code block, only the block quotes the
+    opening fence stands in; a ``>>>`` prompt of the block's own text is content).
+    """
     j = k
-    while True:
+    depth = 0
+    while limit is None or depth < limit:
         col, n = _indent(text, j, end)
         if col > 3 or j + n >= end or text[j + n] != ">":
-            return j - k
+            break
         j += n + 1
+        depth += 1
         if j < end and text[j] == " ":
             j += 1
+    return j - k, depth
 
 
 def _list_marker(text: str, k: int, end: int) -> int | None:
@@ -131,8 +143,9 @@ def fenced_blocks(text: str) -> list[Block]:
     fence_char = ""
     fence_len = 0
     list_indent = 0  # content column of the innermost open list item
+    quote_depth = 0  # block quotes the open fence stands in
     for lineno, (start, end, _nxt) in enumerate(_lines(text), 1):
-        bq = _blockquote_prefix(text, start, end)
+        bq, depth = _blockquote_prefix(text, start, end, quote_depth if cur is not None else None)
         k = start + bq
         col, n = _indent(text, k, end)
         body = k + n
@@ -183,6 +196,7 @@ def fenced_blocks(text: str) -> list[Block]:
         lang = lang.strip("{}.").split(",")[0]
         cur = Block(info, lang, lineno, fence_at, fence_col)
         fence_char, fence_len = ch, run
+        quote_depth = depth
     if cur is not None:
         blocks.append(cur)
     return blocks
@@ -253,11 +267,34 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     return ranges
 
 
+# a server's log line pasted into a command block (vLLM's logger, uvicorn, a process prefix, a timestamp)
+_LOG_LINE = re.compile(
+    r"[ \t]*(?:(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|TRACE)(?:[ \t:\]]|$)"
+    r"|\((?:APIServer|EngineCore\w*|VllmWorker\w*|Worker\w*|RayWorker\w*)[ \t]+pid=\d+\)"
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d)"
+)
+
+
+def _without_log_lines(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A block's lines without the log output pasted between its commands (not a continued line)."""
+    out: list[tuple[int, int]] = []
+    continued = False
+    for a, b in lines:
+        if continued or not _LOG_LINE.match(text, a, b):
+            out.append((a, b))
+        continued = text[a:b].rstrip().endswith("\\")
+    return out
+
+
 def _has_prompts(text: str, block: Block) -> bool:
     """A block tagged as a script that is really a session (every command line prompted)."""
     lines = [text[a:b].lstrip() for a, b in block.lines if text[a:b].strip()]
-    return bool(lines) and lines[0].startswith("$ ") and all(
-        ln.startswith("$ ") for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))
+    def prompted(ln: str) -> bool:  # ``$ ``, ``% `` (zsh), ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``
+        m = _PROMPT.match(ln)
+        return m is not None and not ln.startswith("# ")  # a bare ``# `` line is a comment
+
+    return bool(lines) and prompted(lines[0]) and all(
+        prompted(ln) for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))
     )
 
 
@@ -346,6 +383,12 @@ _CONFIG_FILE = re.compile(r"--config[= ]+['\"]?([^\s'\"]+\.ya?ml)")
 _SYNOPSIS = re.compile(r"\[(?:-|options\]|args\]|flags\])", re.I)  # ``[-h]``, ``[--port PORT]``, ``[OPTIONS]``
 
 
+def _is_synopsis(launch: Launch) -> bool:
+    """A usage line: a synopsis word (``[-h]``, ``[options]``) and no option given outside brackets."""
+    words = [t.value for t in launch.args]
+    return any(_SYNOPSIS.match(w) for w in words) and not any(w.startswith("-") for w in words)
+
+
 # A line of a program's log (``INFO 01-02 10:00:00 api_server.py:123] ...``, ``ERROR: ...``,
 # ``(VllmWorker rank=0 pid=12) WARNING ...``, ``2025-01-02 10:00:00,123 - ...``) pasted in a shell block.
 _LOG_LINE = re.compile(
@@ -391,21 +434,20 @@ def extract(src: SourceFile) -> Extraction:
             break
         sniffed = not block.lang
         lang = block.lang or _sniff(src.text, block)
-        if lang == "pycon":
-            continue
         group = f"{src.path}#L{block.fence_line}"
         ex: Extraction | None = None
         if lang in SHELL_LANGS:
             prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
-            ranges = _console_ranges(src.text, block) if prompted else block.lines
+            ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
             from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
                 script, lo = _window(src, ranges, blank)
                 ex = _run(lambda: embedded_shell.extract(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
                 if ex is not None:  # documentation: ``'{"model": <name>}'``, ``...`` are unknown too
-                    # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command
-                    ex.launches = [launch for launch in ex.launches if not any(_SYNOPSIS.match(t.value) for t in launch.args)]
+                    # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command; a
+                    # command that passes a real option beside ``[--port PORT]`` is (its brackets are holes)
+                    ex.launches = [launch for launch in ex.launches if not _is_synopsis(launch)]
                     for launch in ex.launches:
                         launch.entry = [placeholders.mark(t) for t in launch.entry]
                         launch.args = [placeholders.mark(t) for t in launch.args]
@@ -437,7 +479,7 @@ def extract(src: SourceFile) -> Extraction:
             if lang in PYTHON_LANGS:
                 masked, holes = _python_placeholders(masked)
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
-            ex = _run(lambda: mod.extract(msrc), out, block, src)
+            ex = _run(lambda: mod.extract(msrc, doc=True) if lang in PYTHON_LANGS else mod.extract(msrc), out, block, src)
             if ex is not None and holes:
                 for launch in ex.launches:
                     launch.args = [_unmask_hole(src.text, masked, holes, t) for t in launch.args]
@@ -452,6 +494,10 @@ def extract(src: SourceFile) -> Extraction:
         if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
             if not named:
                 ex.launches = [launch for launch in ex.launches if launch.entrypoint != "config" or not any(n.startswith("candidate") for n in launch.notes)]
+        if lang in SHELL_LANGS:
+            # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
+            for launch in ex.launches:
+                launch.args = [placeholders.mark_doc(t) for t in launch.args]  # type: ignore[misc]
         lo, hi = block.lines[0][0], block.lines[-1][1]
         for launch in ex.launches:
             launch.kind = "markdown"

@@ -18,7 +18,7 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class PlacedText:
     """A decoded string built piece by piece, with the file offset of each verbatim run.
 

@@ -47,8 +47,11 @@ are not evaluated (every append counts once).  A conditional element
 (``"--a" if c else "--b"``, ``[...] if c else []``) gives both options, noted
 on the launch; a conditional value is one unknown word.
 
-The reading depends on the running Python's grammar: syntax newer than it
-(``f"{d["k"]}"`` before 3.12) is reported as a syntax error of that version.
+The reading depends on the running Python's grammar; syntax newer than it (``f"{d["k"]}"``,
+``type X = ...`` before 3.12) is checked with libcst's parser and, when valid, read around
+(:func:`_newer_syntax_masked`): never a syntax error.  A documentation block (``doc=True``,
+Markdown) may be pseudo-code: ``LLM(model=<your-model>, ...)`` is read with the placeholder an
+unknown value, and a block that cannot be read and holds no launch says nothing.
 """
 
 from __future__ import annotations
@@ -105,7 +108,15 @@ class _Places:
         self.text = text
         self.starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
         self.shift = shift  # characters (ASCII blanks) removed from each line before parsing
-        self.hot = sorted({bisect.bisect_right(self.starts, m.start()) for m in _MENTION_RE.finditer(text)})  # 1-based lines
+        self._hot: list[int] | None = None
+
+    @property
+    def hot(self) -> list[int]:
+        """The 1-based lines that mention vLLM, LMCache or Ray Serve LLM (found on first use:
+        a syntax error's place needs only the line starts)."""
+        if self._hot is None:
+            self._hot = sorted({bisect.bisect_right(self.starts, m.start()) for m in _MENTION_RE.finditer(self.text)})
+        return self._hot
 
     def at(self, lineno: int, col: int) -> int:
         start = self.starts[lineno - 1]
@@ -613,6 +624,10 @@ class _Extractor:
         for t in node.targets:
             if isinstance(t, ast.Subscript) and self.qualname(t.value) == "os.environ":
                 self.set_environ(t.slice, node.value)
+                continue
+            if isinstance(t, ast.Attribute) and self.qualname(t) == "sys.argv":
+                # ``sys.argv = ["vllm", "serve", ...]`` before calling vLLM's ``main()``
+                self.use(node.value, node.value, strings=False)
                 continue
             self._bind(t, node.value)
 
@@ -1403,7 +1418,7 @@ class _Extractor:
                                   self.container_env(_keyword(node, "env")), runtime=runtime)
             return
         # an unknown runner (``conn.run(cmd)``, ``pool.submit(start, cmd)``): a command handed to it is a launch
-        strings = last not in _NOT_RUNNERS
+        strings = last not in _NOT_RUNNERS and not last.endswith(_MESSAGE_CLASSES)
         for arg in node.args:
             self.use(arg.value if isinstance(arg, ast.Starred) else arg, node, strings=strings)
         for kw in node.keywords:
@@ -1471,7 +1486,10 @@ class _Extractor:
 # Calls whose string arguments are messages, not commands (a list is still read).
 _NOT_RUNNERS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "write",
                           "echo", "secho", "add_argument", "format", "startswith", "endswith", "find", "replace", "split",
-                          "append", "extend", "insert", "index", "count", "get", "join"})
+                          "append", "extend", "insert", "index", "count", "get", "join", "fail", "exit", "abort", "skip"})
+# ``raise SystemExit("vllm serve failed: ...")``, ``ValueError(...)``, ``warnings.warn(UserWarning(...))``:
+# an exception's or a warning's text is a message
+_MESSAGE_CLASSES = ("Error", "Exception", "Exit", "Warning", "Interrupt")
 _NOT_COMMAND_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message", "doc", "text", "prompt", "title"})
 
 
@@ -1643,30 +1661,154 @@ def _session_code(text: str) -> str | None:
     return "".join(chars) if found else None
 
 
-def _tree(text: str) -> tuple[ast.Module | SyntaxError | Problem, list[int] | None, list[tuple[int, int]]]:
-    """The module's tree (or why there is none), the per-line shift of a dedented read, and shell magics."""
+_NEWER_STRINGS = ("FormattedString", "ConcatenatedString")
+_NEWER = Problem(Span(0, 0), "valid Python of a newer release than the running one")  # a marker, never reported
+
+
+def _newer_syntax_masked(text: str) -> str | None:
+    """Valid Python of a newer release than the running one, with what this ``ast`` cannot read blanked.
+
+    libcst's parser knows the newer grammar (3.12's ``type`` statements and type parameters,
+    PEP 701 f-strings such as ``f"{d["k"]}"``).  When it accepts the module, each such
+    construct is replaced by text of the same length the running parser reads: a ``type``
+    statement by ``pass``, type parameters by blanks, an f-string this Python refuses by a
+    name (an unknown value).  Every other place keeps its offset.  None when libcst refuses the
+    module as well (then it is a syntax error).
+    """
+    try:
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+    except Exception:  # noqa: BLE001 - libcst's ParserSyntaxError and its internal limits alike
+        return None
+    starts = [0] + [m.end() for m in _LINE_RE.finditer(text)]
+
+    def offset(pos) -> int:
+        return min(starts[min(pos.line, len(starts)) - 1] + pos.column, len(text))
+
+    chars = list(text)
+    done: list[tuple[int, int]] = []
+
+    def blank(a: int, b: int, head: str) -> None:
+        """``pass`` / a name of ``_`` / blanks on the first line, blanks after it (line ends kept)."""
+        line_end = next((k for k in range(a, b) if text[k] in "\r\n"), b)
+        for k in range(a, b):
+            if text[k] in "\r\n":
+                continue
+            if k >= line_end or head == " ":
+                chars[k] = " "
+            elif head == "pass":
+                chars[k] = "pass"[k - a] if k - a < 4 else " "
+            else:
+                chars[k] = "_"
+        done.append((a, b))
+
+    for node, pos in sorted(positions.items(), key=lambda item: (offset(item[1].start), -offset(item[1].end))):
+        a, b = offset(pos.start), offset(pos.end)
+        if any(x <= a and b <= y for x, y in done):
+            continue
+        cls = type(node).__name__
+        if cls == "TypeAlias":
+            blank(a, b, "pass")
+        elif cls == "TypeParameters":
+            blank(a, b, " ")
+        elif cls in _NEWER_STRINGS:
+            try:
+                _parse_quietly("(" + text[a:b] + "\n)")
+            except SyntaxError:
+                blank(a, b, "_")
+    return "".join(chars)
+
+
+def _parse_quietly(text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text)
+
+
+# documentation pseudo-code: an argument left out (``LLM(model="m", ...)``) and a placeholder
+# where an expression goes (``LLM(model=<your-model>)``)
+_DOC_ELLIPSIS = re.compile(r"(?<=,)([ \t]*(?:\r?\n[ \t]*)*)\.\.\.(?=\s*[,)])")
+# what a launch looks like in Python text (a documentation block that cannot be read and holds
+# none of these lost nothing)
+_LAUNCH_FORM = re.compile(
+    r"\b(?:LLM|EngineArgs|AsyncEngineArgs|LLMConfig|AsyncLLMEngine\.from_engine_args|LLMEngine\.from_engine_args)\s*\("
+    r"|vllm\.entrypoints|\bvllm\s+serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|vllm/vllm-openai"
+)
+_DOC_HOLE = re.compile(r"<[A-Za-z][A-Za-z0-9 _./:-]*>")
+
+
+def _doc_code(text: str) -> str | None:
+    """Pseudo-code of a documentation block as Python of the same length, or None when it is not that.
+
+    Each ``...`` argument becomes blanks and each ``<placeholder>`` CPython stops at becomes a
+    name of the same length (an unknown value); the rest of the text is kept.
+    """
+    out = _DOC_ELLIPSIS.sub(lambda m: m.group(1) + "   ", text)
+    starts = [0] + [m.end() for m in _LINE_RE.finditer(out)]
+    for _ in range(64):
+        tree = _parse(out)
+        if isinstance(tree, IndentationError) and tree.msg == "unexpected indent":
+            dedented = _dedent(out)
+            tree = _parse(dedented[0]) if dedented is not None else tree
+            if isinstance(tree, SyntaxError):
+                return out if out != text else None  # the caller dedents the same way
+        if not isinstance(tree, SyntaxError):
+            return out if out != text else None
+        line = min(max(tree.lineno or 1, 1), len(starts))
+        a, b = starts[line - 1], starts[line] if line < len(starts) else len(out)
+        at = a + max((tree.offset or 1) - 1, 0)
+        hole = next((m for m in _DOC_HOLE.finditer(out, a, b) if m.start() <= at < m.end() or m.start() >= at), None)
+        if hole is None:
+            return None
+        out = out[: hole.start()] + "_" * len(hole.group()) + out[hole.end() :]
+    return None
+
+
+def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | Problem, list[int] | None, list[tuple[int, int]]]:
+    """The module's tree (or why there is none), the per-line shift of a dedented read, and shell magics.
+
+    ``doc``: the text is a documentation code block, which may be pseudo-code (:func:`_doc_code`).
+    """
     tree = _parse(text)
     if not isinstance(tree, SyntaxError):
         return tree, None, []
     masked, shell = _mask_magics(text)
     session = _session_code(text)
-    for candidate in ([masked] if masked != text else []) + ([session] if session is not None else []) + [text]:
+    # (text, its shell magics): the magics are run only from the masked text they were found in
+    candidates = ([(masked, shell)] if masked != text else []) + ([(session, [])] if session is not None else []) + [(text, [])]
+    if doc:
+        candidates += [(d, magics) for d, magics in ((_doc_code(c), m) for c, m in candidates) if d is not None]
+    for candidate, magics in candidates:
         again = _parse(candidate) if candidate is not text else tree
         if isinstance(again, IndentationError) and again.msg == "unexpected indent":
             dedented = _dedent(candidate)
             if dedented is not None:
                 third = _parse(dedented[0])
                 if not isinstance(third, SyntaxError):
-                    return third, dedented[1], shell if candidate is masked else []
+                    return third, dedented[1], magics
         if not isinstance(again, SyntaxError):
-            return again, None, shell if candidate is masked else []
+            return again, None, magics
+    newer = _newer_syntax_masked(text)
+    if newer is not None:
+        again = _parse(newer)
+        if isinstance(again, ast.Module):
+            return again, None, []
+        return _NEWER, None, []  # valid for a newer Python; this one cannot read it
     return tree, None, []
 
 
-def extract(src: SourceFile) -> Extraction:
+def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
+    """``doc``: the text is a documentation code block (Markdown), which may be pseudo-code."""
     if not _might_launch(src.text):
         return Extraction()
-    tree, shift, magics = _tree(src.text)
+    tree, shift, magics = _tree(src.text, doc=doc)
+    if tree is _NEWER:
+        return Extraction()
+    if isinstance(tree, SyntaxError) and doc and not _LAUNCH_FORM.search(src.text):
+        return Extraction()  # a documentation snippet that starts nothing: no launch was lost
     if isinstance(tree, SyntaxError):
         return Extraction(problems=[_syntax_problem(src.text, tree)])
     if isinstance(tree, Problem):

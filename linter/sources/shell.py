@@ -52,8 +52,9 @@ __all__ = ["extract", "extract_script", "pip_pins_in_words"]
 _LANGUAGE = _ts.Language(_tsb.language())
 
 _MAX_DEPTH = 6
+_MAX_RESTARTS = 8  # later words a broken line is read again from (a budget, not a grammar)
 
-_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
+SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 # a heredoc body that starts vLLM (its text, before any reading)
 _LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
 # files that are data, not scripts
@@ -136,6 +137,8 @@ class _Script(WordEvaluator):
         self.exports: list[tuple[int, EnvVar]] = []  # (script offset, var)
         self.launch_nodes: dict[int, Launch] = {}
         self.recovering = False  # lines read again after a parse error (never re-recovered)
+        self.dangling: list[tuple[int, int, str | None]] = []  # redirections whose file is on the next line
+        self.openers: dict[int, tuple[int, int]] = {}  # where a closing word is missing -> its opening word
         self.outer_assignments: dict[str, list] | None = None
         # ``docker run --name NAME``: the ``VLLM_*`` env of each named container (shared with nested scripts)
         self.containers: dict[str, tuple[list[EnvVar], Token | None]] = {}
@@ -182,6 +185,7 @@ class _Script(WordEvaluator):
         self.collect_assignments(root)
         first = len(self.out.launches)
         self.walk(root)
+        errors = sorted(errors + self.dangling)
         if errors:
             self.recover(root, errors, first)
 
@@ -213,6 +217,11 @@ class _Script(WordEvaluator):
                 at = self.p(node.start_byte)
                 opener = node.parent if node.parent is not None and node.parent.type != "program" else node
                 out.append((min(at, self.p(opener.start_byte)), at, node.type if node.type.strip() else "token"))
+                if node.type in _CLOSERS and opener is not node:
+                    if opener.type == "do_group" and opener.parent is not None:
+                        opener = opener.parent  # ``for``/``while``/``until``/``select``, not ``do``
+                    first_tok = opener.children[0] if opener.children else opener
+                    self.openers[at] = (self.p(first_tok.start_byte), self.p(first_tok.end_byte))
                 continue
             if node.type == "ERROR":
                 # the statement around it may have taken the next lines' words as its own
@@ -276,12 +285,21 @@ class _Script(WordEvaluator):
             quoted = [e for e in inside if e[2] is None and e[0] < a and self.text[e[0] : e[0] + 1] in "\"'`"]
             if not covered and self.depth < _MAX_DEPTH and not self.recovering and not quoted and not self.inside_text(root, a, b):
                 before = len(self.out.launches)
-                w = Word(start=sa, end=sb)
-                self.lit_range(w, a, b)
-                self.sub_script(w.value, self.sub_map(w), None, at=sa, recovering=True)
+                # the line alone, else from each later word up to the vLLM words (past a
+                # broken prefix such as a ``case`` pattern of an unclosed ``case``)
+                launch_at = _LAUNCH_TEXT.search(self.text, a, b).start()
+                starts = [a] + [m.start() for m in _PIECE.finditer(self.text, a, launch_at + 1) if m.start() > a]
+                starts = starts[:1] + starts[1:][-_MAX_RESTARTS:]  # the words nearest the vLLM words
+                for k in starts:
+                    sk = self.s(k)
+                    w = Word(start=sk, end=sb)
+                    self.lit_range(w, k, b)
+                    self.sub_script(w.value, self.sub_map(w), None, at=sk, recovering=True)
+                    covered = self.covered(fspan, first)
+                    if covered:
+                        break
                 for launch in self.out.launches[before:]:
                     launch.notes.append("read past a shell parse error: the unreadable part is an unknown word")
-                covered = self.covered(fspan, first)
             broken = [(ps, pe, m) for ps, pe, m in inside if m is not None or self.text[ps : ps + 1] in "\"'"]
             if covered and not broken:
                 continue
@@ -289,6 +307,21 @@ class _Script(WordEvaluator):
             if missing in ('"', "'", "`") and self.text[ps : ps + 1] == missing:
                 pe = ps + 1  # the quote that is never closed
                 missing = "closing quote"
+            elif missing is not None and pe in self.openers:
+                # a construct never closed: point at its opening word (``if``, ``$(``, ``for``),
+                # not at the end of the file where the closing word is missing
+                closer = missing
+                ps, pe = self.openers[pe]
+                missing = "opener"
+            elif missing == "word":
+                # ``cmd &&`` / ``cmd |`` at the end: point at the operator
+                k = pe
+                while k > a and self.text[k - 1] in " \t\r\n\\":
+                    k -= 1
+                ps = k
+                while ps > a and self.text[ps - 1] in "&|;!":
+                    ps -= 1
+                pe = k if ps < k else pe
             elif missing is not None:
                 ps = pe  # point at the place the token is missing
             elif self.text[ps : ps + 1] in "\"'":
@@ -302,11 +335,19 @@ class _Script(WordEvaluator):
             near = f" near {where[0][:40]!r}" if where and len(where[0]) > 1 else ""
             if missing == "closing quote":
                 what = "a quote here is never closed (bash rejects the script)"
+            elif missing == "opener":
+                what = f"this {self.text[ps:pe]!r} is never closed (missing {closer!r}; bash rejects the script)"
+                near = ""
+            elif missing == "word":
+                what = "a command is missing after this operator (bash rejects the script)"
+                near = ""
             elif missing is not None:
                 what = f"missing {missing!r}"
             else:
                 what = "cannot read this command" if not covered else "the command is read up to here"
             lost = "" if covered else "; the vLLM command here is not checked"
+            if self.recovering:
+                continue  # a line read again: the script around it says what is broken
             self.out.problems.append(Problem(span, f"shell parse error: {what}{near}{lost}"))
 
     def covered(self, span: Span, first: int) -> bool:
@@ -319,14 +360,16 @@ class _Script(WordEvaluator):
         while stack:
             node = stack.pop()
             t = node.type
-            if t == "ERROR":
-                continue
+            if t == "ERROR" and not self.recovering:
+                continue  # read again line by line (:meth:`recover`); inside one line, its commands are read
             if t == "command":
                 self.command(node)
             elif t == "declaration_command":
                 self.declaration(node)
             elif t == "redirected_statement":
                 self.heredocs(node)
+            elif t == "file_redirect":
+                self.check_redirect(node)
             if t in ("program", "compound_statement", "do_group", "subshell", "if_statement", "else_clause", "elif_clause", "case_item"):
                 containers.append(node)
             stack.extend(reversed(node.children))
@@ -366,6 +409,7 @@ class _Script(WordEvaluator):
                 parts.append(c)
             elif c.type == "ERROR":
                 parts.extend(self.error_pieces(c))
+        parts.extend(self.words_after_redirects(node))
         nxt = node.next_sibling
         if nxt is not None and nxt.type == "ERROR" and "\n" not in self.text[self.p(node.end_byte) : self.p(nxt.start_byte)]:
             parts.extend(self.error_pieces(nxt))  # the command runs on into text that does not parse
@@ -409,6 +453,38 @@ class _Script(WordEvaluator):
             pending_start = False
             prev_end = c.end_byte
         return words
+
+    def check_redirect(self, node: _ts.Node) -> None:
+        """``cmd >`` at the end of a line: bash rejects it; tree-sitter takes the next line as the file."""
+        dests = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "destination"]
+        if dests and "\n" in self.text[self.p(node.start_byte) : self.p(dests[0].start_byte)].replace("\\\n", ""):
+            self.dangling.append((self.p(node.start_byte), self.p(node.end_byte), None))
+
+    def words_after_redirects(self, node: _ts.Node) -> list[_ts.Node]:
+        """Arguments written after a redirection (``vllm serve m 2>err.log --port 8000``).
+
+        bash takes one word after a redirection operator; tree-sitter-bash gives the redirection
+        every word up to the end of the command, so the others are given back to the command.
+        """
+        parent = node.parent
+        if parent is None or parent.type != "redirected_statement":
+            return []
+        body = parent.child_by_field_name("body")
+        if body is None or body.id != node.id:
+            return []
+        out: list[_ts.Node] = []
+        for r in parent.children:
+            if r.type != "file_redirect":
+                continue
+            dests = [c for i, c in enumerate(r.children) if r.field_name_for_child(i) == "destination"]
+            prev = self.p(r.start_byte)
+            for k, d in enumerate(dests):
+                if "\n" in self.text[prev : self.p(d.start_byte)].replace("\\\n", ""):
+                    break  # bash never reads a word of the next line here
+                if k:
+                    out.append(d)
+                prev = self.p(d.end_byte)
+        return out
 
     def same_line(self, node: _ts.Node, parts: list) -> list:
         """The parts of a broken command that stand on its own logical line.
@@ -469,7 +545,8 @@ class _Script(WordEvaluator):
             self.containers[run.name.value] = ([EnvVar(n, v) for n, v in run.env if kept_env(n.value)], image)
         m = commands.match_words(tokens)
         if m is not None:
-            self.make_launch(node, m, end=words[-1].end if node.has_error else None)
+            past = node.has_error or words[-1].end > self.send(node.end_byte)  # words after a redirection
+            self.make_launch(node, m, end=words[-1].end if past else None)
             return
         self.nested(node, words, tokens)
 
@@ -625,7 +702,7 @@ class _Script(WordEvaluator):
                             feeds = True
                 elif h.type == "file_redirect":
                     dest = h.child_by_field_name("destination")
-                    if dest is not None and self.ntext(dest).endswith(_SCRIPT_SUFFIXES):
+                    if dest is not None and self.ntext(dest).endswith(SCRIPT_SUFFIXES):
                         feeds = True
             if body is None or body_cmd is None:
                 continue
@@ -634,12 +711,12 @@ class _Script(WordEvaluator):
                 if self._is_shell_sink(words):
                     feeds = True
                 head = posixpath.basename(words[0].value)
-                if head in ("cat", "tee") and any(w.value.endswith(_SCRIPT_SUFFIXES) for w in words[1:]):
+                if head in ("cat", "tee") and any(w.value.endswith(SCRIPT_SUFFIXES) for w in words[1:]):
                     feeds = True
             for r in node.children:
                 if r.type == "file_redirect":
                     dest = r.child_by_field_name("destination")
-                    if dest is not None and self.ntext(dest).endswith(_SCRIPT_SUFFIXES):
+                    if dest is not None and self.ntext(dest).endswith(SCRIPT_SUFFIXES):
                         feeds = True
             parent = node.parent
             if parent is not None and parent.type == "pipeline":
@@ -825,6 +902,8 @@ class _Piece:
 
 
 _PIECE = re.compile(r"[^ \t\n]+")
+# tokens that close a construct opened earlier (a missing one is reported at the opening word)
+_CLOSERS = frozenset({"fi", "done", "esac", ")", "}", "]]", "]", "))"})
 _LITERAL_PIECE = re.compile(r"[A-Za-z0-9_./:=,+@%-]+")
 
 
@@ -892,9 +971,42 @@ def _ssh_command(vals: list[str]) -> list[int] | None:
     return list(range(k + 1, len(vals)))
 
 
+# tmux(1): the commands that run a shell command, and their options that take a value
+_TMUX_RUNS = {
+    "new-session": "-c -e -F -f -n -s -t -x -y", "new": "-c -e -F -f -n -s -t -x -y",
+    "new-window": "-c -e -F -n -t", "neww": "-c -e -F -n -t",
+    "split-window": "-c -e -F -l -t", "splitw": "-c -e -F -l -t",
+    "send-keys": "-N -t", "send": "-N -t",
+}
+_TMUX_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j"})
+
+
+def _tmux_command(vals: list[str]) -> list[int] | None:
+    """Indices of the shell command words of ``tmux new-session/new-window/split-window ... CMD``
+    or of the keys ``tmux send-keys -t T "CMD" Enter`` types (the Enter keys dropped)."""
+    k = 1
+    while k < len(vals) and vals[k].startswith("-"):
+        k += 2 if vals[k] in ("-L", "-S", "-f", "-T") else 1  # tmux's own options
+    if k >= len(vals) or vals[k] not in _TMUX_RUNS:
+        return None
+    takes = frozenset(_TMUX_RUNS[vals[k]].split())
+    k += 1
+    while k < len(vals) and vals[k].startswith("-") and vals[k] != "--":
+        k += 2 if vals[k] in takes else 1
+    if k < len(vals) and vals[k] == "--":
+        k += 1
+    idx = [i for i in range(k, len(vals)) if vals[i] not in _TMUX_KEYS]
+    return idx or None
+
+
 def _nested_script_word(words: list[Word], tokens: list[Token]) -> Word | list[Word] | None:
     """The word (or words) of a command that the command runs as a shell script."""
     vals = [t.value for t in tokens]
+    run = commands.docker_run(tokens)
+    if run is not None and run.entrypoint is not None and run.image_index < len(tokens):
+        # ``docker run --entrypoint bash IMAGE -c SCRIPT``: the image's words follow the shell
+        j = shell_script_index([run.entrypoint, *tokens[run.image_index + 1 :]], prefixes=False)
+        return words[run.image_index + j] if j is not None else None
     for k, v in enumerate(vals):
         b = posixpath.basename(v)
         if b == "busybox":
@@ -912,8 +1024,8 @@ def _nested_script_word(words: list[Word], tokens: list[Token]) -> Word | list[W
                     w.splat = words[j].splat
                     return w
             return None
-        if b == "ssh":
-            idx = _ssh_command(vals[k:])
+        if b in ("ssh", "tmux"):  # the remote command / the command tmux runs
+            idx = (_ssh_command if b == "ssh" else _tmux_command)(vals[k:])
             if not idx:
                 return None
             ws = [words[k + i] for i in idx]

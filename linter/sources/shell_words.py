@@ -38,6 +38,7 @@ _GLOB_OR_ESCAPE = re.compile(r"[\\*?\[]")
 _ESCAPE = re.compile(r"\\")
 _DQ_ESCAPE = re.compile(r'\\[$`"\\\n]')
 _FIELD = re.compile(r"[^ \t\n]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _TEMPLATE = re.compile(r"\{\{[^\n]*?\}\}|\{%[^\n]*?%\}")
 # Work budget: characters of word values placed in the file, per character of
 # the script.  Each nested ``$( )`` re-reads the text inside it, so a hostile
@@ -109,18 +110,16 @@ class WordEvaluator:
         # byte offsets where a multibyte character starts, and the extra bytes before each
         self.mb_at: list[int] = []
         self.mb_extra: list[int] = [0]
-        if len(self.data) != len(self.text):
-            b = 0
+        if len(self.data) != len(self.text):  # visit the runs of non-ASCII characters only
             extra = 0
-            for k, ch in enumerate(self.text):
-                if ord(ch) < 0x80:
-                    b += 1
-                    continue
-                n = len(ch.encode("utf-8", "surrogatepass"))
-                self.mb_at.append(b)
-                extra += n - 1
-                self.mb_extra.append(extra)
-                b += n
+            for m in _NON_ASCII.finditer(self.text):
+                b = m.start() + extra
+                for ch in m.group():
+                    n = len(ch.encode("utf-8", "surrogatepass"))
+                    self.mb_at.append(b)
+                    extra += n - 1
+                    self.mb_extra.append(extra)
+                    b += n
         # parse offsets of the multibyte characters
         self.mb_p = [b - self.mb_extra[i] for i, b in enumerate(self.mb_at)]
         self.assignments: dict[str, list[Assignment]] = {}

@@ -24,23 +24,19 @@ not reported (a heredoc is not this linter's to judge unless vLLM reads it).
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import replace
 
 from linter.launch import EnvVar, Launch, Setting, Token
 from linter.source_file import SourceFile
-from linter.sources import Extraction, Problem, WrittenFile, masked_stretch, vllm_config, yaml
+from linter.sources import Extraction, Problem, WrittenFile, blanked, masked_stretch, vllm_config, yaml
 
 __all__ = ["read"]
-
-_BLANK = re.compile(r"[^\r\n]")
-
 
 def _work_source(src: SourceFile, wf: WrittenFile) -> SourceFile:
     """The file's text with only the body left (offsets unchanged)."""
     base, stretch = masked_stretch(src.text, list(wf.ranges))
     end = base + len(stretch)
-    return SourceFile.from_text(src.path, _BLANK.sub(" ", src.text[:base]) + stretch + _BLANK.sub(" ", src.text[end:]))
+    return SourceFile.from_text(src.path, blanked(src.text[:base]) + stretch + blanked(src.text[end:]))
 
 
 def _config_target(launch: Launch) -> Token | None:

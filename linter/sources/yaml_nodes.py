@@ -10,19 +10,23 @@ when PyYAML has it, with its nodes made the pure-Python composer's exactly:
 the same ``index`` marks, and after :func:`_as_pure` the same end line and
 column at the end of a text without a final line break, a plain scalar's
 ``style`` ``None`` (libyaml says ``''``) and an indentless sequence's
-``flow_style`` ``None`` (libyaml says ``False``).  What libyaml reads differently goes
-to the pure-Python composer, whose reading is the reference: a text that
-libyaml refuses (so a parse error's wording and place are PyYAML's), one with
-a tab (libyaml accepts a trailing tab that PyYAML refuses) or a BOM, and nesting deeper
-than :data:`_C_MAX_DEPTH` (PyYAML may exceed Python's recursion limit there).
+``flow_style`` ``None`` (libyaml says ``False``); a text that starts with a BOM is
+composed without it and its marks moved one index on (PyYAML counts the BOM in
+the index, not the column).  What libyaml reads differently goes to the
+pure-Python composer, whose reading is the reference: a text that libyaml
+refuses (so a parse error's wording and place are PyYAML's), one with a tab
+that libyaml reads as white space between tokens (``key:<TAB>value``, a
+trailing tab: PyYAML refuses them; a tab in a quoted or block scalar or a
+comment reads alike, :func:`_tabs_read_alike`), a BOM after the start, and
+nesting deeper than :data:`_C_MAX_DEPTH` (PyYAML may exceed Python's recursion
+limit there).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
-
-import re
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -48,8 +52,13 @@ def _compose_c(text: str) -> list[Node] | None:
     """The documents of ``text`` composed by libyaml and made the pure-Python composer's
     (:func:`_as_pure`), without the documents that cannot hold a launch (:func:`_cannot_launch`),
     or None when the pure-Python composer must read it (see the module docstring)."""
-    if _CLoader is None or "\t" in text or "\ufeff" in text:  # libyaml skips a BOM its marks then do not count
+    if _CLoader is None or text.find("\ufeff", 1) != -1:
         return None
+    if text.startswith("\ufeff"):  # libyaml skips it uncounted; PyYAML counts it in the index, not the column
+        found = _compose_c(text[1:])
+        if found is not None:
+            _shift(found, 1, 0)
+        return found
     found: list[Node] = []
     counted, lines = 0, 0  # line breaks before ``counted``
     for start, end, skip in _runs(text):
@@ -59,7 +68,7 @@ def _compose_c(text: str) -> list[Node] | None:
             continue
         part = text if (start, end) == (0, len(text)) else text[start:end]
         docs = _compose_text(part)
-        if docs is None or not _as_pure(docs, part):
+        if docs is None or not _as_pure(docs, part) or ("\t" in part and not _tabs_read_alike(part, docs)):
             return None
         if start:
             lines += _breaks(text, counted, start)
@@ -82,6 +91,42 @@ def _compose_text(text: str) -> list[Node] | None:
         return None
     finally:
         loader.dispose()
+
+
+def _tabs_read_alike(text: str, docs: list[Node]) -> bool:
+    """Every tab of ``text`` stands where both composers read it as the same character: inside a
+    quoted scalar, in the lines of a block scalar after its header, or in a comment (after a
+    ``#`` that starts one, outside those scalars).  libyaml also takes a tab for white space
+    between tokens (``key:<TAB>value``, ``value<TAB>``, ``[a,<TAB>b]``), where PyYAML refuses it."""
+    inside: list[tuple[int, int]] = []  # the ranges of text where a tab is a scalar's character
+    for node in _nodes(docs):
+        if isinstance(node, ScalarNode):
+            a, b = node.start_mark.index, node.end_mark.index
+            if node.style in ("'", '"'):
+                inside.append((a, b))
+            elif node.style in ("|", ">"):
+                body = text.find("\n", a, b)  # the header line (indicators, a comment) is not content
+                if body != -1:
+                    inside.append((body + 1, b))
+    inside.sort()
+    starts = [a for a, _ in inside]
+    ends: list[int] = []  # the furthest end among the ranges up to each one (ranges may nest)
+    for _a, b in inside:
+        ends.append(max(b, ends[-1]) if ends else b)
+
+    def in_scalar(i: int) -> bool:
+        k = bisect.bisect_right(starts, i) - 1
+        return k >= 0 and i < ends[k]
+
+    i = text.find("\t")
+    while i != -1:
+        if not in_scalar(i):
+            line = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+            hashes = [j for j in range(line, i) if text[j] == "#" and (j == line or text[j - 1] == " ") and not in_scalar(j)]
+            if not hashes:
+                return False
+        i = text.find("\t", i + 1)
+    return True
 
 
 def _parses(text: str) -> bool:
@@ -245,6 +290,15 @@ def _compose_all(text: str) -> tuple[list[Node], list[Problem]]:
 
 def _shift(docs: list[Node], offset: int, lines: int) -> None:
     """Move the marks of nodes composed from ``text[offset:]`` to offsets in ``text``."""
+    for node in _nodes(docs):
+        for attr in ("start_mark", "end_mark"):
+            m = getattr(node, attr, None)
+            if m is not None:
+                setattr(node, attr, yaml.Mark(m.name, m.index + offset, m.line + lines, m.column, None, None))
+
+
+def _nodes(docs: list[Node]) -> Iterator[Node]:
+    """Every node of ``docs`` once (an alias is the node it names)."""
     seen: set[int] = set()
     stack: list[Node] = list(docs)
     while stack:
@@ -252,10 +306,7 @@ def _shift(docs: list[Node], offset: int, lines: int) -> None:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        for attr in ("start_mark", "end_mark"):
-            m = getattr(node, attr, None)
-            if m is not None:
-                setattr(node, attr, yaml.Mark(m.name, m.index + offset, m.line + lines, m.column, None, None))
+        yield node
         if isinstance(node, MappingNode):
             for k, v in node.value:
                 stack.append(k)

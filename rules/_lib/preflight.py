@@ -65,6 +65,13 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 # CUDA graphs; it is a stated assumption, not a measurement of the launch.
 OVERHEAD_GIB = 1.0
 
+# What a finding says of OVERHEAD_GIB: vLLM measures these terms in a profile run at start-up
+# (v1/worker/gpu_worker.py determine_available_memory, L641-757 in 0.33), so no file gives
+# them and the constant stays; it is a floor, and the real pool is smaller.
+FLOOR_NOTE = (f"activation memory, non-torch allocations and CUDA graphs are counted as a {OVERHEAD_GIB:g} GiB floor "
+              "(vLLM measures them in its start-up profile run, v1/worker/gpu_worker.py determine_available_memory; "
+              "1.5-3 GiB is typical for an 8B model on one H100), so the real pool is smaller")
+
 BLOCK = 16  # vLLM's default --block-size on CUDA (config/cache.py)
 
 # vLLM's default --gpu-memory-utilization before the release inventories (0.28+) give it.
@@ -372,7 +379,7 @@ class Estimate:
             f"{self.gpu.name} ({total:.1f} GiB) x {self.utilization:g} = {total * self.utilization:.1f} GiB, "
             f"minus {self.weight_bytes_per_rank / GiB:.1f} GiB of weights per GPU ({self.facts.weight_note}"
             f"{f', tensor-parallel size {self.tp}' if self.tp > 1 else ''}), "
-            f"minus {OVERHEAD_GIB:g} GiB assumed for activations and CUDA graphs"
+            f"minus {OVERHEAD_GIB:g} GiB assumed for activations and CUDA graphs (a floor)"
         )
 
 
@@ -516,14 +523,69 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
     )
 
 
+def hybrid_gap(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[str, str] | None = None) -> str | None:
+    """Why a launch of a hybrid model on a known GPU gets no estimate, or None when that is
+    not the reason (not a hybrid, no GPU, or the estimate exists).
+
+    A hybrid's KV pages are N tokens long (LMCache's block size, linter/hybrid_block.py) and
+    each Mamba/GDN layer holds padded state pages; both need the model's config.json, which
+    the launch itself does not carry."""
+    parsed = ctx.parsed
+    if ctx.launch.program != "vllm" or ctx.launch.entrypoint == "config" or parsed.uncertain:
+        return None
+    if gpu_for(ctx.launch.resources, gpu_memory_gib) is None:
+        return None
+    model = (parsed.model or "").strip().rstrip("/")
+    if not model:
+        return None
+    facts = size_facts(model, model_configs)
+    row = knowledge.models().get(model)
+    family = row.hybrid if row is not None and row.hybrid != "none" else None
+    found = hf.find_config(model, ctx)
+    classified = hb.classify(found[0], ctx.version) if found is not None else None
+    if not (facts is not None and facts.mamba_layers) and family is None and classified is None:
+        return None
+    what = (f"{family.upper() if family == 'gdn' else 'Mamba2'} layers, rules/data/models.yaml" if family
+            else f"{facts.mamba_layers} Mamba/GDN layers, {facts.source}" if facts is not None and facts.mamba_layers
+            else f"a hybrid class of vLLM {ctx.version}'s registry")
+    if found is None:
+        return (f"{model} is a hybrid ({what}): its KV pages are N tokens long and each Mamba layer holds padded "
+                "state pages, which only its config.json gives; none was found (a model folder in the tree, "
+                "--model-config, the Hugging Face cache, rules/data/hybrid_configs.yaml): "
+                f"give one with `--model-config {model}=PATH/config.json` for an estimate")
+    config, origin = found
+    if classified is None:
+        return (f"the config.json of {model} ({origin}) names {hb.architecture(config) or 'no architecture'}, which "
+                f"vLLM {ctx.version}'s registry does not list as a hybrid class (rules/data/hybrid.json): N cannot be computed")
+    gpu = gpu_for(ctx.launch.resources, gpu_memory_gib)
+    tp = parsed.int_value("tensor_parallel_size") if parsed.last("tensor_parallel_size") is not None else 1
+    kv = parsed.last("kv_cache_dtype")
+    kv_dtype = kv.known_value if kv is not None else "auto"
+    if gpu is None or tp is None or tp < 1 or kv_dtype is None:
+        return None
+    try:
+        n = hb.block_size(config, ctx.version, _deployment(gpu, tp, kv_dtype, "align")).n
+    except hb.NotComputed as e:
+        return f"N for {model} ({origin}) is not computed: {e}"
+    if facts is None or facts.weight_bytes is None:
+        return (f"N = {n} for {model} ({origin}), but the size of its weights is not known (no checkpoint index "
+                "beside the config.json, no parameter count in rules/data/models.yaml), so the pool cannot be predicted")
+    return None
+
+
+def _deployment(gpu: Gpu, tp: int, kv_dtype: str, mode: str) -> hb.Deployment:
+    """What N depends on for this launch: FlashInfer's GDN prefill on H100/H200, else Triton."""
+    prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
+    return hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
+                         mamba_cache_mode=mode, gdn_prefill=prefill)
+
+
 def hybrid_pages(ctx, config: dict, gpu: Gpu, tp: int, kv_dtype: str) -> HybridPages | None:
     """N and the state pages per Mamba layer for a hybrid launch (vLLM's defaults: prefix
     caching on, so mode ``align``; no speculative decoding, which the estimate does not model)."""
-    prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
     pc_set, pc_on, _ = ctx.parsed.flag("enable_prefix_caching")
     mode = "none" if pc_set and pc_on is False else "align"
-    dep = hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
-                        mamba_cache_mode=mode, gdn_prefill=prefill)
+    dep = _deployment(gpu, tp, kv_dtype, mode)
     try:
         result = hb.block_size(config, ctx.version, dep)
     except hb.NotComputed:

@@ -220,6 +220,75 @@ def test_stored_extractions_decode_equal_to_what_the_readers_found(tree):
     assert seen_launches >= 6 and len(seen_kinds) >= 5, seen_kinds
 
 
+DEPLOY_SH = """#!/usr/bin/env bash
+set -euo pipefail
+if [ "${GPU:-a100}" = "h100" ]; then
+  IMG=vllm/vllm-openai:v0.30.1
+else
+  IMG=vllm/vllm-openai:v0.29.0
+fi
+cat > serve.yaml <<'YAML'
+max-model-len: 16384
+gpu-memory-utilization: 0.9
+swap-space: 4
+YAML
+vllm serve Qwen/Qwen3-8B --config serve.yaml --port 8000 &
+docker run --gpus all "$IMG" --model Qwen/Qwen3-8B --max-model-len 8192
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: qwen
+spec:
+  template:
+    spec:
+      containers:
+      - name: server
+        image: vllm/vllm-openai:v0.30.1
+        command: ["vllm", "serve"]
+        args: ["Qwen/Qwen3-8B", "--max-model-len", "${LEN}", "--swap-space", "8"]
+EOF
+"""
+
+
+def test_a_script_that_writes_data_files_is_stored_with_its_links(tmp_path, monkeypatch):
+    """A script whose heredocs write a --config file and a manifest, with an image chosen per
+    branch: its extraction is stored (the config link as a place in the launch list, the word's
+    values with the token) and comes back equal, and a new target reads it from the cache."""
+    from linter import engine, stored_extraction
+    from linter.source_file import SourceFile
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    (tmp_path / "deploy.sh").write_text(DEPLOY_SH)
+    src = SourceFile.from_bytes("deploy.sh", DEPLOY_SH.encode())
+    found = engine.extract(src, "shell")
+    assert found.written and stored_extraction.storable(found)
+    assert any(launch.config is not None for launch in found.launches)
+    assert any(launch.image is not None and launch.image.alternatives for launch in found.launches)
+    back = stored_extraction.decode(json.loads(json.dumps(stored_extraction.encode(found))), len(src.text))
+    assert back == engine.Extraction(found.launches, found.problems, found.pins, found.comments)
+    for launch in back.launches:  # the link is to the launch of the list itself, not a copy
+        assert launch.config is None or any(launch.config is other for other in back.launches)
+    bad = stored_extraction.encode(found)
+    at = stored_extraction._LAUNCH_FIELDS.index("config")
+    linked = next(i for i, row in enumerate(bad["L"]) if row[at] is not None)
+    for wrong in (linked, len(bad["L"]), -1, True, "1"):
+        rows = [list(r) for r in bad["L"]]
+        rows[linked][at] = wrong
+        with pytest.raises(ValueError):
+            stored_extraction.decode({**bad, "L": rows}, len(src.text))
+
+    run("deploy.sh")
+    calls = []
+    real = engine.extract
+    monkeypatch.setattr(engine, "extract", lambda src, kind: calls.append(src.path) or real(src, kind))
+    for target in ("0.29", "0.31"):
+        assert run("--target-version", target, "--output-format", "json", "deploy.sh") == run(
+            "--no-cache", "--target-version", target, "--output-format", "json", "deploy.sh")
+    assert calls == ["deploy.sh", "deploy.sh"]  # the --no-cache runs only
+
+
 def test_stored_extraction_that_is_not_one_is_a_miss():
     from linter import stored_extraction
 
@@ -300,3 +369,28 @@ def test_balanced_chunks_put_each_big_file_alone_and_every_job_once(tmp_path):
     assert sorted(j for c in chunks for j in c) == sorted(jobs)
     assert [len(c) for c in chunks[:3]] == [1, 1, 1] and {c[0][0] for c in chunks[:3]} == {10, 500, 990}
     assert all(len(c) <= batch.CHUNK and sum(j[4][0] for j in c) <= batch.CHUNK_BYTES for c in chunks[3:])
+
+
+def test_files_without_a_launch_are_not_linted_again_for_a_new_target(tmp_path, monkeypatch):
+    """A file that mentions vLLM but starts nothing (a module naming its backend, a Service) reads
+    the same for every release: a new --target-version serves it from the cache and lints
+    only the files with launches; a new selection lints it again."""
+    from linter import engine
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    (tmp_path / "serve.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-num-seq 8 --swap-space 4\n")
+    (tmp_path / "backends.py").write_text('"""Backends."""\n\nNAMES = {"vllm": "vLLM server", "tgi": "TGI"}  # vllm-lint: ignore[VL101]\n')
+    (tmp_path / "notes.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: vllm-router\nspec:\n  selector: {app: vllm}\n  ports: [{port: 80, targetPort: 8000}]\n")
+    run(".")
+    linted: list[str] = []
+    real = engine.lint_source
+    monkeypatch.setattr(engine, "lint_source", lambda src, *a, **k: linted.append(src.path) or real(src, *a, **k))
+    for args in (["--target-version", "0.30"], ["--target-version", "0.31", "--select", "ALL"]):
+        linted.clear()
+        assert run("--output-format", "json", *args, ".") == run("--no-cache", "--output-format", "json", *args, ".")
+        cached = linted[: len(linted) - 3]  # the --no-cache run lints the three
+        if "--select" in args:
+            assert sorted(cached) == ["backends.py", "notes.yaml", "serve.sh"]
+        else:
+            assert cached == ["serve.sh"]

@@ -235,3 +235,88 @@ def test_model_config_option_is_a_config_source(tmp_path):
     r = lint_file(str(script), "shell", settings, all_rules())
     [(sev, at, msg)] = hits(r, "VL404")
     assert (sev, at) == ("error", "512") and "N = 544" in msg and f"--model-config {path}" in msg
+
+
+# LFM2-VL keeps its language model's fields under `text_config`; vLLM's state function reads
+# them through `hf_config.text_config` (models/lfm2_vl.py get_mamba_state_shape_from_config,
+# L654-675 in 0.33), which hybrid.json now records as config.json paths.
+LFM2_VL = {
+    "architectures": ["Lfm2VlForConditionalGeneration"], "model_type": "lfm2_vl",
+    "text_config": {
+        "model_type": "lfm2", "dtype": "bfloat16", "hidden_size": 4096, "conv_L_cache": 3,
+        "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "num_hidden_layers": 16,
+        "layer_types": ["conv", "conv", "full_attention", "conv"] * 4,
+    },
+}
+
+
+@pytest.mark.parametrize("version", ["0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"])
+@pytest.mark.parametrize("tp,kv,kv_bytes", [(1, "auto", 2), (1, "fp8", 1), (2, "fp8", 1)])
+def test_lfm2_vl_short_conv_from_the_text_config(version, tp, kv, kv_bytes):
+    got = hb.block_size(LFM2_VL, Version(version), hb.Deployment(tp=tp, kv_cache_dtype=kv))
+    # by hand: short_conv_state_shape = (conv_L_cache - 1, hidden_size / tp) in the model dtype
+    # (short_conv_state_dtype with mamba_cache_dtype auto: bf16, 2 B); attention page per token =
+    # max(1, 2 KV heads / tp) x 2 x 128 x KV bytes; N = 16 x ceil(mamba / (16 x attention))
+    mamba = (3 - 1) * (4096 // tp) * 2
+    attn = max(1, 2 // tp) * 2 * 128 * kv_bytes
+    assert (got.mamba_page, got.attn_page_1_token) == (mamba, attn)
+    assert got.n == 16 * ceil(mamba / (16 * attn))
+    # the same language model as a text-only Lfm2 (its state reads `conv_dim`) pages alike
+    text_only = {**LFM2_VL["text_config"], "architectures": ["Lfm2ForCausalLM"], "conv_dim": 4096}
+    assert hb.block_size(text_only, Version(version), hb.Deployment(tp=tp, kv_cache_dtype=kv)).n == got.n
+
+
+# BailingMoeV2.5 (Ling/Ring linear): the state function binds `config = hf_config` and reads
+# `getattr(config, "head_dim", config.hidden_size // config.num_attention_heads)`
+# (models/bailing_moe_linear.py get_mamba_state_shape_from_config, L768-785 in 0.33), now
+# read into hybrid.json; linear_attention_state_shape = (heads / tp, head_dim, head_dim)
+# (layers/mamba/mamba_utils.py L154-161), in the model dtype (linear_attention_state_dtype).
+def _bailing(head_dim: bool) -> dict:
+    config = {"architectures": ["BailingMoeV2_5ForCausalLM"], "model_type": "bailing_hybrid", "dtype": "bfloat16",
+              "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 4, "num_hidden_layers": 20}
+    return {**config, "head_dim": 128} if head_dim else config
+
+
+@pytest.mark.parametrize("version", ["0.28.0", "0.31.0", "0.33.0"])
+@pytest.mark.parametrize("tp", [1, 2, 4])
+@pytest.mark.parametrize("with_head_dim", [True, False])
+def test_bailing_linear_attention_state(version, tp, with_head_dim):
+    got = hb.block_size(_bailing(with_head_dim), Version(version), hb.Deployment(tp=tp))
+    head_dim = 128  # given, or 2048 // 16
+    mamba = (16 // tp) * head_dim * head_dim * 2
+    attn = max(1, 4 // tp) * 2 * head_dim * 2
+    assert (got.mamba_page, got.attn_page_1_token) == (mamba, attn)
+    assert got.n == 16 * ceil(mamba / (16 * attn))
+
+
+# BailingMoeV3: get_mamba_state_shape_from_config only returns
+# `_get_kda_state_shape_for_config(vllm_config)`, a module function (models/bailing_moe_v3.py
+# L140-157 and L1477-1480 in 0.33) that hybrid.json now reads through.  kda_state_shape
+# (layers/mamba/mamba_utils.py L296-319): conv (3 x heads x head_dim / tp, kernel - 1),
+# recurrent (heads / tp, head_dim, head_dim); kda_state_dtype L133-147: conv in the model
+# dtype, recurrent float32 for `auto`.  MLA attention (bailing_hybrid with kv_lora_rank):
+# kv_lora_rank + qk_rope_head_dim values per token, one copy per rank, and A = 128.
+BAILING_V3 = {
+    "architectures": ["BailingMoeV3ForCausalLM"], "model_type": "bailing_hybrid", "dtype": "bfloat16",
+    "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 32, "head_dim": 128,
+    "short_conv_kernel_size": 4, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "num_hidden_layers": 32,
+}
+
+
+@pytest.mark.parametrize("tp", [1, 2, 4])
+def test_bailing_v3_kda_through_its_module_helper(tp):
+    got = hb.block_size(BAILING_V3, Version("0.33.0"), hb.Deployment(tp=tp))
+    conv = (3 * 32 * 128 // tp) * (4 - 1) * 2
+    recurrent = (32 // tp) * 128 * 128 * 4
+    attn = (512 + 64) * 2
+    assert (got.mamba_page, got.attn_page_1_token) == (conv + recurrent, attn)
+    assert got.n == 128 * ceil((conv + recurrent) / (128 * attn))
+
+
+def test_bailing_v3_vl_reads_the_text_model_through_the_same_helper():
+    # BailingMoeV3VL delegates to BailingMoeV3 on its text config (models/bailing_moe_v3_vl.py
+    # L322-328 in 0.33), which returns the module helper's call: the same N as the text model
+    text = {k: v for k, v in BAILING_V3.items() if k != "architectures"}
+    vl = {"architectures": ["BailingMoeV3VLForConditionalGeneration"], "model_type": "bailing_moe_v3_vl", "text_config": text}
+    for tp in (1, 2):
+        assert hb.block_size(vl, Version("0.33.0"), hb.Deployment(tp=tp)).n == hb.block_size(BAILING_V3, Version("0.33.0"), hb.Deployment(tp=tp)).n

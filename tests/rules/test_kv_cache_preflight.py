@@ -355,3 +355,49 @@ def test_hybrid_launch_with_its_config_json(tmp_path):
     page = 784 * 4096
     need = 16 * -(-262144 // 784) * page + 48 * 2 * page
     assert any(f"{need / GiB:.1f} GiB" in full(d) for d in found), [full(d) for d in found]
+
+
+# ---------------------------------------------------------------------------
+# A hybrid that gets no estimate says why (VL803), and the 1 GiB constant is called a floor
+
+
+H100 = "nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3"
+
+
+def test_hybrid_without_config_json_says_why(tmp_path):
+    # Qwen3-Next is a GDN hybrid in rules/data/models.yaml, with no config.json anywhere
+    text = deployment('["Qwen/Qwen3-Next-80B-A3B-Instruct", "--tensor-parallel-size", "4"]', H100, gpus=4, tag="v0.33.0")
+    r = run(tmp_path, "next.yaml", text)
+    assert not diags(r, "VL802")
+    (d,) = diags(r, "VL803")
+    assert d.message == "no KV cache estimate for this hybrid model"
+    assert d.notes[0].startswith("Qwen/Qwen3-Next-80B-A3B-Instruct is a hybrid (GDN layers")
+    assert "`--model-config Qwen/Qwen3-Next-80B-A3B-Instruct=PATH/config.json`" in d.notes[0]
+    assert r.src.text[d.span.start : d.span.end] == "Qwen/Qwen3-Next-80B-A3B-Instruct"
+
+
+def test_hybrid_with_n_but_no_weight_size_says_so(tmp_path):
+    # the shipped config table gives N (Qwen3.6-27B on one H100, bf16: 832 in 0.33), the
+    # models table records no parameter count: the pool cannot be predicted
+    text = deployment('["Qwen/Qwen3.6-27B", "--max-model-len", "32768"]', H100, tag="v0.33.0")
+    (d,) = diags(run(tmp_path, "q.yaml", text), "VL803")
+    assert d.message == "no KV cache estimate for this hybrid model"
+    assert d.notes[0].startswith("N = ") and "the size of its weights is not known" in d.notes[0]
+    from linter import hybrid_block as hb
+    from rules._lib import hybrid_facts as hf
+
+    config = hf.shipped_configs()["Qwen/Qwen3.6-27B"][0]
+    n = hb.block_size(config, Version("0.33.0"), hb.Deployment(tp=1, kv_cache_dtype="auto", mamba_cache_mode="align", gdn_prefill="flashinfer")).n
+    assert f"N = {n} for Qwen/Qwen3.6-27B" in d.notes[0]
+
+
+def test_no_gpu_known_stays_silent(tmp_path):
+    text = deployment('["Qwen/Qwen3-Next-80B-A3B-Instruct"]', "app: llm", tag="v0.33.0")
+    assert not diags(run(tmp_path, "next.yaml", text), "VL803")
+
+
+def test_dense_concurrency_calls_the_constant_a_floor(tmp_path):
+    text = deployment('["Qwen/Qwen3-8B", "--max-model-len", "32768"]', H100, tag="v0.32.0")
+    (info,) = diags(run(tmp_path, "q8.yaml", text), "VL803")
+    assert f"counted as a {preflight.OVERHEAD_GIB:g} GiB floor" in full(info) and "determine_available_memory" in full(info)
+    assert "(a floor)" in full(info)

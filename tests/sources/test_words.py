@@ -94,6 +94,44 @@ def test_crlf_and_multibyte_placement() -> None:
         assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
 
 
+SCRIPT_RUNS = (
+    "#!/bin/sh\n# 服务器 \U0001F680\U0001F680 — démarrage ✓\n"
+    'vllm serve "ü/模型" --served-model-name "名前—\U0001F916x" \\\n  --max-model-len 8192 --tokenizer é/à\n'
+)
+
+
+def test_runs_of_multibyte_characters_place_every_word() -> None:
+    """Adjacent multibyte characters of different widths (2, 3 and 4 bytes) in one run, and
+    several runs in a word: every value stands at its own characters."""
+    src = SourceFile.from_text("s.sh", SCRIPT_RUNS)
+    (launch,) = shell.extract(src).launches
+    check_launch(src, launch)
+    assert values(launch.args) == ["ü/模型", "--served-model-name", "名前—\U0001F916x", "--max-model-len", "8192", "--tokenizer", "é/à"]
+    for tok in launch.args:
+        assert src.text[tok.value_start : tok.value_start + len(tok.value)] == tok.value
+
+
+def test_masked_stretch_keeps_exactly_the_ranges() -> None:
+    """Overlapping, touching, empty and unordered ranges: each character in a range is kept,
+    every other one blanked but line ends."""
+    import random
+
+    from linter.sources import masked_stretch
+
+    rnd = random.Random(5)
+    for _ in range(3000):
+        text = "".join(rnd.choice("ab \n\ré\U0001F680") for _ in range(rnd.randint(1, 30)))
+        ranges = []
+        for _ in range(rnd.randint(1, 4)):
+            a = rnd.randint(0, len(text))
+            ranges.append((a, rnd.randint(a, len(text))))
+        base, out = masked_stretch(text, ranges)
+        assert base == min(a for a, _ in ranges) and len(out) == max(b for _, b in ranges) - base
+        for k, ch in enumerate(out):
+            kept = any(a <= base + k < b for a, b in ranges)
+            assert ch == (text[base + k] if kept or text[base + k] in "\r\n" else " ")
+
+
 def test_a_huge_word_costs_runs_not_positions() -> None:
     big = "x" * 1_000_000
     src = SourceFile.from_text("s.sh", f'vllm serve m --chat-template "{big}" --port 8000\n')
