@@ -330,7 +330,7 @@ def _lint_read(path: str, kind: str, prefilter: bool, data: bytes, digest: str, 
     stored: list = []
     looked: list = []
     launches: list = []
-    images = repr(settings.vllm_images) if settings.vllm_images else ""
+    images = images_key(settings)
     built = built_key(settings)
     reader = (lambda src, kind: _counted(cached_extract(cache, src, kind, digest, stored, images, built, looked), launches)) if cache is not None else extract
     result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter, reader=reader)
@@ -348,6 +348,11 @@ def _counted(extraction, launches: list):
     """``extraction``, its number of launches appended to ``launches``."""
     launches.append(len(extraction.launches))
     return extraction
+
+
+def images_key(settings) -> str:
+    """The ``vllm-images`` patterns as text, for the extraction key (the reading depends on them)."""
+    return repr(settings.vllm_images) if settings.vllm_images else ""
 
 
 def built_key(settings) -> str:

@@ -411,36 +411,30 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     diagnostics to standard error (as ruff does); with ``--diff`` the diff goes
     to standard output.
     """
-    from linter.discovery import _force_excluded, _spec, DEFAULT_EXCLUDES, classify
+    from linter import project
+    from linter.engine import MAX_FILE_BYTES
     from linter.reporters import report
 
     out = out or _Out(color=False, quiet=False)
     found = lambda results: _exit_code(results, lambda _p: settings, exit_zero)  # noqa: E731
-    from linter.engine import MAX_FILE_BYTES
-
     data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)  # bounded: ``cat /dev/zero | vllm-lint -`` must end
-    too_big = len(data) > MAX_FILE_BYTES
-    excl = _spec([*(DEFAULT_EXCLUDES if cfg.exclude is None else cfg.exclude), *cfg.extend_exclude])
-    if too_big or (force_exclude and _force_excluded(filename, excl, respect_gitignore)):
+    check = project.check_document(filename, data, settings, cfg, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
+    if check.too_big is not None or check.excluded:
         if fix:  # passes through unchanged, the rest streamed in bounded memory
             import shutil
 
             sys.stdout.buffer.write(data)
             shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
             sys.stdout.flush()
-        if not too_big:
+        if check.too_big is None:
             return EXIT_CLEAN
-        from linter.engine import input_problem
-
-        result = input_problem("VL003", filename, f"standard input is over the {MAX_FILE_BYTES}-byte limit; not read", settings)
+        result = check.too_big
         text = report("concise" if fix and output_format == "full" else output_format, [result], quiet=out.quiet)
         (sys.stderr if fix else sys.stdout).write(text)
         return found([result])
-    head = data[:256]
-    kind = classify(filename, head)
+    kind = check.kind
     if kind is None:
         raise click.UsageError(f"--stdin-filename {filename}: vllm-lint does not know this kind of file ({KNOWN_KINDS})")
-    from linter import project
 
     if fix or show_diff:
         from linter.fixer import fixes_summary, unified_diff

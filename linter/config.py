@@ -353,6 +353,9 @@ class Overrides:
     ignore: frozenset[str] = frozenset()
     model_configs: dict = field(default_factory=dict)
     roots: tuple[str, ...] | None = None  # what a launch's ``--config FILE`` may read (:attr:`linter.engine.Settings.roots`)
+    # the language server: the configuration's ``target-version`` is only the release of a launch
+    # without a pin (:attr:`linter.engine.Settings.fallback`); the command line: it beats pins
+    pins_beat_configured: bool = False
 
 
 def target_of(cfg: Config):
@@ -369,12 +372,22 @@ def target_of(cfg: Config):
 
 
 def settings(cfg: Config, overrides: Overrides = Overrides()):
-    """The :class:`linter.engine.Settings` that ``cfg`` and the command line make."""
+    """The :class:`linter.engine.Settings` that ``cfg`` and what is said over it make: the command
+    line's options, or the language server's client options (:func:`client_overrides`).  The one
+    builder of both: defaults < configuration file < overrides."""
     from linter.engine import Settings
 
     fresh = overrides.select is not None
+    target = fallback = None
+    if overrides.target is not None:
+        target = overrides.target  # the configuration's target-version is not even read
+    elif overrides.pins_beat_configured:
+        fallback = target_of(cfg)
+    else:
+        target = target_of(cfg)
     return Settings(
-        target=overrides.target if overrides.target is not None else target_of(cfg),
+        target=target,
+        fallback=fallback,
         select=overrides.select if fresh else (frozenset(cfg.select) if cfg.select is not None else None),
         extend_select=overrides.extend_select | (frozenset() if fresh else frozenset(cfg.extend_select)),
         ignore=overrides.ignore | (frozenset() if fresh else frozenset(cfg.ignore)),
@@ -384,6 +397,43 @@ def settings(cfg: Config, overrides: Overrides = Overrides()):
         model_configs=dict(overrides.model_configs),
         roots=overrides.roots,
     )
+
+
+def client_overrides(options) -> tuple[Overrides, list[str]]:
+    """The language server's client options (``initializationOptions``, or the ``vllm-lint``
+    section of ``workspace/didChangeConfiguration``) as the layer over the configuration that the
+    command line's options are: ``targetVersion`` (checks every launch, as ``--target-version``),
+    ``select``, ``extendSelect``, ``ignore`` (a list, or ``"VL1,VL2"`` as the command line takes
+    them).  The configuration's ``target-version`` stays below a file's pin.  A value the server
+    cannot use is left out and described in the problems (the editor's log), never fatal."""
+    problems: list[str] = []
+    target = None
+    if options.get("targetVersion"):
+        from linter import knowledge
+
+        try:
+            target = knowledge.resolve_target(str(options["targetVersion"]))
+        except knowledge.UnknownRelease as exc:
+            problems.append(f"targetVersion: {exc}")
+
+    def codes(key: str) -> frozenset[str]:
+        value = options.get(key) or ()
+        items = value.split(",") if isinstance(value, str) else value if isinstance(value, (list, tuple)) else [value]
+        given = [str(c).strip() for c in items if str(c).strip()]
+        if not given:
+            return frozenset()
+        known, out = _known_codes(), set()
+        for code in given:
+            try:
+                out.update(_check_codes([code], key, "client settings", known))
+            except ConfigError as exc:
+                problems.append(str(exc))
+        return frozenset(out)
+
+    select = codes("select")
+    overrides = Overrides(target=target, select=select or None, extend_select=codes("extendSelect"),
+                          ignore=codes("ignore"), pins_beat_configured=True)
+    return overrides, problems
 
 
 class Resolver:

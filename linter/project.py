@@ -319,12 +319,60 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
     return _per_file_ignores(results, settings)
 
 
-def lint_document(path: str, data: bytes, settings: Settings, kind: str) -> FileResult:
+@dataclass(frozen=True)
+class DocumentCheck:
+    """What a document given as bytes (standard input, an editor's buffer) is to vllm-lint,
+    before it is linted (:func:`check_document`)."""
+
+    kind: str | None  # the kind it is read as; None: not a kind vllm-lint reads
+    excluded: bool = False  # force-exclude: the configuration's excludes or .gitignore leave it out
+    too_big: FileResult | None = None  # over the size limit: not read, this VL003 result instead
+
+
+def check_document(path: str, data: bytes, settings: Settings, cfg, *, force_exclude: bool = False,
+                   respect_gitignore: bool = True, fallback_kind: str | None = None,
+                   origin: str = "standard input") -> DocumentCheck:
+    """The checks of a document named ``path`` whose bytes are ``data`` (at most
+    ``MAX_FILE_BYTES + 1`` of them need be read), in order: over the size limit (VL003,
+    naming ``origin``); with ``force_exclude``, left out by ``cfg``'s ``exclude``/
+    ``extend-exclude`` (or by ``.gitignore`` when ``respect_gitignore``); its kind
+    (:func:`linter.discovery.classify`, else ``fallback_kind``: an unnamed editor buffer's
+    language).  The command line's standard input and the language server share them."""
+    from linter.discovery import DEFAULT_EXCLUDES, _force_excluded, _spec, classify
+    from linter.engine import MAX_FILE_BYTES
+
+    if len(data) > MAX_FILE_BYTES:
+        return DocumentCheck(None, too_big=input_problem("VL003", path, f"{origin} is over the {MAX_FILE_BYTES}-byte limit; not read", settings))
+    if force_exclude:
+        excl = _spec([*(DEFAULT_EXCLUDES if cfg.exclude is None else cfg.exclude), *cfg.extend_exclude])
+        if _force_excluded(path, excl, respect_gitignore):
+            return DocumentCheck(None, excluded=True)
+    return DocumentCheck(classify(path, data[:256]) or fallback_kind)
+
+
+def lint_document(path: str, data: bytes, settings: Settings, kind: str, *, cache=None, store: bool = False) -> FileResult:
     """Lint ``data`` as the file ``path`` of ``kind`` (``linter.discovery.classify`` names kinds)
-    would be: standard input, or an editor's buffer.  Named config files are not followed."""
+    would be: standard input, or an editor's buffer.  Named config files are not followed.
+
+    ``cache`` (a :class:`linter.cache.Cache`): the extraction is taken from its extraction pack
+    when one of these very bytes is there (keyed by their digest, so an unsaved buffer can only
+    meet its own reading); with ``store`` a new one is kept and the pack saved - for bytes that
+    are the file's on disk, as an entry replaces the path's earlier one.  The compact results
+    pack is not used: it keeps no launches, which an editor's hover and completion read."""
     from rules._lib.base import all_rules
 
-    return lint_file(path, kind, settings, all_rules(), data=data)
+    if cache is None:
+        return lint_file(path, kind, settings, all_rules(), data=data)
+    from linter.batch import built_key, cached_extract, images_key
+
+    stored: list = []
+    digest, images, built = cache.digest(data), images_key(settings), built_key(settings)
+    result = lint_file(path, kind, settings, all_rules(), data=data,
+                       reader=lambda src, k: cached_extract(cache, src, k, digest, stored, images, built))
+    if store and stored:
+        cache.put_extraction(*stored[0])
+        cache.save()
+    return result
 
 
 # ---------------------------------------------------------------------------

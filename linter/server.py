@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import dataclasses
 import functools
 import logging
 import os
@@ -50,7 +51,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from linter import knowledge
-from linter.config import CONFIG_NAMES, ConfigError, resolve
+from linter.config import CONFIG_NAMES, Config, ConfigError, Resolver, client_overrides, settings as build_settings
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult, Settings
 from linter.kinds import for_language
@@ -138,6 +139,16 @@ def _lines_on_disk(path: str, encoding) -> Lines | None:
         return None
 
 
+def _same_on_disk(path: str, data: bytes) -> bool:
+    """The file ``path`` holds ``data`` (the buffer is saved): only then may its reading be stored."""
+    from linter.source_file import read_file
+
+    try:
+        return read_file(path) == data
+    except OSError:
+        return False
+
+
 def _path_of(uri: str) -> str:
     parsed = urlparse(uri)
     if parsed.scheme == "file":
@@ -167,71 +178,105 @@ class VllmLintServer(LanguageServer):
         self.docs: dict[str, DocState] = {}
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
         self.options: dict = {}  # initializationOptions, updated by workspace/didChangeConfiguration
+        self._resolver: Resolver | None = None
+        self._option_problems: list[str] = []
+        self._cache = None  # linter.cache.Cache, made on the first lint
 
-    # -- settings, as the command line builds them from the configuration file
+    # -- settings: the command line's builder, the client options as its override layer
 
-    def settings_for(self, path: str) -> tuple[Settings, str | None]:
-        """(settings, problem) for the file ``path``: its configuration (``config`` option, else the
-        nearest file from its folder upwards), the client's ``targetVersion``, ``select``,
-        ``extendSelect``, ``ignore``.  A bad configuration or release is a problem, and the
-        defaults are used."""
-        problem = None
-        opts = self.options
+    def set_options(self, options: dict) -> None:
+        """New client options (``initialize``, ``workspace/didChangeConfiguration``)."""
+        self.options = options
+        self._resolver = None
+
+    def resolver(self) -> tuple[Resolver | None, str | None]:
+        """The :class:`linter.config.Resolver` of the client options (made once, until they or a
+        configuration file change), or (None, the problem) when their ``config`` cannot be read."""
+        if self._resolver is None:
+            overrides, problems = client_overrides(self.options)
+            try:
+                self._resolver = Resolver(self.options.get("config") or None, overrides)
+            except ConfigError as exc:
+                return None, "; ".join([*problems, str(exc)])
+            self._option_problems = problems
+        return self._resolver, "; ".join(self._option_problems) or None
+
+    def configuration_changed(self) -> None:
+        """A configuration file changed: read them again."""
+        if self._resolver is not None:
+            try:
+                self._resolver.reload()
+            except ConfigError:
+                self._resolver = None  # the ``config`` file went away: said at the next lint
+
+    def settings_for(self, path: str) -> tuple[Settings, Config, str | None]:
+        """(settings, configuration, problem) for the file ``path``, built as the command line builds them
+        (:func:`linter.config.settings`): its configuration (the ``config`` option, else the
+        nearest file from its folder upwards), under the client options
+        (:func:`linter.config.client_overrides`).  What cannot be used is a problem: a bad
+        configuration file gives way to the defaults, a bad ``target-version`` to none."""
+        resolver, problem = self.resolver()
+        problems = [problem] if problem else []
+        overrides = resolver.overrides if resolver is not None else client_overrides(self.options)[0]
+        cfg = Config()
+        if resolver is not None:
+            try:
+                cfg = resolver.config_for(path)
+            except ConfigError as exc:
+                problems.append(str(exc))
         try:
-            cfg = resolve(opts.get("config"), start=os.path.dirname(os.path.abspath(path)))
-        except ConfigError as exc:
-            from linter.config import Config
-
-            cfg, problem = Config(), str(exc)
-        target = fallback = None
-        try:
-            if opts.get("targetVersion"):
-                target = knowledge.resolve_version(str(opts["targetVersion"]))
-            elif cfg.target_version is not None:
-                fallback = knowledge.resolve_version(cfg.target_version)
-        except knowledge.UnknownRelease as exc:
-            problem = f"target-version: {exc}"
-
-        def codes(key: str) -> frozenset[str]:
-            value = opts.get(key) or ()
-            items = value.split(",") if isinstance(value, str) else value  # "VL1,VL2" as the command line takes it
-            return frozenset(str(c).strip().upper() for c in items if str(c).strip())
-
-        select = codes("select") or None
-        settings = Settings(
-            target=target,
-            fallback=fallback,
-            select=select if select is not None else (frozenset(cfg.select) if cfg.select is not None else None),
-            extend_select=codes("extendSelect") | (frozenset() if select is not None else frozenset(cfg.extend_select)),
-            ignore=codes("ignore") | (frozenset() if select is not None else frozenset(cfg.ignore)),
-            per_file_ignores=cfg.per_file_matcher(),
-            gpu_memory_gib=cfg.gpu_memory_gib,
-            vllm_images=tuple(cfg.vllm_images),
-        )
-        return settings, problem
+            built = build_settings(cfg, overrides)
+        except ConfigError as exc:  # the file's target-version names no release
+            problems.append(str(exc))
+            built = build_settings(dataclasses.replace(cfg, target_version=None), overrides)
+        return built, cfg, "; ".join(problems) or None
 
     # -- linting, off the event loop
 
     def lint_now(self, uri: str, version: int | None, text: str, language: str | None) -> Run | None:
         """Lint ``text`` as the file of ``uri`` (on the worker thread); None when vllm-lint does
-        not read that kind of file."""
+        not read that kind of file, or the configuration excludes it (as ``--force-exclude``
+        does for standard input: an editor names every file it opens)."""
         from linter.cache import settings_key
-        from linter.discovery import classify
         from linter import project
 
         path = _path_of(uri)
+        on_disk = urlparse(uri).scheme == "file"
         data = text.encode("utf-8", "surrogatepass")
+        settings, cfg, problem = self.settings_for(path)
         # a buffer without a name vllm-lint knows (``untitled:``) is classified by its language
-        kind = classify(path, data[:256]) or (for_language(language) if not urlparse(uri).scheme == "file" else None)
-        if kind is None:
+        check = project.check_document(path, data, settings, cfg, force_exclude=on_disk, respect_gitignore=cfg.respect_gitignore,
+                                       fallback_kind=None if on_disk else for_language(language), origin="the buffer")
+        if check.too_big is not None:
+            return Run(version, text, ("too-big",), check.too_big, Lines(text, self.workspace.position_encoding), problem)
+        if check.kind is None:
             return None
-        settings, problem = self.settings_for(path)
-        key = (kind, settings_key(settings, path), str(self.options.get("targetVersion")))
+        kind = check.kind
+        key = (kind, settings_key(settings, path))
         state = self.docs.get(uri)
         if state is not None and state.run is not None and state.run.text == text and state.run.key == key:
             return Run(version, text, key, state.run.result, state.run.lines, problem)
-        result = project.lint_document(path, data, settings, kind)
+        cache = self.cache()
+        result = project.lint_document(path, data, settings, kind, cache=cache, store=cache is not None and on_disk and _same_on_disk(path, data))
         return Run(version, text, key, result, Lines(text, self.workspace.position_encoding), problem)
+
+    def cache(self):
+        """The on-disk cache the command line uses (``$VLLM_LINT_CACHE_DIR``, else
+        ``.vllm-lint-cache`` in the workspace's root folder), or None: no root folder, or the
+        client option ``"cache": false`` (as ``--no-cache``)."""
+        if self.options.get("cache") is False:
+            return None
+        if self._cache is None:
+            from linter.cache import DIRNAME, Cache
+
+            root = os.environ.get("VLLM_LINT_CACHE_DIR")
+            if not root:
+                folder = self.workspace.root_path
+                if not folder:
+                    return None
+                root = os.path.join(folder, DIRNAME)
+            self._cache = Cache(root)
+        return self._cache
 
     def document(self, uri: str):
         """The open document ``uri`` (as the client names it), or None once closed."""
@@ -326,7 +371,7 @@ server = VllmLintServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: VllmLintServer, params: lsp.InitializeParams) -> None:
     opts = params.initialization_options
-    ls.options = dict(opts) if isinstance(opts, dict) else {}
+    ls.set_options(dict(opts) if isinstance(opts, dict) else {})
 
 
 @server.feature(lsp.INITIALIZED)
@@ -354,7 +399,9 @@ def _is_config(uri: str) -> bool:
     return os.path.basename(_path_of(uri)) in (*CONFIG_NAMES, "pyproject.toml")
 
 
-async def _relint_all(ls: VllmLintServer) -> None:
+async def _relint_all(ls: VllmLintServer, *, configuration: bool = False) -> None:
+    if configuration:
+        ls.configuration_changed()
     for uri in list(ls.docs):
         await ls.relint(uri)
 
@@ -362,7 +409,7 @@ async def _relint_all(ls: VllmLintServer) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 async def did_save(ls: VllmLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
     if _is_config(params.text_document.uri):
-        await _relint_all(ls)
+        await _relint_all(ls, configuration=True)
     else:
         await ls.relint(params.text_document.uri)
 
@@ -381,14 +428,14 @@ async def did_change_configuration(ls: VllmLintServer, params: lsp.DidChangeConf
     if isinstance(settings, dict):
         section = settings.get(NAME, settings)
         if isinstance(section, dict):
-            ls.options = {**ls.options, **section}
+            ls.set_options({**ls.options, **section})
     await _relint_all(ls)
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 async def did_change_watched_files(ls: VllmLintServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     if any(_is_config(c.uri) for c in params.changes):
-        await _relint_all(ls)
+        await _relint_all(ls, configuration=True)
 
 
 # ---------------------------------------------------------------------------
@@ -456,7 +503,7 @@ def _fix_all_edits(ls: VllmLintServer, uri: str, run: Run) -> list[lsp.TextEdit]
     path = _path_of(uri)
     data = run.text.encode("utf-8", "surrogatepass")
     kind = run.key[0] or classify(path, data[:256])
-    settings, _problem = ls.settings_for(path)
+    settings, _cfg, _problem = ls.settings_for(path)
     fixed = project.fix_document(path, data, settings, kind)
     if fixed is None or fixed.outcome.error or fixed.outcome.fixed == fixed.outcome.original:
         return []

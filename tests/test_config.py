@@ -220,3 +220,92 @@ def test_configuration_that_is_a_pipe_or_not_utf8_is_an_error_not_a_hang(tmp_pat
     (tmp_path / "pyproject.toml").write_bytes(b'[tool.vllm-lint]\nselect = ["\xff"]\n')
     with pytest.raises(ConfigError, match="not UTF-8"):
         load(str(tmp_path / "pyproject.toml"))
+
+
+# -- one builder: the command line's options and the language server's client options ---------
+
+
+def _release_of(settings, text: str, path) -> str:
+    from linter import project
+
+    result = project.lint_document(str(path), text.encode(), settings, "shell")
+    (rep,) = result.launches
+    return f"{rep.version} {rep.reason}"
+
+
+PINNED = "pip install vllm==0.30.0\nvllm serve m --max-num-seqs 8\n"
+PLAIN = "vllm serve m --max-num-seqs 8\n"
+
+
+def test_command_line_configured_target_beats_the_pin(tmp_path):
+    from linter import knowledge
+    from linter.config import Overrides, settings
+
+    cfg = load(str(_write(tmp_path / "vllm-lint.toml", 'target-version = "0.28"\n')))
+    assert _release_of(settings(cfg), PINNED, tmp_path / "a.sh") == "0.28.0 target"
+    over = settings(cfg, Overrides(target=knowledge.resolve_target("0.31")))
+    assert _release_of(over, PINNED, tmp_path / "a.sh") == "0.31.0 target"
+
+
+def test_client_options_precedence_target_then_pin_then_configuration(tmp_path):
+    from linter.config import client_overrides, settings
+
+    cfg = load(str(_write(tmp_path / "vllm-lint.toml", 'target-version = "0.28"\nignore = ["VL205"]\n')))
+    plain, problems = client_overrides({})
+    assert problems == [] and plain.pins_beat_configured
+    assert _release_of(settings(cfg, plain), PINNED, tmp_path / "a.sh") == "0.30.0 pin"
+    assert _release_of(settings(cfg, plain), PLAIN, tmp_path / "a.sh") == "0.28.0 configured"
+    target, _ = client_overrides({"targetVersion": "0.31"})
+    assert _release_of(settings(cfg, target), PINNED, tmp_path / "a.sh") == "0.31.0 target"
+    # the configuration's other keys stay under the client's, as under the command line's
+    built = settings(cfg, client_overrides({"ignore": ["VL201"], "extendSelect": "VL302,VL8"})[0])
+    assert built.ignore == {"VL201", "VL205"} and built.extend_select == {"VL302", "VL8"}
+    fresh = settings(cfg, client_overrides({"select": ["vl1"]})[0])
+    assert fresh.select == {"VL1"} and fresh.ignore == frozenset()  # a selection starts afresh
+
+
+def test_client_options_that_cannot_be_used_are_problems_not_failures(tmp_path):
+    from linter.config import client_overrides
+
+    overrides, problems = client_overrides({"targetVersion": "9.9", "ignore": ["VL201", "NOPE"]})
+    assert overrides.target is None and overrides.ignore == {"VL201"}
+    assert len(problems) == 2 and "targetVersion" in problems[0] and "NOPE" in problems[1]
+
+
+def test_the_server_builds_its_settings_with_the_same_builder(tmp_path):
+    pytest.importorskip("pygls")
+    from linter.server import VllmLintServer
+
+    _write(tmp_path / "vllm-lint.toml", 'target-version = "0.28"\nignore = ["VL205"]\n')
+    server = VllmLintServer()
+    server.set_options({"ignore": "VL201"})
+    built, cfg, problem = server.settings_for(str(tmp_path / "deploy" / "a.sh"))
+    assert problem is None and cfg.path == str(tmp_path / "vllm-lint.toml")
+    assert str(built.fallback) == "0.28.0" and built.target is None and built.ignore == {"VL201", "VL205"}
+    _write(tmp_path / "vllm-lint.toml", 'target-version = "7.0"\n')
+    server.configuration_changed()
+    built, _cfg, problem = server.settings_for(str(tmp_path / "a.sh"))
+    assert built.fallback is None and "target-version" in problem  # a bad release: none, said in the log
+    server.set_options({"config": str(tmp_path / "missing.toml")})
+    built, _cfg, problem = server.settings_for(str(tmp_path / "a.sh"))
+    assert "missing.toml" in problem and built.fallback is None
+
+
+# -- the checks of a document given as bytes (standard input, an editor's buffer) ----------------
+
+
+def test_check_document_size_exclusion_and_kind(tmp_path, monkeypatch):
+    from linter import project
+    from linter.config import settings
+    from linter.engine import MAX_FILE_BYTES
+
+    monkeypatch.chdir(tmp_path)
+    cfg = load(str(_write(tmp_path / "vllm-lint.toml", 'extend-exclude = ["vendor"]\n')))
+    s = settings(cfg)
+    big = project.check_document("x.sh", b"#" * (MAX_FILE_BYTES + 1), s, cfg, origin="the buffer")
+    assert big.kind is None and [d.code for d in big.too_big.diagnostics] == ["VL003"]
+    assert "the buffer is over" in big.too_big.diagnostics[0].message
+    assert project.check_document("vendor/x.sh", b"vllm serve m\n", s, cfg, force_exclude=True).excluded
+    assert project.check_document("vendor/x.sh", b"vllm serve m\n", s, cfg).kind == "shell"
+    assert project.check_document("notes.bin", b"\x00", s, cfg).kind is None
+    assert project.check_document("Untitled-1", b"vllm serve m\n", s, cfg, fallback_kind="shell").kind == "shell"
