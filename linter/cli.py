@@ -638,6 +638,7 @@ def _list_options(version, output_format) -> int:
                 "default": o.default,
                 "deprecated": o.deprecated,
                 "group": o.group,
+                "help": o.help,
             }
             for o in release.options
         ]

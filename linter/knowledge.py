@@ -63,6 +63,13 @@ class OptionSpec:
         )
 
     @property
+    def help(self) -> str | None:
+        """The help text ``vllm serve --help`` shows for it in this release (expanded as argparse
+        expands it, unwrapped), or None: hidden, without help, or not recorded (history)."""
+        text = self.raw.get("help")
+        return text if isinstance(text, str) else None
+
+    @property
     def primary(self) -> str:
         """The long option name people write (``--tensor-parallel-size``, not ``-tp``)."""
         positives = [n for n in self.names if n not in self.negative_names]

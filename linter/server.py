@@ -12,8 +12,8 @@ file's folder upwards by :mod:`linter.config`) and publishes the diagnostics:
   as a ``quickfix`` titled "(unsafe)"; and ``source.fixAll.vllm-lint``, the safe
   fixes of :func:`linter.project.fix_document` (``--fix``).  The edits are the
   fixes' own character-range edits, converted to LSP ranges.
-* **Hover** on an option of a launch: what the launch's release says of it (type,
-  choices, default, group, deprecation) and its history over every known release
+* **Hover** on an option of a launch: what the launch's release says of it (vLLM's
+  help text, type, choices, default, group, deprecation) and its history over every known release
   (:func:`linter.knowledge.option_history`).
 * **Completion** of option names after ``-`` / ``--`` in a command-line launch,
   from the launch's release.
@@ -372,6 +372,11 @@ server = VllmLintServer()
 def initialize(ls: VllmLintServer, params: lsp.InitializeParams) -> None:
     opts = params.initialization_options
     ls.set_options(dict(opts) if isinstance(opts, dict) else {})
+    # the workspace's root is the working folder the command line would run in: excludes and a
+    # relative ``config`` are read from it
+    root = params.root_path if params.root_uri is None else _path_of(params.root_uri)
+    if root and os.path.isdir(root):
+        os.chdir(root)
 
 
 @server.feature(lsp.INITIALIZED)
@@ -567,6 +572,8 @@ def hover_text(opt, rep) -> str:
     else:
         if opt.written != name and opt.match in ("abbrev", "normalized"):
             lines.append(f"\nWritten `{opt.written}` ({'an abbreviation' if opt.match == 'abbrev' else 'normalized by vLLM'}).")
+        if spec.help:  # vLLM's own text, as ``vllm serve --help`` shows it in this release
+            lines.append("\n" + spec.help)
         facts = []
         if spec.takes_value:
             kind = (spec.type or "str").removeprefix("callable:")

@@ -333,3 +333,50 @@ async def test_a_changed_configuration_file_lints_the_open_files_again(client: L
     client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams([lsp.FileEvent(config.as_uri(), lsp.FileChangeType.Created)]))
     found = _by_code(await _diagnostics(client, path.as_uri(), 1))
     assert "VL201" not in found and "VL101" in found
+
+
+def _cache_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if k != "VLLM_LINT_CACHE_DIR"}
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "linter.cli", "server"], client_factory=_editor, server_env=_cache_env()))
+async def cached(lsp_client: LanguageClient, tmp_path):
+    await _start(lsp_client, tmp_path)
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), WAIT)
+
+
+@pytest.mark.asyncio
+async def test_the_cache_keeps_a_saved_files_reading_and_never_an_unsaved_buffers(cached: LanguageClient, tmp_path):
+    import json
+
+    from linter.cache import DIRNAME
+
+    path = tmp_path / "serve.sh"
+    path.write_text(SCRIPT)
+    assert {"VL101", "VL201"} <= set(_by_code(await _open(cached, path, SCRIPT)))  # as saved: stored
+    (pack,) = (tmp_path / DIRNAME).glob("x*/cache.json")
+    entries = json.loads(pack.read_text())["entries"]
+    assert [e[0] for e in entries.values()] == [str(path)]
+    edited = SCRIPT.replace("--max-num-seq 8", "--max-num-seqs 8")
+    cached.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2), [lsp.TextDocumentContentChangeWholeDocument(edited)]))
+    found = _by_code(await _diagnostics(cached, path.as_uri(), 2))
+    assert "VL201" not in found and "VL101" in found
+    assert json.loads(pack.read_text())["entries"] == entries  # the unsaved buffer's reading is not kept
+    # what the command line reads from the same pack gives what the server published
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    out = CliRunner().invoke(main, [str(path), "--output-format", "json"], env={"VLLM_LINT_CACHE_DIR": str(tmp_path / DIRNAME)})
+    assert {d["code"] for d in json.loads(out.stdout)} >= {"VL101", "VL201"}
+
+
+@pytest.mark.asyncio
+async def test_a_file_the_configuration_excludes_gets_no_diagnostics(client: LanguageClient, tmp_path):
+    (tmp_path / "vllm-lint.toml").write_text('extend-exclude = ["/vendor"]\n')  # anchored: from the workspace's root
+    assert list(await _open(client, tmp_path / "vendor" / "serve.sh", SCRIPT)) == []
+    assert {"VL101", "VL201"} <= set(_by_code(await _open(client, tmp_path / "serve.sh", SCRIPT)))
