@@ -41,7 +41,12 @@ def _editor() -> LanguageClient:
 
 
 def _config(*extra: str) -> ClientServerConfig:
-    return ClientServerConfig(server_command=[sys.executable, "-m", "linter.cli", "server", *extra], client_factory=_editor)
+    """The server as an editor starts it; its cache is the workspace's own (``$VLLM_LINT_CACHE_DIR``
+    unset), in the test's folder."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "VLLM_LINT_CACHE_DIR"}
+    return ClientServerConfig(server_command=[sys.executable, "-m", "linter.cli", "server", *extra], client_factory=_editor, server_env=env)
 
 
 async def _start(client: LanguageClient, root, options: dict | None = None) -> lsp.InitializeResult:
@@ -142,6 +147,13 @@ async def test_hover_on_an_option_shows_its_release_facts_and_history(client: La
     assert "`--max-model-len`" in text and "vLLM 0." in text
     assert "type: `human_readable_int_or_auto`" in text
     assert "History of `--max-model-len`: accepted by" in text
+    # vLLM's own help text of the launch's release (the newest: no pin), as the inventory has it
+    import json
+    from pathlib import Path
+
+    inventory = json.loads((Path(__file__).resolve().parents[1] / "rules/data/releases/0.33.0.json").read_text())
+    (spec,) = [o for o in inventory["options"] if "--max-model-len" in o["names"]]
+    assert "vLLM 0.33.0" in text and "context length" in spec["help"].lower() and spec["help"] in text
     swap = _at(SCRIPT, "--swap-space", 2)
     got = await asyncio.wait_for(client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(path.as_uri()), swap.start)), WAIT)
     assert "not an option of this release" in got.contents.value and "removed in 0.18.0" in got.contents.value
@@ -335,35 +347,22 @@ async def test_a_changed_configuration_file_lints_the_open_files_again(client: L
     assert "VL201" not in found and "VL101" in found
 
 
-def _cache_env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if k != "VLLM_LINT_CACHE_DIR"}
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "linter.cli", "server"], client_factory=_editor, server_env=_cache_env()))
-async def cached(lsp_client: LanguageClient, tmp_path):
-    await _start(lsp_client, tmp_path)
-    yield
-    await asyncio.wait_for(lsp_client.shutdown_session(), WAIT)
-
-
 @pytest.mark.asyncio
-async def test_the_cache_keeps_a_saved_files_reading_and_never_an_unsaved_buffers(cached: LanguageClient, tmp_path):
+async def test_the_cache_keeps_a_saved_files_reading_and_never_an_unsaved_buffers(client: LanguageClient, tmp_path):
     import json
 
     from linter.cache import DIRNAME
 
     path = tmp_path / "serve.sh"
     path.write_text(SCRIPT)
-    assert {"VL101", "VL201"} <= set(_by_code(await _open(cached, path, SCRIPT)))  # as saved: stored
+    assert {"VL101", "VL201"} <= set(_by_code(await _open(client, path, SCRIPT)))  # as saved: stored
     (pack,) = (tmp_path / DIRNAME).glob("x*/cache.json")
     entries = json.loads(pack.read_text())["entries"]
     assert [e[0] for e in entries.values()] == [str(path)]
     edited = SCRIPT.replace("--max-num-seq 8", "--max-num-seqs 8")
-    cached.text_document_did_change(lsp.DidChangeTextDocumentParams(
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         lsp.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2), [lsp.TextDocumentContentChangeWholeDocument(edited)]))
-    found = _by_code(await _diagnostics(cached, path.as_uri(), 2))
+    found = _by_code(await _diagnostics(client, path.as_uri(), 2))
     assert "VL201" not in found and "VL101" in found
     assert json.loads(pack.read_text())["entries"] == entries  # the unsaved buffer's reading is not kept
     # what the command line reads from the same pack gives what the server published

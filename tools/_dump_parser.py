@@ -38,7 +38,7 @@ import tokenize
 import traceback
 import warnings
 
-OUT, PROBE_DIR = sys.argv[1], sys.argv[2]
+OUT, PROBE_DIR = (sys.argv[1], sys.argv[2]) if __name__ == "__main__" else (None, None)  # (imported by the tests)
 PROBE_TOKEN = "<probe-dir>"
 
 # The probes: argv after ``vllm serve``.  ``<probe-dir>`` is replaced by the
@@ -438,6 +438,19 @@ def env_dump():
     return {"names": names, "marks": marks}
 
 
+def shown_help(formatter, action):
+    """The help text ``serve --help`` shows for ``action``, unwrapped, or None.
+
+    The same steps as argparse's ``HelpFormatter._format_action``: no text for
+    SUPPRESS or an empty help; otherwise the parser's own formatter class expands
+    it (``_expand_help``: ``%(default)s``, ``%(choices)s``, ``%(prog)s`` ..., and the
+    ``(default: ...)`` suffix of ArgumentDefaultsHelpFormatter), before wrapping.
+    """
+    if action.help == argparse.SUPPRESS or not action.help or not action.help.strip():
+        return None
+    return formatter._expand_help(action).rstrip()
+
+
 def main():
     for name, text in YAML_FILES.items():
         with open(os.path.join(PROBE_DIR, name), "w", encoding="utf-8") as fh:
@@ -465,6 +478,7 @@ def main():
     for opt, a in serve._option_string_actions.items():
         accepted.setdefault(id(a), []).append(opt)
 
+    formatter = serve._get_formatter()
     actions = []
     for a in serve._actions:
         cls = type(a)
@@ -492,6 +506,7 @@ def main():
             "argparse_deprecated": bool(getattr(a, "deprecated", False)) or id(a) in argparse_deprecated,
             "group": group_of.get(id(a)),
             "site": _sites.get(id(a)),
+            "help_text": shown_help(formatter, a),
         })
 
     baseline = run_probe(top, ["m"])

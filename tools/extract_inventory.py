@@ -421,6 +421,8 @@ def build_inventory(raw: dict, wheel: dict) -> dict:
         if source:
             option["deprecated"] = True
             option["deprecated_source"] = source
+        if a.get("help_text") is not None:
+            option["help"] = a["help_text"]  # as ``serve --help`` shows it, unwrapped
         options.append(option)
 
     probes = {tuple(p["argv"]): p for p in raw["probes"]}

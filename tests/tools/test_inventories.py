@@ -277,3 +277,49 @@ def test_env_read_outside_the_table_is_recorded_apart(version):
     for e in extra:
         assert e["name"].startswith("VLLM_") and e["name"] not in table
         assert e["source"].startswith("vllm/") and e["source"].split(":")[1].isdigit()
+
+
+# -- help texts ----------------------------------------------------------------------------
+
+
+def test_shown_help_is_what_argparse_prints(tmp_path):
+    """``_dump_parser.shown_help`` gives, per action, the text ``--help`` prints for it (before
+    wrapping): expanded by the parser's own formatter class, nothing for SUPPRESS or no help."""
+    import argparse
+
+    from tools._dump_parser import shown_help
+
+    parser = argparse.ArgumentParser(prog="vllm serve", formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--max-num-seqs", type=int, default=256, help="Maximum number of sequences per iteration.  ")
+    parser.add_argument("--dtype", choices=["auto", "half"], default="auto", help="Data type, one of %(choices)s; %(prog)s uses %(default)s.")
+    parser.add_argument("--kv-cache-memory", default=None, help="100%% of it (default %(default)s)")
+    parser.add_argument("--hidden", help=argparse.SUPPRESS)
+    parser.add_argument("--bare")
+    parser.add_argument("--blank", help="  ")
+    formatter = parser._get_formatter()
+    shown = {a.dest: shown_help(formatter, a) for a in parser._actions}
+    assert shown["max_num_seqs"] == "Maximum number of sequences per iteration.   (default: 256)"
+    assert shown["dtype"] == "Data type, one of auto, half; vllm serve uses auto."
+    assert shown["kv_cache_memory"] == "100% of it (default None)"
+    assert shown["hidden"] is None and shown["bare"] is None and shown["blank"] is None
+    printed = " ".join(parser.format_help().split())
+    for text in shown.values():
+        if text is not None:
+            assert " ".join(text.split()) in printed
+
+
+def test_help_texts(inv):
+    with_help = [o for o in inv["options"] if "help" in o]
+    assert len(with_help) > len(inv["options"]) / 2, "help texts not recorded: regenerate"
+    for o in inv["options"]:
+        if "help" not in o:
+            continue
+        text = o["help"]
+        assert isinstance(text, str) and text.strip() and text == text.rstrip(), o["dest"]
+        assert not o["hidden"], o["dest"]  # SUPPRESS: argparse shows nothing
+        assert "%(" not in text, o["dest"]  # expanded as argparse expands it
+
+
+def test_max_model_len_help_is_vllms():
+    o = option(load("0.33.0"), "--max-model-len")
+    assert "context length" in o["help"].lower()
