@@ -202,12 +202,9 @@ class VllmLintServer(LanguageServer):
         return self._resolver, "; ".join(self._option_problems) or None
 
     def configuration_changed(self) -> None:
-        """A configuration file changed: read them again."""
-        if self._resolver is not None:
-            try:
-                self._resolver.reload()
-            except ConfigError:
-                self._resolver = None  # the ``config`` file went away: said at the next lint
+        """A configuration file changed: read them again (a new resolver at the next lint, rather
+        than one emptied under the worker thread that may be reading it)."""
+        self._resolver = None
 
     def settings_for(self, path: str) -> tuple[Settings, Config, str | None]:
         """(settings, configuration, problem) for the file ``path``, built as the command line builds them
