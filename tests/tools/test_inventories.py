@@ -308,14 +308,8 @@ def test_shown_help_is_what_argparse_prints(tmp_path):
             assert " ".join(text.split()) in printed
 
 
-# releases whose committed inventory predates the ``help`` field (nothing else may lack it)
-NOT_YET_WITH_HELP = {"0.28.0", "0.29.0", "0.30.0"}
-
-
 def test_help_texts(inv):
     with_help = [o for o in inv["options"] if "help" in o]
-    if not with_help and inv["vllm_version"] in NOT_YET_WITH_HELP:
-        pytest.skip(f"{inv['vllm_version']}: extracted before help texts were recorded (regenerate it)")
     assert len(with_help) > len(inv["options"]) / 2, "help texts not recorded: regenerate"
     for o in inv["options"]:
         if "help" not in o:
