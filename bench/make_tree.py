@@ -5,7 +5,7 @@ so 20,000 files are about 100 MB).  About 2.5 % of them (500 of 20,000) hold
 vLLM launches in every form vllm-lint reads: shell scripts, Kubernetes
 manifests, Helm charts (values and templates), docker-compose files, GitHub
 Actions workflows, SkyPilot tasks, Dockerfiles, Python, Markdown and vLLM
-``--config`` files.  When ``../shared/corpus/files`` exists its real files are
+``--config`` files.  When ``../shared/corpus/tree`` exists its real files are
 used for part of the YAML launches (copied into the tree, never into the
 repository).  A further 0.5 % mention vLLM without launching it (docs, imports),
 and the rest are ordinary source and configuration files: Python, Go,
@@ -28,7 +28,7 @@ from pathlib import Path
 
 GENERATOR_VERSION = 4  # bump when the output changes (bench/run.py re-uses trees per version)
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "files"
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "tree"
 
 MODELS = [
     "Qwen/Qwen3-8B", "meta-llama/Llama-3.1-8B-Instruct", "mistralai/Mistral-7B-Instruct-v0.3",

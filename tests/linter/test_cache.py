@@ -18,7 +18,7 @@ from linter.reporters import reporter
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-CORPUS = ROOT.parent / "shared" / "corpus" / "files"
+CORPUS = ROOT.parent / "shared" / "corpus" / "tree"
 FORMATS = ["full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab", "junit"]
 
 

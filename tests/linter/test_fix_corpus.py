@@ -20,7 +20,7 @@ from linter.source_file import SourceFile
 from rules._lib.base import all_rules
 from tests.linter.fix_helpers import assert_outside_edits_unchanged
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tree"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file()) if CORPUS.exists() else []
 
 

@@ -398,7 +398,7 @@ def test_fix_generated_files(data, generated, unsafe, target):
     assert fixed.endswith("\n") == text.endswith("\n")
 
 
-CORPUS = __import__("pathlib").Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "files"
+CORPUS = __import__("pathlib").Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tree"
 CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file()) if CORPUS.exists() else []
 
 

@@ -1,7 +1,7 @@
 """Fuzz every source kind: generated and mutated files must never crash the engine.
 
 Seeds: the shipped examples/, small hand-written files of every kind, and the
-real-world corpus in ../shared/corpus/files when present.  Mutations: byte flips,
+real-world corpus in ../shared/corpus/tree when present.  Mutations: byte flips,
 truncation, and inserted NULs, CRs, tabs, ``{{``, quotes, ``$(``, ``---``.
 For every mutated file: no exception from :func:`linter.engine.lint_file`, no
 extractor failure hidden as a VL001, every diagnostic and fix span inside the
@@ -26,7 +26,7 @@ from linter.source_file import DecodeError, SourceFile
 from rules._lib.base import all_rules
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / ".." / "shared" / "corpus" / "files"
+CORPUS = REPO / ".." / "shared" / "corpus" / "tree"
 EXAMPLES = int(os.environ.get("VLLM_LINT_FUZZ_EXAMPLES", "15"))
 
 # kind -> (a path of that kind, hand-written seeds)

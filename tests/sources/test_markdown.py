@@ -10,7 +10,7 @@ from linter.source_file import SourceFile
 from linter.sources import markdown
 from tests.sources.token_checks import check_launch
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "tree"
 
 README = """\
 # Serving

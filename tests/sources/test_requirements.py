@@ -10,7 +10,7 @@ from linter.discovery import classify
 from linter.source_file import SourceFile
 from linter.sources import requirements
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "tree"
 
 TEXT = """\
 # Serving stack

@@ -14,7 +14,7 @@ from linter.source_file import SourceFile
 from linter.sources import shell
 from tests.sources.token_checks import check_launch, check_token
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "files"
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "tree"
 
 
 def run(text: str, path: str = "serve.sh"):

@@ -17,7 +17,7 @@ from linter.sources import yaml_nodes
 
 pytestmark = pytest.mark.skipif(getattr(yaml, "CSafeLoader", None) is None, reason="PyYAML without libyaml")
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "files"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tree"
 
 
 def pure(text: str, monkeypatch):
