@@ -21,7 +21,6 @@ deployment.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import importlib
 import posixpath
@@ -30,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from linter import placeholders
-from linter.launch import EnvVar, Launch, Setting, Span, Token
+from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
@@ -331,48 +330,6 @@ def _fix_launch(text: str, launch: Launch) -> None:
     ]
 
 
-def _python_placeholders(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """A Python block that only parses with its documentation placeholders (``max_model_len=<MAX_LEN>``)
-    read as names: the text with each such ``<...>`` outside a string made a same-length name
-    (``_MAX_LEN_``), and their ranges; a block that parses as written, or not even then, is unchanged."""
-    try:
-        ast.parse(text)
-        return text, []
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        pass
-    holes = []
-    for a, b in placeholders.shell_holes(text):
-        line = text[text.rfind("\n", 0, a) + 1 : a]
-        if line.count('"') % 2 == 0 and line.count("'") % 2 == 0:  # not inside a string on its line
-            holes.append((a, b))
-    if not holes:
-        return text, []
-    chars = list(text)
-    for a, b in holes:
-        for i in range(a, b):
-            if not (chars[i].isalnum() or chars[i] == "_"):
-                chars[i] = "_"
-    named = "".join(chars)
-    try:
-        ast.parse(named)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return text, []
-    return named, holes
-
-
-def _overlaps(holes: list[tuple[int, int]], tok: Token | None) -> bool:
-    return tok is not None and any(a < tok.span.end and tok.span.start < b for a, b in holes)
-
-
-def _unmask_hole(text: str, masked: str, holes: list[tuple[int, int]], tok: Token | None) -> Token | None:
-    """A token over a placeholder read as a name: the file's text, wholly unknown."""
-    if not _overlaps(holes, tok):
-        return tok
-    a, b = tok.span.start, tok.span.end
-    real = text[a:b] if tok.value == masked[a:b] else tok.value
-    return Token(real, tok.span, None, ((0, len(real)),), tok.splat)
-
-
 # prose that names a YAML block as vLLM's config file
 _SAYS_CONFIG = re.compile(
     r"--config\b|\bvllm\b[^\n.]{0,40}\bconfig(?:uration)?(?:\s+file|\.ya?ml)\b|\bconfig(?:uration)?\s+file\b[^\n.]{0,40}\bvllm\b",
@@ -444,13 +401,13 @@ def extract(src: SourceFile) -> Extraction:
             if ranges:  # only the block's own text is parsed, placed by an offset map
                 script, lo = _window(src, ranges, blank)
                 ex = _run(lambda: embedded_shell.extract(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
-                if ex is not None:  # documentation: ``'{"model": <name>}'``, ``...`` are unknown too
+                if ex is not None:  # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
                     # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command; a
                     # command that passes a real option beside ``[--port PORT]`` is (its brackets are holes)
                     ex.launches = [launch for launch in ex.launches if not _is_synopsis(launch)]
                     for launch in ex.launches:
                         launch.entry = [placeholders.mark(t) for t in launch.entry]
-                        launch.args = [placeholders.mark(t) for t in launch.args]
+                        launch.args = [placeholders.mark_doc(t) for t in launch.args]
                         launch.env = [EnvVar(e.name, placeholders.mark(e.value)) for e in launch.env]
             else:
                 ex = Extraction()
@@ -475,16 +432,9 @@ def extract(src: SourceFile) -> Extraction:
                 if line_end - a >= len(header):
                     chars[a : a + len(header)] = list(header)
             masked = "".join(chars)
-            holes: list[tuple[int, int]] = []
-            if lang in PYTHON_LANGS:
-                masked, holes = _python_placeholders(masked)
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
+            # pseudo-code (``max_model_len=<MAX_LEN>``, ``...``) is read by the Python reader's doc mode
             ex = _run(lambda: mod.extract(msrc, doc=True) if lang in PYTHON_LANGS else mod.extract(msrc), out, block, src)
-            if ex is not None and holes:
-                for launch in ex.launches:
-                    launch.args = [_unmask_hole(src.text, masked, holes, t) for t in launch.args]
-                    launch.settings = [Setting(st.name, _unmask_hole(src.text, masked, holes, st.value), "opaque")
-                                       if _overlaps(holes, st.value) else st for st in launch.settings]
         else:
             continue
         if ex is None:
@@ -494,10 +444,6 @@ def extract(src: SourceFile) -> Extraction:
         if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
             if not named:
                 ex.launches = [launch for launch in ex.launches if launch.entrypoint != "config" or not any(n.startswith("candidate") for n in launch.notes)]
-        if lang in SHELL_LANGS:
-            # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
-            for launch in ex.launches:
-                launch.args = [placeholders.mark_doc(t) for t in launch.args]  # type: ignore[misc]
         lo, hi = block.lines[0][0], block.lines[-1][1]
         for launch in ex.launches:
             launch.kind = "markdown"
