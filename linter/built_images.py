@@ -32,8 +32,6 @@ def collect(candidates: Iterable, patterns: tuple[str, ...] = (), cache=None) ->
     is answered from the cache, unread; a walked one the index screened out (no vLLM word: an
     official image's repository has a ``vllm`` segment) is none without ``patterns``.  A
     Dockerfile read here keeps its extraction for its own linting (:func:`take`)."""
-    from linter.sources import commands, dockerfile
-
     _READ.clear()
     index = cache.load() if cache is not None else {}
     out: dict[str, str] = {}
@@ -58,6 +56,8 @@ def collect(candidates: Iterable, patterns: tuple[str, ...] = (), cache=None) ->
             src = SourceFile.from_bytes(c.path, data)
         except (OSError, DecodeError):
             continue  # its own linting reports it
+        from linter.sources import commands, dockerfile  # only when a Dockerfile is read: an unchanged tree needs no reader
+
         with commands.vllm_images(patterns):
             extraction, base = dockerfile.read(src)
             if extraction is not None and not commands.built_consulted():

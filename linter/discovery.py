@@ -75,8 +75,12 @@ def tidy_path(path: str) -> str:
     Only ``.`` components and repeated separators go; ``..`` stays (through a
     symbolic link ``a/..`` is not the folder ``a`` came from), and so does a leading ``/``.
     """
-    if "." not in path and os.sep * 2 not in path:
-        return path
+    sep, alt = os.sep, os.altsep
+    if (
+        path != "." and not path.startswith("." + sep) and not path.endswith(sep + ".")
+        and f"{sep}.{sep}" not in path and sep * 2 not in path and (alt is None or alt not in path)
+    ):
+        return path  # no ``.`` component, no repeated separator (the walk's paths are born so)
     seps = os.sep + (os.altsep or "")
     lead = path[:1] if path[:1] in seps else ""
     parts = [p for p in re.split(f"[{re.escape(seps)}]", path) if p not in ("", ".")]
@@ -180,26 +184,48 @@ def _check(spec: pathspec.GitIgnoreSpec, rel: str) -> bool | None:
     return verdict
 
 
+class _IgnoreFile:
+    """One ignore file's patterns (``spec``), read in ``folder``."""
+
+    __slots__ = ("folder", "prefix", "spec", "_screens")
+
+    def __init__(self, folder: str, spec: pathspec.GitIgnoreSpec):
+        self.folder = folder
+        self.prefix = folder if folder.endswith(os.sep) else folder + os.sep
+        self.spec = spec
+        # the regular expressions of the patterns that can decide: pathspec tries a path with
+        # each one's ``regex`` (``search``, or ``match`` in old releases, which finds less), so
+        # a path none of them finds is decided by no pattern, and costs no full check
+        self._screens = tuple(p.regex for p in spec.patterns if p.include is not None and getattr(p, "regex", None) is not None)
+
+    def verdict(self, rel: str) -> bool | None:
+        """:func:`_check` of ``rel`` (a path from ``folder``, ``/``-separated)."""
+        norm = rel[1:] if rel.startswith("/") else rel[2:] if rel.startswith("./") else rel  # as pathspec normalises it
+        for regex in self._screens:
+            if regex.search(norm) is not None:
+                return _check(self.spec, rel)
+        return None
+
+
 @dataclass(frozen=True)
 class _Rules:
-    """The ignore files in force in one folder: (folder, spec) pairs, outermost first."""
+    """The ignore files in force in one folder, outermost first."""
 
-    specs: tuple[tuple[str, pathspec.GitIgnoreSpec], ...] = ()
+    files: tuple[_IgnoreFile, ...] = ()
 
     def ignored(self, path: str, is_dir: bool) -> bool:
-        for base, spec in reversed(self.specs):
-            prefix = base if base.endswith(os.sep) else base + os.sep
-            if path.startswith(prefix):
-                rel = path[len(prefix):]
+        for f in reversed(self.files):
+            if path.startswith(f.prefix):
+                rel = path[len(f.prefix):]
             else:
-                rel = os.path.relpath(path, base)
+                rel = os.path.relpath(path, f.folder)
                 if rel.startswith(".."):
                     continue
             if os.sep != "/":
                 rel = rel.replace(os.sep, "/")
             if is_dir:
                 rel += "/"
-            verdict = _check(spec, rel)
+            verdict = f.verdict(rel)
             if verdict is not None:
                 return verdict
         return False
@@ -208,20 +234,20 @@ class _Rules:
         """The rules inside ``folder`` (its own ``.gitignore`` added; a nested repository starts
         afresh); ``names``: the folder's entries when the walk listed it (then a folder without
         ``.git`` or ``.gitignore`` costs no look-up)."""
-        specs = self.specs
+        files = self.files
         if (".git" in names) if names is not None else os.path.lexists(os.path.join(folder, ".git")):
-            specs = ()
+            files = ()
             exclude = _read_lines(os.path.join(folder, ".git", "info", "exclude"))
             spec = _gitignore_spec(exclude) if exclude else None
             if spec is not None:
-                specs = ((folder, spec),)
+                files = (_IgnoreFile(folder, spec),)
         if names is not None and ".gitignore" not in names:
-            return _Rules(specs) if specs is not self.specs else self
+            return _Rules(files) if files is not self.files else self
         lines = _read_lines(os.path.join(folder, ".gitignore"))
         spec = _gitignore_spec(lines) if lines else None
         if spec is not None:
-            specs = (*specs, (folder, spec))
-        return _Rules(specs) if specs is not self.specs else self
+            files = (*files, _IgnoreFile(folder, spec))
+        return _Rules(files) if files is not self.files else self
 
 
 def _rules_above(folder: str) -> _Rules:
@@ -420,6 +446,7 @@ def _walk(
     seen: set[tuple[int, int]],
     named: set[str],
 ) -> Iterator[Candidate]:
+    root = tidy_path(root)  # every path below is then tidy too (``./x`` is ``x``)
     root_abs = os.path.abspath(root)
     root_real = os.path.realpath(root)
     try:
@@ -445,7 +472,7 @@ def _walk(
             folder_rules = folder_rules.entering(folder_abs, {e.name for e in entries})
         subfolders: list[tuple[str, str, str, _Rules, bool]] = []
         # os.path.join(folder, name) for every entry, the separator decided once per folder
-        folder_sep = folder if folder.endswith(os.sep) else folder + os.sep
+        folder_sep = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep
         folder_abs_sep = folder_abs if folder_abs.endswith(os.sep) else folder_abs + os.sep
         for entry in entries:
             name = entry.name
@@ -477,8 +504,9 @@ def _walk(
                 continue
             if entry.name in excl_names or _matches(excl, rel, False):
                 continue
-            kind_by_name = classify(path, b"") if not _needs_head(entry.name) else None
-            if kind_by_name is None and not _needs_head(entry.name) and not is_link and is_file:
+            needs_head = _needs_head(name)
+            kind_by_name = classify(path, b"", name) if not needs_head else None
+            if kind_by_name is None and not needs_head and not is_link and is_file:
                 continue  # not a kind we lint: no ignore check, no stat
             if respect_gitignore and folder_rules.ignored(path_abs, False):
                 continue
@@ -520,12 +548,12 @@ def _walk(
                 continue
             if path_abs in named:
                 continue
-            if _needs_head(entry.name):
+            if needs_head:
                 head, err = _read_head(path)
                 if head is None:
                     yield Candidate.failed(path, err or "unreadable")
                     continue
-                kind = classify(path, head)
+                kind = classify(path, head, name)
             else:
                 kind = kind_by_name
                 if kind is not None:
