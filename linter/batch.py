@@ -260,7 +260,9 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
     if prefilter and kinds.prefiltered(kind) and not might:
         if _STATE["settings"].vllm_images:
             return _MISS  # screened without the configured images' names: screen it again
-        return None  # the index screens with the build words too (see lint_one): nothing to read
+        if might is None and _STATE["settings"].built_images:
+            return _MISS  # screened without the build words, which now count (see _screen_one)
+        return None  # nothing to read
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
         return _MISS
@@ -302,12 +304,20 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None):
         return (_pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None, None)), None
     from linter.discovery import image_needles, might_launch
 
-    # The stat index records the screening with the build words (``docker build``...) whether or
-    # not the tree builds a vLLM image, so that the next run, with or without such Dockerfiles,
-    # needs not read the file again to screen it; a file kept only by those words is read
-    # when the tree builds one.
-    indexed = might_launch(data, image_needles(settings.vllm_images, True)) if screened else True
-    might = indexed and (not screened or bool(settings.built_images) or might_launch(data, image_needles(settings.vllm_images, False)))
+    # The stat index records the screening: True (a vLLM word, or a build word ``docker build``...
+    # when the tree builds a vLLM image), False (neither), or None (no vLLM word; the build words
+    # were not looked for, since no Dockerfile of the tree builds FROM a vLLM image: most files
+    # hold some ``build``, and the five build needles cost more than the vLLM words).  A file
+    # kept only by those words is read when the tree builds one, and a None row is screened
+    # again then (:func:`_from_index`).
+    if not screened:
+        indexed = might = True
+    elif might_launch(data, image_needles(settings.vllm_images, False)):
+        indexed = might = True
+    elif settings.built_images:
+        indexed = might = might_launch(data, image_needles(settings.vllm_images, True))
+    else:
+        indexed, might = None, False
     digest = cache.digest(data) if cache is not None and indexed else ""
     update = None
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:

@@ -396,11 +396,12 @@ def _valid_entries(entries: dict) -> dict:
 
 
 def _valid_row(row) -> bool:
-    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch]."""
+    """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch] (might
+    launch: True, False, or None when only the build words were not looked for: linter.batch._screen_one)."""
     return (
         isinstance(row, list) and len(row) == 7
         and all(isinstance(v, int) and not isinstance(v, bool) for v in row[:5])
-        and isinstance(row[5], str) and isinstance(row[6], bool)
+        and isinstance(row[5], str) and (row[6] is None or isinstance(row[6], bool))
     )
 
 

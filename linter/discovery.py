@@ -27,6 +27,7 @@ import re
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from linter.cache import stat_signature
@@ -108,6 +109,12 @@ def _build_key(chunk: bytes) -> bool:
 
 
 def image_needles(patterns, built: bool = False) -> tuple:
+    """See :func:`_image_needles` (once per run for each set of patterns: a walk screens every file with them)."""
+    return _image_needles(tuple(patterns), built)
+
+
+@lru_cache(maxsize=64)
+def _image_needles(patterns: tuple[str, ...], built: bool) -> tuple:
     """What a file naming one of the ``vllm-images`` glob ``patterns`` must hold: the longest
     stretch without glob characters of each, lower-cased (for :func:`might_launch`); ``built``:
     the tree has Dockerfiles built FROM a vLLM image, so a script that builds one (``docker
@@ -133,12 +140,34 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        if b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk or any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
+        # each ``in`` scans the whole chunk: ``vllm`` and ``ray.serve.llm`` are looked for only
+        # where ``llm`` is, the build needles only where ``build`` is (:func:`_screens`)
+        if b"llm" in chunk and (b"vllm" in chunk or b"ray.serve.llm" in chunk) or b"lmcache" in chunk:
             return True
+        if needles:
+            anchored, plain = _screens(needles)
+            if any(_found(n, chunk) for n in plain) or (anchored and b"build" in chunk and any(_found(n, chunk) for n in anchored)):
+                return True
         # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
         if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
             return True
     return False
+
+
+def _found(needle, chunk: bytes) -> bool:
+    return (needle in chunk) if isinstance(needle, bytes) else needle(chunk)
+
+
+_SCREENS: dict[tuple, tuple[tuple, tuple]] = {}
+
+
+def _screens(needles: tuple) -> tuple[tuple, tuple]:
+    """``needles`` as (those that hold ``build``: :func:`_build_key` and the build commands, the others)."""
+    got = _SCREENS.get(needles)
+    if got is None:
+        anchored = tuple(n for n in needles if n is _build_key or (isinstance(n, bytes) and b"build" in n))
+        got = _SCREENS[needles] = (anchored, tuple(n for n in needles if n not in anchored))
+    return got
 
 
 _WIDE_NEEDLES = tuple(

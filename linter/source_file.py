@@ -51,12 +51,18 @@ def read_file(path: str, limit: int | None = None, *, follow: bool = True, dir_f
         flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags, dir_fd=dir_fd)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise NotRegularFile(errno.EINVAL, "not a regular file")
         chunks = []
         left = limit + 1
+        # the first read asks for the size the file has (and one byte more, to see its end): a
+        # read of 1 MiB would allocate 1 MiB for each small file; a file that grows meanwhile
+        # is read on, up to ``limit + 1``
+        want = st.st_size + 1 if 0 < st.st_size < 1 << 20 else 1 << 20
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            chunk = os.read(fd, min(left, want))
+            want = 1 << 20
             if not chunk:
                 break
             chunks.append(chunk)

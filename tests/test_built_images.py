@@ -243,3 +243,35 @@ def test_each_dockerfile_is_read_once_cold_and_not_at_all_warm(tmp_path, monkeyp
     edited = _run()
     assert parsed == ["docker/serve.Dockerfile"]
     assert edited == _run("--no-cache") != out  # the built image's launch is no longer checked
+
+
+def test_a_file_screened_before_the_tree_built_a_vllm_image_is_screened_again(tmp_path, monkeypatch):
+    """Without a vLLM Dockerfile, a script that names no vLLM is screened for vLLM words only (the
+    stat index records that the build words were not looked for); once a Dockerfile FROM a vLLM
+    image appears, the unchanged script is read again, its ``docker run`` is a launch as in an
+    uncached run, and the next run reads no file that holds neither word."""
+    import os
+
+    from linter import batch
+
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "scripts" / "build_and_run.sh").write_bytes(BUILD_SH.replace("vllm serve Qwen/Qwen3-0.6B --max-num-seq 4\r\n", "").encode())
+    (tmp_path / "docker" / "wrapped.Dockerfile").write_text("FROM nginx:1.27\n", encoding="utf-8")
+    (tmp_path / "scripts" / "pack_docs.sh").write_text(PLAIN_SH, encoding="utf-8")
+    old = _aged(tmp_path, monkeypatch)
+    first = _run()
+    assert "build_and_run.sh" not in first  # no image of the tree runs vLLM: nothing to report
+    read: list[str] = []
+    real = batch._read
+    monkeypatch.setattr(batch, "_read", lambda path: read.append(os.path.basename(path)) or real(path))
+    assert _run() == first and "build_and_run.sh" not in read  # warm: answered by the stat index
+    (tmp_path / "docker" / "serve.Dockerfile").write_text(SERVE_DOCKERFILE, encoding="utf-8")
+    os.utime(tmp_path / "docker" / "serve.Dockerfile", (old, old))
+    read.clear()
+    built = _run()
+    assert "build_and_run.sh" in read and "pack_docs.sh" in read  # screened again, for the build words this time
+    assert built == _run("--no-cache") != first
+    assert "build_and_run.sh" in built  # `--max-num-seq` of the built image's `docker run`
+    read.clear()
+    assert _run() == built and "pack_docs.sh" not in read  # its row says now: no build word either
