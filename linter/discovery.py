@@ -97,15 +97,19 @@ def _needs_head(name: str) -> bool:
     return "." not in name.lstrip(".")
 
 
-# a compose ``build:`` key (block or flow, quoted or not): ``build`` after a line start, blank,
-# quote, ``{`` or ``,``, then ``:`` and a blank or the end; never an image tag (``org/build:1.2``).
-# The pattern starts with its literal (a fast scan); the byte before is checked apart.
-_BUILD_KEY = re.compile(rb"""build["']?[ \t]*:(?=\s|$)""")
-_KEY_BEFORE = frozenset(b" \t\r\n{,\"'")
+# what a script or compose file that builds an image says: ``docker build`` (``buildx``,
+# ``podman``, ``nerdctl``), or a compose ``build:`` key (block or flow, quoted or not: ``build``
+# after a line start, blank, quote, ``{`` or ``,``, then ``:`` and a blank or the end; never an
+# image tag, ``org/build:1.2``).  One pattern that starts with its literal, so the engine scans
+# for ``build`` and tests what is around each one in C.
+_BUILD_WORDS = re.compile(
+    rb"""build(?:(?<=docker build)|(?<=buildx build)|(?<=podman build)|(?<=nerdctl build)"""
+    rb"""|(?<![^ \t\r\n{,"']build)["']?[ \t]*:(?=\s|$))"""
+)
 
 
-def _build_key(chunk: bytes) -> bool:
-    return any(m.start() == 0 or chunk[m.start() - 1] in _KEY_BEFORE for m in _BUILD_KEY.finditer(chunk))
+def _builds(chunk: bytes) -> bool:
+    return _BUILD_WORDS.search(chunk) is not None
 
 
 def image_needles(patterns, built: bool = False) -> tuple:
@@ -120,7 +124,7 @@ def _image_needles(patterns: tuple[str, ...], built: bool) -> tuple:
     the tree has Dockerfiles built FROM a vLLM image, so a script that builds one (``docker
     build``, ``buildx build``, ``podman build``) or a compose ``build:`` key may run it.  A
     needle is bytes to find, or a test of a chunk of lower-cased bytes."""
-    out: list = [b"docker build", b"buildx build", b"podman build", b"nerdctl build", _build_key] if built else []
+    out: list = [_builds] if built else []
     for p in patterns:
         parts = re.split(r"[*?\[\]!]+", p.lower())
         out.append(max(parts, key=len).encode("utf-8"))
@@ -140,34 +144,15 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        # each ``in`` scans the whole chunk: ``vllm`` and ``ray.serve.llm`` are looked for only
-        # where ``llm`` is, the build needles only where ``build`` is (:func:`_screens`)
+        # each ``in`` scans the whole chunk: ``vllm`` and ``ray.serve.llm`` are looked for only where ``llm`` is
         if b"llm" in chunk and (b"vllm" in chunk or b"ray.serve.llm" in chunk) or b"lmcache" in chunk:
             return True
-        if needles:
-            anchored, plain = _screens(needles)
-            if any(_found(n, chunk) for n in plain) or (anchored and b"build" in chunk and any(_found(n, chunk) for n in anchored)):
-                return True
+        if any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
+            return True
         # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
         if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
             return True
     return False
-
-
-def _found(needle, chunk: bytes) -> bool:
-    return (needle in chunk) if isinstance(needle, bytes) else needle(chunk)
-
-
-_SCREENS: dict[tuple, tuple[tuple, tuple]] = {}
-
-
-def _screens(needles: tuple) -> tuple[tuple, tuple]:
-    """``needles`` as (those that hold ``build``: :func:`_build_key` and the build commands, the others)."""
-    got = _SCREENS.get(needles)
-    if got is None:
-        anchored = tuple(n for n in needles if n is _build_key or (isinstance(n, bytes) and b"build" in n))
-        got = _SCREENS[needles] = (anchored, tuple(n for n in needles if n not in anchored))
-    return got
 
 
 _WIDE_NEEDLES = tuple(

@@ -275,3 +275,29 @@ def test_a_file_screened_before_the_tree_built_a_vllm_image_is_screened_again(tm
     assert "build_and_run.sh" in built  # `--max-num-seq` of the built image's `docker run`
     read.clear()
     assert _run() == built and "pack_docs.sh" not in read  # its row says now: no build word either
+
+
+def _builds_reference(chunk: bytes) -> bool:
+    """The build words spelled out: a build command anywhere, or ``build`` after a key boundary then ``:`` and a blank or the end."""
+    import re
+
+    if any(w in chunk for w in (b"docker build", b"buildx build", b"podman build", b"nerdctl build")):
+        return True
+    return any(m.start() == 0 or chunk[m.start() - 1] in b" \t\r\n{,\"'" for m in re.finditer(rb"""build["']?[ \t]*:(?=\s|$)""", chunk))
+
+
+def test_the_build_words_pattern_is_the_spelled_out_test() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter.discovery import _builds
+
+    pieces = st.sampled_from([b"build", b"docker ", b"buildx ", b"podman ", b"nerdctl ", b"rebuild", b":", b" ", b"\n", b"'", b'"', b"\t", b"x", b"{", b",", b"-", b"/"])
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.lists(pieces, max_size=14))
+    def agree(parts):
+        chunk = b"".join(parts)
+        assert _builds(chunk) == _builds_reference(chunk), chunk
+
+    agree()
