@@ -312,10 +312,10 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None):
     # again then (:func:`_from_index`).
     if not screened:
         indexed = might = True
-    elif might_launch(data, image_needles(settings.vllm_images, False)):
-        indexed = might = True
     elif settings.built_images:
         indexed = might = might_launch(data, image_needles(settings.vllm_images, True))
+    elif might_launch(data, image_needles(settings.vllm_images, False)):
+        indexed = might = True
     else:
         indexed, might = None, False
     digest = cache.digest(data) if cache is not None and indexed else ""
