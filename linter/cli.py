@@ -287,7 +287,7 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         from linter import project
 
         def find():
-            found = project.candidates(paths, _root(resolver), respect_gitignore=respect_gitignore, force_exclude=force_exclude, config_of=_config_of(resolver))
+            found = project.candidates(paths, _root(resolver), respect_gitignore=respect_gitignore, force_exclude=force_exclude, config_of=_config_of(resolver), listed=resolver.note_listing)
             _warn_unknown(found, out)
             return found
 

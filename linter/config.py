@@ -448,6 +448,7 @@ class Resolver:
         self._loaded: dict[str | None, Config] = {}
         self._settings: dict[str | None, object] = {}
         self._by_folder: dict[str, Config] = {}
+        self._listed: dict[str, frozenset[str]] = {}  # folder -> its entry names, as a walk listed them
 
     def reload(self) -> None:
         """Forget what was read (``--watch``: a configuration file may have changed)."""
@@ -457,17 +458,24 @@ class Resolver:
         self._loaded.clear()
         self._settings.clear()
         self._by_folder.clear()
+        self._listed.clear()
+
+    def note_listing(self, folder: str, names: frozenset[str]) -> None:
+        """The entry names of the absolute ``folder`` (a walk listed it): a configuration file is
+        looked for there only under a name it holds (a walk asks about a thousand folders)."""
+        self._listed[folder] = names
 
     def _find(self, folder: str) -> str | None:
         chain = []
         while folder not in self._found:
             chain.append(folder)
             hit = None
+            names = self._listed.get(folder)
             for name in CONFIG_NAMES:
-                if os.path.isfile(os.path.join(folder, name)):
+                if (names is None or name in names) and os.path.isfile(os.path.join(folder, name)):
                     hit = os.path.join(folder, name)
                     break
-            if hit is None:
+            if hit is None and (names is None or "pyproject.toml" in names):
                 pyproject = os.path.join(folder, "pyproject.toml")
                 if os.path.isfile(pyproject) and _has_section(pyproject):
                     hit = pyproject

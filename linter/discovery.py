@@ -25,7 +25,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -345,8 +345,13 @@ def discover(
     include: Iterable[str] | None = None,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
+    listed: Callable[[str, frozenset[str]], None] | None = None,
 ) -> Iterator[Candidate]:
     """Yield the files to lint under ``paths`` (files and folders), each with its kind.
+
+    ``listed(folder, names)``: told the absolute path and entry names of each walked folder
+    before its files are yielded (:meth:`linter.config.Resolver.note_listing` then finds the
+    configuration files of the folder without a look-up).
 
     ``exclude`` replaces :data:`DEFAULT_EXCLUDES` (``None`` keeps them);
     ``extend_exclude`` adds to them.  Patterns are gitignore-style and match
@@ -375,7 +380,7 @@ def discover(
             if force_exclude and _force_excluded(path, excl(), respect_gitignore, is_dir=True):
                 continue
             rules = _rules_above(path).entering(os.path.abspath(path)) if respect_gitignore else _Rules()
-            yield from _walk(path, _split_names(excludes), incl, rules, respect_gitignore, seen, named)
+            yield from _walk(path, _split_names(excludes), incl, rules, respect_gitignore, seen, named, listed)
             continue
         if force_exclude and _force_excluded(path, excl(), respect_gitignore):
             continue
@@ -459,6 +464,7 @@ def _walk(
     respect_gitignore: bool,
     seen: set[tuple[int, int]],
     named: set[str],
+    listed: Callable[[str, frozenset[str]], None] | None = None,
 ) -> Iterator[Candidate]:
     root = tidy_path(root)  # every path below is then tidy too (``./x`` is ``x``)
     root_abs = os.path.abspath(root)
@@ -482,8 +488,12 @@ def _walk(
         except OSError as exc:
             yield Candidate.failed(folder, exc.strerror or str(exc))
             continue
-        if respect_gitignore and not entered:
-            folder_rules = folder_rules.entering(folder_abs, {e.name for e in entries})
+        if listed is not None or (respect_gitignore and not entered):
+            names = frozenset(e.name for e in entries)
+            if listed is not None:
+                listed(folder_abs, names)
+            if respect_gitignore and not entered:
+                folder_rules = folder_rules.entering(folder_abs, names)
         subfolders: list[tuple[str, str, str, _Rules, bool]] = []
         # os.path.join(folder, name) for every entry, the separator decided once per folder
         folder_sep = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep

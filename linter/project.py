@@ -47,14 +47,15 @@ from linter.engine import FileResult, Settings, config_files_read_once, input_pr
 NAMED_KIND = "vllm-config"  # the kind a file named by ``--config FILE`` is linted as
 
 
-def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False, config_of: Callable | None = None) -> list[Candidate]:
+def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False, config_of: Callable | None = None,
+               listed: Callable[[str, frozenset[str]], None] | None = None) -> list[Candidate]:
     """The files to lint under ``paths``, with ``cfg`` (a :class:`linter.config.Config`, or None
     for the defaults) deciding ``exclude``, ``extend-exclude`` and ``include``.
 
     ``config_of(path)``: the configuration of each file (a :meth:`linter.config.Resolver.config_for`);
     a walked file whose own configuration is not ``cfg`` must also pass that one's
     ``exclude``/``extend-exclude``/``include``, matched from its folder (as ruff applies a
-    nested configuration's excludes below it).  Paths are tidied as ruff prints them
+    nested configuration's excludes below it); ``listed``: see :func:`linter.discovery.discover`.  Paths are tidied as ruff prints them
     (``./x`` is ``x``; :func:`linter.discovery.tidy_path`)."""
     from dataclasses import replace
 
@@ -67,6 +68,7 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
         include=cfg.include if cfg is not None else None,
         respect_gitignore=respect_gitignore,
         force_exclude=force_exclude,
+        listed=listed,
     )
     out = []
     for c in found:

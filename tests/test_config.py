@@ -309,3 +309,32 @@ def test_check_document_size_exclusion_and_kind(tmp_path, monkeypatch):
     assert project.check_document("vendor/x.sh", b"vllm serve m\n", s, cfg).kind == "shell"
     assert project.check_document("notes.bin", b"\x00", s, cfg).kind is None
     assert project.check_document("Untitled-1", b"vllm serve m\n", s, cfg, fallback_kind="shell").kind == "shell"
+
+
+def test_a_walk_tells_the_resolver_each_folder_s_names(tmp_path, monkeypatch):
+    """The walk hands each folder's entry names to the resolver: the nearest configuration is
+    found as before (a nested one, a pyproject.toml with the section, one above the walked
+    folder), and a walked folder without such a name costs no look-up."""
+    from linter import project
+    from linter.config import Resolver
+
+    (tmp_path / "vllm-lint.toml").write_text('target-version = "0.30"\n', encoding="utf-8")
+    for d in ("deploy/a", "deploy/b", "svc/x/y"):
+        (tmp_path / d).mkdir(parents=True)
+        (tmp_path / d / "serve.sh").write_text("vllm serve m --max-num-seq 4\n", encoding="utf-8")
+    (tmp_path / "deploy" / "b" / ".vllm-lint.toml").write_text('target-version = "0.31"\n', encoding="utf-8")
+    (tmp_path / "svc" / "pyproject.toml").write_text('[tool.vllm-lint]\ntarget-version = "0.32"\n', encoding="utf-8")
+    (tmp_path / "svc" / "x" / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")  # no section: does not count
+    monkeypatch.chdir(tmp_path / "deploy")
+    looked: list[str] = []
+    real = os.path.isfile
+    monkeypatch.setattr(os.path, "isfile", lambda p: looked.append(p) or real(p))
+    walked = Resolver()
+    found = project.candidates([".", "../svc"], walked.root(), config_of=walked.config_for, listed=walked.note_listing)
+    got = {c.path: walked.config_for(c.path).target_version for c in found}
+    asked = list(looked)
+    fresh = Resolver()
+    assert got == {p: fresh.config_for(p).target_version for p in got}  # as a resolver that looks everything up
+    assert [p for p in looked[len(asked):] if os.path.dirname(p) == str(tmp_path / "deploy" / "a")]
+    assert got == {"a/serve.sh": "0.30", "b/serve.sh": "0.31", "../svc/x/y/serve.sh": "0.32"}
+    assert not [p for p in asked if os.path.dirname(p) in (str(tmp_path / "deploy" / "a"), str(tmp_path / "svc" / "x" / "y"))]
