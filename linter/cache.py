@@ -398,10 +398,11 @@ def _valid_entries(entries: dict) -> dict:
 def _valid_row(row) -> bool:
     """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch] (might
     launch: True, False, or None when only the build words were not looked for: linter.batch._screen_one)."""
+    # ``type(v) is int``: JSON gives ints and bools exactly these types (a bool is no size)
     return (
-        isinstance(row, list) and len(row) == 7
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in row[:5])
-        and isinstance(row[5], str) and (row[6] is None or isinstance(row[6], bool))
+        type(row) is list and len(row) == 7
+        and type(row[0]) is int and type(row[1]) is int and type(row[2]) is int and type(row[3]) is int and type(row[4]) is int
+        and type(row[5]) is str and (row[6] is None or type(row[6]) is bool)
     )
 
 

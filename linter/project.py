@@ -200,10 +200,13 @@ class _Places:
 
     def find(self, real: str) -> int | None:
         if self.by_abs is None:
-            self.by_abs = {os.path.abspath(p): i for i, p in enumerate(self.paths)}
+            cwd = os.getcwd()  # os.path.abspath, with the working folder asked once
+            self.by_abs = {os.path.normpath(os.path.join(cwd, p)): i for i, p in enumerate(self.paths)}
         i = self.by_abs.get(real)
         if i is not None and os.path.realpath(self.paths[i]) == real:
             return i
+        if not os.path.lexists(real):
+            return None  # every item is a file that was there: none leads to a path that is not
         if self.by_real is None:
             self.by_real = {os.path.realpath(p): i for i, p in enumerate(self.paths)}
         return self.by_real.get(real)
