@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import os
+from operator import attrgetter
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +45,7 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "build", "dist", "node_modules", "site-packages", ".vllm-lint-cache",
 )
 
+_NAME = attrgetter("name")
 HEAD_SIZE = 256  # bytes read from an extension-less file to find its shebang
 _CHUNK = 1 << 20
 
@@ -332,9 +334,12 @@ def _read_head(path: str) -> tuple[bytes | None, str | None]:
 
 def _readable(path: str) -> str | None:
     """None when the file can be opened for reading, else why not."""
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
+    if _ROOT:
         return None  # root reads every file whatever its mode
     return None if os.access(path, os.R_OK) else "permission denied"
+
+
+_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def discover(
@@ -484,7 +489,7 @@ def _walk(
         folder, folder_abs, folder_rel, folder_rules, entered = stack.pop()
         try:
             with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                entries = sorted(it, key=_NAME)
         except OSError as exc:
             yield Candidate.failed(folder, exc.strerror or str(exc))
             continue
@@ -511,7 +516,7 @@ def _walk(
                 yield Candidate.failed(path, exc.strerror or str(exc))
                 continue
             if is_dir:
-                if entry.name in excl_names or _matches(excl, rel, True):
+                if name in excl_names or (excl is not None and _matches(excl, rel, True)):
                     continue
                 if respect_gitignore and folder_rules.ignored(path_abs, True):
                     continue
@@ -526,9 +531,9 @@ def _walk(
                 visited.add(key)
                 subfolders.append((path, path_abs, rel, folder_rules, False))
                 continue
-            if entry.name in excl_names or _matches(excl, rel, False):
+            if name in excl_names or (excl is not None and _matches(excl, rel, False)):
                 continue
-            needs_head = _needs_head(name)
+            needs_head = "." not in name.lstrip(".")  # _needs_head
             kind_by_name = classify(path, b"", name) if not needs_head else None
             if kind_by_name is None and not needs_head and not is_link and is_file:
                 continue  # not a kind we lint: no ignore check, no stat
