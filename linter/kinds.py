@@ -173,19 +173,15 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("skypilot", edit="words"),  # a `run:`/`setup:` script
 )}
 
-_READ_ROWS = tuple((k.name, k.claims, k.extensions) for k in KINDS.values() if k.reader is not None)
-_CLAIMED = frozenset(e for k in KINDS.values() for e in k.extensions)
-
-
 def classify(path: str, head: bytes = b"", name: str | None = None) -> str | None:
     """The kind of file ``path`` is, from its name and (for extension-less files) its first bytes;
     ``name``: ``path``'s last component when the caller has it (a walk does)."""
     lower = (os.path.basename(path) if name is None else name).lower()
     ext = os.path.splitext(lower)[1]
-    for kind, claims, extensions in _READ_ROWS:  # Kind.is_name of each row with a reader, in table order
-        if claims(path, lower, ext, head) if claims is not None else ext in extensions:
-            return kind
-    if ext in _CLAIMED:  # `notes.txt`: a known extension whose kind did not want the name
+    for k in KINDS.values():  # Kind.is_name of each row with a reader, in table order (inlined: a walk asks for every file)
+        if k.reader is not None and (k.claims(path, lower, ext, head) if k.claims is not None else ext in k.extensions):
+            return k.name
+    if any(ext in k.extensions for k in KINDS.values()):  # `notes.txt`: a known extension whose kind did not want the name
         return None
     interpreter = shebang_interpreter(head)
     if interpreter is not None:
