@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 
 from packaging.version import Version
@@ -557,7 +558,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         if n > 1 and len(left) > 1 and kept > POOL_BYTES and _can_fork():
             import multiprocessing
 
-            _warm_up(settings)
+            _warm_up(settings, (job[2] for job, _read, _size in left))
 
             chunks = balanced_chunks([job for job, _read, _size in left])
             ctx = multiprocessing.get_context("fork")
@@ -604,15 +605,18 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _warm_up(settings) -> None:
-    """Import the rules and load the release every worker will need (the target, or the newest
-    one that unpinned launches are checked against) before forking, so that the workers inherit
-    them instead of loading them again.  Readers are imported by the workers that meet their
-    kind (a Python reader is not loaded for a tree whose Python files hold no launch), and other
-    releases by the workers whose files pin them."""
+def _warm_up(settings, kinds_left: Iterable[str] = ()) -> None:
+    """Import the rules, the readers of the kinds left to lint (files that passed the screening:
+    some worker meets each kind; a Python reader is not loaded for a tree whose Python files
+    hold no launch) and load the release every worker will need (the target, or the newest one
+    that unpinned launches are checked against) before forking, so that the workers inherit
+    them instead of loading them again.  Other releases are loaded by the workers whose files
+    pin them."""
     from linter import knowledge
 
     _rules()
+    for kind in sorted(set(kinds_left)):
+        kinds.reader(kind)
     knowledge.release(settings.target or knowledge.newest()).by_name
 
 
