@@ -18,6 +18,11 @@ import re
 from linter.launch import Token
 from linter.source_file import SourceFile
 
+# a documentation placeholder, ``<MODEL>``, ``<your hf token>``: its opening and name, then ``>``
+# (one spelling for values, shell text and Python pseudo-code: :data:`DOC_PLACEHOLDER`)
+_PLACEHOLDER_NAME = r"<[A-Za-z][A-Za-z0-9 _./:-]*"
+DOC_PLACEHOLDER = _PLACEHOLDER_NAME + ">"
+
 _HOLE = re.compile(
     r"\$\{\{.*?\}\}"  # ${{ github expression }}
     r"|\{\{.*?\}\}"  # {{ go / helm / jinja }}
@@ -25,7 +30,7 @@ _HOLE = re.compile(
     r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?:[:?+=-][^}]*)?\}"  # ${VAR}, ${VAR:-default}
     r"|\$\([A-Za-z_][A-Za-z0-9_]*\)"  # $(VAR)
     r"|\{[A-Za-z_][A-Za-z0-9_.]*\}"  # {name}: a str.format template field
-    r"|<[A-Za-z][A-Za-z0-9 _./:-]*>"  # <MODEL>, <your hf token>
+    r"|" + DOC_PLACEHOLDER +  # <MODEL>, <your hf token>
     r"|^(?:\.\.\.|\u2026)$",  # a value left out
     re.S,
 )
@@ -100,7 +105,7 @@ def mark_doc(tok: Token | None) -> Token | None:
 # storage path>``): bash would read ``<MODEL>`` as redirections, so the command reader is given
 # a stand-in word instead.  Not ``<<EOF``, ``<(cmd)``, ``< file`` or ``<in.txt >out.txt``
 # (a real redirection has no ``>`` closing the name, or a space before it).
-_SHELL_HOLE = re.compile(r"(?<![<\w$])<[A-Za-z][A-Za-z0-9 _./:-]*(?<! )>(?![>&\w])")
+_SHELL_HOLE = re.compile(r"(?<![<\w$])" + _PLACEHOLDER_NAME + r"(?<! )>(?![>&\w])")
 
 
 def shell_holes(script: str) -> list[tuple[int, int]]:

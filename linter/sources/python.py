@@ -68,6 +68,7 @@ from typing import Any
 
 from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.offset_map import OffsetMap
+from linter.placeholders import DOC_PLACEHOLDER
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
 from linter.sources import embedded_shell
@@ -1737,7 +1738,7 @@ _LAUNCH_FORM = re.compile(
     r"\b(?:LLM|EngineArgs|AsyncEngineArgs|LLMConfig|AsyncLLMEngine\.from_engine_args|LLMEngine\.from_engine_args)\s*\("
     r"|vllm\.entrypoints|\bvllm\s+serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|vllm/vllm-openai"
 )
-_DOC_HOLE = re.compile(r"<[A-Za-z][A-Za-z0-9 _./:-]*>")
+_DOC_HOLE = re.compile(DOC_PLACEHOLDER)
 
 
 def _doc_code(text: str) -> str | None:
