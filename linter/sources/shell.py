@@ -1043,8 +1043,6 @@ def pip_pins_in_words(tokens: list[Token]) -> list[tuple[Token, str, int, int]]:
 
     ``start``/``end`` index the version inside ``token.value``.
     """
-    from packaging.requirements import InvalidRequirement, Requirement
-
     vals = [t.value for t in tokens]
     start = None
     for k, v in enumerate(vals):
@@ -1064,21 +1062,38 @@ def pip_pins_in_words(tokens: list[Token]) -> list[tuple[Token, str, int, int]]:
         v = tok.value
         if not v.lower().startswith("vllm") or "==" not in v:
             continue
-        try:
-            req = Requirement(v)
-        except InvalidRequirement:
+        version = _exact_pin(v)
+        if version is None:
             continue
-        if req.name.lower() != "vllm":
-            continue
-        specs = list(req.specifier)
-        if len(specs) != 1 or specs[0].operator not in ("==", "==="):
-            continue
-        version = specs[0].version
         at = v.find(version, v.find("=="))
         if at < 0 or tok.opaque_in(at, at + len(version)):
             continue
         out.append((tok, version, at, at + len(version)))
     return out
+
+
+def _exact_pin(word: str) -> str | None:
+    """The version of the requirement ``word`` when it pins vLLM to one release (``vllm==X``,
+    ``vllm[audio]===X ; python_version > "3.9"``), else None.
+
+    ``vllm==0.32.0`` (digits and dots) is read here; any other form by
+    :mod:`packaging.requirements`, imported then (a fifth of a one-file run's start)."""
+    if word[:4].lower() == "vllm" and word[4:6] == "==" and word[6:7] != "=":
+        parts = word[6:].split(".")
+        if all(p.isascii() and p.isdigit() for p in parts):
+            return word[6:]
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(word)
+    except InvalidRequirement:
+        return None
+    if req.name.lower() != "vllm":
+        return None
+    specs = list(req.specifier)
+    if len(specs) != 1 or specs[0].operator not in ("==", "==="):
+        return None
+    return specs[0].version
 
 
 def _attach_pins(ex: Extraction) -> None:
