@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from linter import bounded_json, knowledge
 from linter.knowledge import OptionSpec, Release
 from linter.launch import Launch, Setting, Token
+from linter.records import Record
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
@@ -35,23 +35,35 @@ _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 Match = Literal["exact", "normalized", "abbrev", "ambiguous", "unknown", "template"]
 
 
-@dataclass
-class Item:
+class Item(Record):
     """One argv string after vLLM's rewriting, with where it came from."""
+
+    __slots__ = ("text", "token", "start", "end", "opaque", "splat", "dotted_from", "from_config")
 
     text: str
     token: Token | None
-    start: int = 0  # range of ``token.value`` this item's text came from
-    end: int = 0
-    opaque: bool = False  # some part is unknown
-    splat: bool = False  # may be any number of argv strings
-    dotted_from: list[ParsedDotted] | None = None
-    from_config: bool = False
+    start: int  # range of ``token.value`` this item's text came from
+    end: int
+    opaque: bool  # some part is unknown
+    splat: bool  # may be any number of argv strings
+    dotted_from: list[ParsedDotted] | None
+    from_config: bool
+
+    def __init__(self, text, token, start=0, end=0, opaque=False, splat=False, dotted_from=None, from_config=False):
+        self.text = text
+        self.token = token
+        self.start = start
+        self.end = end
+        self.opaque = opaque
+        self.splat = splat
+        self.dotted_from = dotted_from
+        self.from_config = from_config
 
 
-@dataclass
-class ParsedDotted:
+class ParsedDotted(Record):
     """A ``--opt.key value`` argument that vLLM gathers into a JSON value."""
+
+    __slots__ = ("key", "path", "append", "value", "name_item", "value_item")
 
     key: str
     path: list[str]
@@ -60,10 +72,19 @@ class ParsedDotted:
     name_item: Item
     value_item: Item | None
 
+    def __init__(self, key, path, append, value, name_item, value_item):
+        self.key = key
+        self.path = path
+        self.append = append
+        self.value = value
+        self.name_item = name_item
+        self.value_item = value_item
 
-@dataclass
-class ParsedOption:
+
+class ParsedOption(Record):
     """An option as the release's parser resolved it."""
+
+    __slots__ = ("written", "normalized", "spec", "matched", "match", "candidates", "name", "name_range", "values", "explicit", "negative", "dotted", "from_config", "setting")
 
     written: str  # the option string as written (e.g. "--max_num_seq")
     normalized: str  # after vLLM's underscore rewriting (e.g. "--max-num-seq")
@@ -73,12 +94,28 @@ class ParsedOption:
     candidates: list[str]  # for ambiguous prefixes
     name: Item  # the item of the option name
     name_range: tuple[int, int]  # range of the option name inside name.token.value
-    values: list[Item] = field(default_factory=list)
-    explicit: bool = False  # value given with "=" in the same token
-    negative: bool = False  # a --no-x form
-    dotted: list[ParsedDotted] | None = None
-    from_config: bool = False
-    setting: Setting | None = None  # for keyword launches
+    values: list[Item]
+    explicit: bool  # value given with "=" in the same token
+    negative: bool  # a --no-x form
+    dotted: list[ParsedDotted] | None
+    from_config: bool
+    setting: Setting | None  # for keyword launches
+
+    def __init__(self, written, normalized, spec, matched, match, candidates, name, name_range, values=None, explicit=False, negative=False, dotted=None, from_config=False, setting=None):
+        self.written = written
+        self.normalized = normalized
+        self.spec = spec
+        self.matched = matched
+        self.match = match
+        self.candidates = candidates
+        self.name = name
+        self.name_range = name_range
+        self.values = ([] if values is None else values)
+        self.explicit = explicit
+        self.negative = negative
+        self.dotted = dotted
+        self.from_config = from_config
+        self.setting = setting
 
     @property
     def value(self) -> str | None:
@@ -128,31 +165,51 @@ class ParsedOption:
         return self.name.token
 
 
-@dataclass
-class ArgError:
+class ArgError(Record):
     """Something the release's parser rejects (argparse error or vLLM's own check)."""
+
+    __slots__ = ("kind", "message", "item", "option")
 
     kind: str  # missing-value, unexpected-value, extra-positional, invalid-choice, invalid-json, invalid-type, negative-decimal, model-twice, option-with-space
     message: str
     item: Item | None
-    option: ParsedOption | None = None
+    option: ParsedOption | None
+
+    def __init__(self, kind, message, item, option=None):
+        self.kind = kind
+        self.message = message
+        self.item = item
+        self.option = option
 
 
-@dataclass
-class ParsedLaunch:
+class ParsedLaunch(Record):
+    __slots__ = ("launch", "release", "options", "positionals", "errors", "model_option", "config_files", "config_equals", "uncertain", "config_options")
+
     launch: Launch
     release: Release
-    options: list[ParsedOption] = field(default_factory=list)
-    positionals: list[Item] = field(default_factory=list)
-    errors: list[ArgError] = field(default_factory=list)
-    model_option: Item | None = None  # ``--model X`` moved to the positional slot by ``vllm serve``
-    config_files: list[Item] = field(default_factory=list)  # ``--config FILE`` values
-    config_equals: list[Item] = field(default_factory=list)  # ``--config=FILE`` (ignored by vLLM)
-    uncertain: bool = False  # a splat token makes argv positions uncertain
+    options: list[ParsedOption]
+    positionals: list[Item]
+    errors: list[ArgError]
+    model_option: Item | None  # ``--model X`` moved to the positional slot by ``vllm serve``
+    config_files: list[Item]  # ``--config FILE`` values
+    config_equals: list[Item]  # ``--config=FILE`` (ignored by vLLM)
+    uncertain: bool  # a splat token makes argv positions uncertain
     # Options read from the ``--config`` file the launch names, in the order vLLM
     # inserts them (before the command line's own, which win).  They are linted
     # where they are written, in the config file, so rules do not report them here.
-    config_options: list[ParsedOption] = field(default_factory=list)
+    config_options: list[ParsedOption]
+
+    def __init__(self, launch, release, options=None, positionals=None, errors=None, model_option=None, config_files=None, config_equals=None, uncertain=False, config_options=None):
+        self.launch = launch
+        self.release = release
+        self.options = ([] if options is None else options)
+        self.positionals = ([] if positionals is None else positionals)
+        self.errors = ([] if errors is None else errors)
+        self.model_option = model_option
+        self.config_files = ([] if config_files is None else config_files)
+        self.config_equals = ([] if config_equals is None else config_equals)
+        self.uncertain = uncertain
+        self.config_options = ([] if config_options is None else config_options)
 
     def add_error(self, error: ArgError) -> None:
         if error.item is not None and error.item.from_config:
@@ -472,14 +529,23 @@ def _dotted_json(parts: list[ParsedDotted]) -> str:
 # Stage 2: argparse
 
 
-@dataclass
-class _Resolved:
+class _Resolved(Record):
+    __slots__ = ("kind", "spec", "option_string", "explicit", "candidates", "match")
+
     kind: Literal["positional", "option", "unknown", "ambiguous"]
-    spec: OptionSpec | None = None
-    option_string: str | None = None
-    explicit: str | None = None
-    candidates: list[str] = field(default_factory=list)
-    match: Match = "exact"
+    spec: OptionSpec | None
+    option_string: str | None
+    explicit: str | None
+    candidates: list[str]
+    match: Match
+
+    def __init__(self, kind, spec=None, option_string=None, explicit=None, candidates=None, match="exact"):
+        self.kind = kind
+        self.spec = spec
+        self.option_string = option_string
+        self.explicit = explicit
+        self.candidates = ([] if candidates is None else candidates)
+        self.match = match
 
 
 def resolve_option(release: Release, arg: str) -> _Resolved:

@@ -23,7 +23,6 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import replace
 
 from packaging.version import Version
 
@@ -31,6 +30,7 @@ from linter import kinds
 from linter.cache import RACY_SECONDS
 from linter.diagnostic import Diagnostic, Edit, Fix, Severity
 from linter.launch import Span
+from linter.records import replace
 
 POOL_BYTES = 4 << 20  # the files left to lint after screening must hold more bytes than this for a pool
 CHUNK = 48

@@ -21,24 +21,35 @@ TPU and CPU platforms have their own values and are not modelled (GPU launches o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from packaging.version import Version
 
 from linter import knowledge
+from linter.records import Frozen, _set
 
 
-@dataclass(frozen=True)
-class Gpu:
+class Gpu(Frozen):
+    __slots__ = ("name", "memory_gib")
+
     name: str
     memory_gib: float
 
+    def __init__(self, name, memory_gib):
+        _set(self, "name", name)
+        _set(self, "memory_gib", memory_gib)
 
-@dataclass(frozen=True)
-class Default:
+
+class Default(Frozen):
+    __slots__ = ("value", "condition", "derivation")
+
     value: int
     condition: str  # the GPUs it holds for
     derivation: str
+
+    def __init__(self, value, condition, derivation):
+        _set(self, "value", value)
+        _set(self, "condition", condition)
+        _set(self, "derivation", derivation)
 
 
 def facts_for(version: Version) -> dict | None:

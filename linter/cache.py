@@ -54,10 +54,11 @@ folder opened without following links.  The cache never changes results:
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
+
+from linter.records import field_names
 
 FORMAT = 2  # bump when the entry layout changes (2: ctime and device in every signature)
 MAX_PACK_BYTES = 512 * 1024 * 1024
@@ -72,7 +73,7 @@ def default_dir() -> str:
 
 # what the readers are made of: what an extraction depends on (kept apart from the rules,
 # the argument model and the release data, so that changing those keeps the extractions)
-_EXTRACTOR_CODE = ("linter/sources", "linter/launch.py", "linter/source_file.py", "linter/offset_map.py", "linter/placeholders.py",
+_EXTRACTOR_CODE = ("linter/sources", "linter/launch.py", "linter/source_file.py", "linter/offset_map.py", "linter/placeholders.py", "linter/records.py",
                    "linter/kinds.py", "linter/stored_extraction.py", "linter/cache.py")
 
 
@@ -146,9 +147,9 @@ def settings_key(settings, path: str, *, built_images: bool = True) -> str:
     read); the caller keys them into the results of the readings that looked them up
     (:func:`linter.sources.commands.built_consulted`)."""
     parts = []
-    for f in dataclasses.fields(settings):
-        value = getattr(settings, f.name)
-        if f.name == "built_images" and not built_images:
+    for name in field_names(settings):
+        value = getattr(settings, name)
+        if name == "built_images" and not built_images:
             value = bool(value)
         if callable(value):  # per-file ignores: what they say for this path
             value = value(path)
@@ -162,7 +163,7 @@ def settings_key(settings, path: str, *, built_images: bool = True) -> str:
             text = repr(items)
         else:
             text = repr(value)
-        parts.append(f"{f.name}={text}")
+        parts.append(f"{name}={text}")
     return "\n".join(parts)
 
 

@@ -9,7 +9,6 @@ contexts are never changed while rules run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from packaging.version import Version
 
@@ -17,17 +16,27 @@ from linter.argmodel import Item, ParsedLaunch, ParsedOption
 from linter.diagnostic import Edit, Fix
 from linter.knowledge import Release
 from linter.launch import Launch, Span
+from linter.records import Frozen, _set
 from linter.source_file import SourceFile
 
 
-@dataclass(frozen=True)
-class LaunchContext:
+class LaunchContext(Frozen):
+    __slots__ = ("src", "parsed", "pin", "pin_known", "target_explicit", "settings")
+
     src: SourceFile
     parsed: ParsedLaunch
     pin: Version | None  # the release the file pins for this launch, if any
     pin_known: Version | None  # the known release that stands for the pin
     target_explicit: bool  # the user gave --target-version
-    settings: object = None  # the run's linter.engine.Settings (None in some tests)
+    settings: object  # the run's linter.engine.Settings (None in some tests)
+
+    def __init__(self, src, parsed, pin, pin_known, target_explicit, settings=None):
+        _set(self, "src", src)
+        _set(self, "parsed", parsed)
+        _set(self, "pin", pin)
+        _set(self, "pin_known", pin_known)
+        _set(self, "target_explicit", target_explicit)
+        _set(self, "settings", settings)
 
     @property
     def launch(self) -> Launch:
@@ -125,7 +134,12 @@ def _setting_name(launch: Launch, release: Release, opt: ParsedOption, option_st
     return spec.dest
 
 
-@dataclass(frozen=True)
-class FileContext:
+class FileContext(Frozen):
+    __slots__ = ("src", "launches")
+
     src: SourceFile
-    launches: tuple[LaunchContext, ...] = ()
+    launches: tuple[LaunchContext, ...]
+
+    def __init__(self, src, launches=()):
+        _set(self, "src", src)
+        _set(self, "launches", launches)

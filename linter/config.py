@@ -44,13 +44,12 @@ in the place of one is refused, never waited on).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import sys
-from dataclasses import dataclass, field
 
 
+from linter.records import Frozen, Record, _set, replace
 from linter.source_file import NotRegularFile, read_file
 
 CONFIG_NAMES = (".vllm-lint.toml", "vllm-lint.toml")
@@ -85,26 +84,46 @@ class ConfigError(Exception):
     """The configuration file cannot be used; the message names the file and the key."""
 
 
-@dataclass
-class Config:
-    path: str | None = None  # the file it was read from (None: no file)
-    root: str = field(default_factory=os.getcwd)  # its folder: per-file-ignores patterns are relative to it
-    target_version: str | None = None
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    exclude: list[str] | None = None
-    extend_exclude: list[str] = field(default_factory=list)
-    include: list[str] | None = None
-    respect_gitignore: bool = True
-    gpu_memory_gib: float | None = None
-    extend: str | None = None
+class Config(Record):
+    __slots__ = ("path", "root", "target_version", "select", "extend_select", "ignore", "per_file_ignores", "exclude", "extend_exclude", "include", "respect_gitignore", "gpu_memory_gib", "extend", "sources", "per_file_root", "extends", "vllm_images")
+
+    path: str | None  # the file it was read from (None: no file)
+    root: str  # its folder: per-file-ignores patterns are relative to it
+    target_version: str | None
+    select: list[str] | None
+    extend_select: list[str]
+    ignore: list[str]
+    per_file_ignores: dict[str, list[str]]
+    exclude: list[str] | None
+    extend_exclude: list[str]
+    include: list[str] | None
+    respect_gitignore: bool
+    gpu_memory_gib: float | None
+    extend: str | None
     # key (as written in the file) -> the configuration file that set it (absent: the default)
-    sources: dict[str, str] = field(default_factory=dict)
-    per_file_root: str | None = None  # the folder of the file that set per-file-ignores (default: root)
-    extends: list[str] = field(default_factory=list)  # the files ``extend`` read, nearest first
-    vllm_images: list[str] = field(default_factory=list)
+    sources: dict[str, str]
+    per_file_root: str | None  # the folder of the file that set per-file-ignores (default: root)
+    extends: list[str]  # the files ``extend`` read, nearest first
+    vllm_images: list[str]
+
+    def __init__(self, path=None, root=None, target_version=None, select=None, extend_select=None, ignore=None, per_file_ignores=None, exclude=None, extend_exclude=None, include=None, respect_gitignore=True, gpu_memory_gib=None, extend=None, sources=None, per_file_root=None, extends=None, vllm_images=None):
+        self.path = path
+        self.root = (os.getcwd() if root is None else root)
+        self.target_version = target_version
+        self.select = select
+        self.extend_select = ([] if extend_select is None else extend_select)
+        self.ignore = ([] if ignore is None else ignore)
+        self.per_file_ignores = ({} if per_file_ignores is None else per_file_ignores)
+        self.exclude = exclude
+        self.extend_exclude = ([] if extend_exclude is None else extend_exclude)
+        self.include = include
+        self.respect_gitignore = respect_gitignore
+        self.gpu_memory_gib = gpu_memory_gib
+        self.extend = extend
+        self.sources = ({} if sources is None else sources)
+        self.per_file_root = per_file_root
+        self.extends = ([] if extends is None else extends)
+        self.vllm_images = ([] if vllm_images is None else vllm_images)
 
     def per_file_matcher(self):
         """``path -> codes`` for :class:`linter.engine.Settings.per_file_ignores`, or None when empty."""
@@ -285,7 +304,7 @@ def load(path: str, _chain: tuple[str, ...] = ()) -> Config:
         if not os.path.isfile(base_path):
             raise ConfigError(f"{where}: `extend` names {table['extend']!r}, which is not a file")
         base = load(base_path, (*_chain, absolute))
-        cfg = dataclasses.replace(base, path=absolute, root=folder, sources=dict(base.sources), per_file_root=base.per_file_root or base.root, extends=[os.path.abspath(base_path), *base.extends])
+        cfg = replace(base, path=absolute, root=folder, sources=dict(base.sources), per_file_root=base.per_file_root or base.root, extends=[os.path.abspath(base_path), *base.extends])
     known: list[str] | None = None
     for key, value in table.items():
         kind = KEYS.get(key)
@@ -338,8 +357,7 @@ def resolve(explicit: str | None = None, start: str | None = None) -> Config:
 # per file: the nearest configuration above each file, and the settings it makes
 
 
-@dataclass(frozen=True)
-class Overrides:
+class Overrides(Frozen):
     """What the command line says over every configuration file (None / empty: nothing).
 
     ``target`` is a release already resolved (:func:`linter.knowledge.resolve_target`);
@@ -347,15 +365,26 @@ class Overrides:
     (ruff's order: a later selection starts afresh); ``extend_select``/``ignore`` add to them.
     """
 
-    target: object = None
-    select: frozenset[str] | None = None
-    extend_select: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
-    model_configs: dict = field(default_factory=dict)
-    roots: tuple[str, ...] | None = None  # what a launch's ``--config FILE`` may read (:attr:`linter.engine.Settings.roots`)
+    __slots__ = ("target", "select", "extend_select", "ignore", "model_configs", "roots", "pins_beat_configured")
+
+    target: object
+    select: frozenset[str] | None
+    extend_select: frozenset[str]
+    ignore: frozenset[str]
+    model_configs: dict
+    roots: tuple[str, ...] | None  # what a launch's ``--config FILE`` may read (:attr:`linter.engine.Settings.roots`)
     # the language server: the configuration's ``target-version`` is only the release of a launch
     # without a pin (:attr:`linter.engine.Settings.fallback`); the command line: it beats pins
-    pins_beat_configured: bool = False
+    pins_beat_configured: bool
+
+    def __init__(self, target=None, select=None, extend_select=frozenset(), ignore=frozenset(), model_configs=None, roots=None, pins_beat_configured=False):
+        _set(self, "target", target)
+        _set(self, "select", select)
+        _set(self, "extend_select", extend_select)
+        _set(self, "ignore", ignore)
+        _set(self, "model_configs", ({} if model_configs is None else model_configs))
+        _set(self, "roots", roots)
+        _set(self, "pins_beat_configured", pins_beat_configured)
 
 
 def target_of(cfg: Config):

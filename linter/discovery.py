@@ -27,12 +27,12 @@ from operator import attrgetter
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from linter.cache import stat_signature
 from linter.kinds import classify
+from linter.records import Frozen, _set
 from linter.source_file import read_file
 
 if TYPE_CHECKING:
@@ -49,8 +49,7 @@ _NAME = attrgetter("name")
 HEAD_SIZE = 256  # bytes read from an extension-less file to find its shebang
 _CHUNK = 1 << 20
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(Frozen):
     """A file to lint.
 
     ``kind`` is what :func:`classify` said: a row of :data:`linter.kinds.KINDS`,
@@ -59,13 +58,25 @@ class Candidate:
     ``reason`` says why and the path must not be read).
     """
 
+    __slots__ = ("path", "kind", "reason", "explicit", "signature", "status")
+    _compare = ("path", "kind", "reason", "explicit", "status")
+    _shown = ("path", "kind", "reason", "explicit", "status")
+
     path: str
     kind: str | None
-    reason: str = ""
-    explicit: bool = False  # named on the command line rather than found by walking
+    reason: str
+    explicit: bool  # named on the command line rather than found by walking
     # linter.cache.stat_signature of a walked file when it was found: the cache's stat index uses it
-    signature: tuple[int, int, int, int, int] | None = field(default=None, compare=False, repr=False)
-    status: Literal["ok", "unknown", "error"] = "ok"
+    signature: tuple[int, int, int, int, int] | None
+    status: Literal["ok", "unknown", "error"]
+
+    def __init__(self, path, kind, reason="", explicit=False, signature=None, status="ok"):
+        _set(self, "path", path)
+        _set(self, "kind", kind)
+        _set(self, "reason", reason)
+        _set(self, "explicit", explicit)
+        _set(self, "signature", signature)
+        _set(self, "status", status)
 
     @classmethod
     def failed(cls, path: str, reason: str, *, explicit: bool = False) -> Candidate:
@@ -223,11 +234,15 @@ class _IgnoreFile:
         return None
 
 
-@dataclass(frozen=True)
-class _Rules:
+class _Rules(Frozen):
     """The ignore files in force in one folder, outermost first."""
 
-    files: tuple[_IgnoreFile, ...] = ()
+    __slots__ = ("files",)
+
+    files: tuple[_IgnoreFile, ...]
+
+    def __init__(self, files=()):
+        _set(self, "files", files)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         for f in reversed(self.files):

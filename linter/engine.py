@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 
 from packaging.version import InvalidVersion, Version
 
@@ -17,33 +16,48 @@ from linter import argmodel, kinds, knowledge
 from linter.checking import FileContext, LaunchContext
 from linter.diagnostic import Diagnostic, Finding, Severity, matches
 from linter.launch import Launch, Span, Token, VersionHint
+from linter.records import Record, replace
 from linter.source_file import MAX_FILE_BYTES, DecodeError, NotRegularFile, SourceFile, read_file  # noqa: F401 - the reader, here for its callers
 from linter.sources import Extraction
 from linter.sources.words import nearest_pin
 
-@dataclass
-class Settings:
-    target: Version | None = None
+class Settings(Record):
+    __slots__ = ("target", "fallback", "select", "extend_select", "ignore", "per_file_ignores", "gpu_memory_gib", "model_configs", "roots", "vllm_images", "built_images")
+
+    target: Version | None
     # the release of a launch with neither a target nor a pin (None: the newest known); the
     # language server's configured ``target-version``, which a file's pin beats
-    fallback: Version | None = None
-    select: frozenset[str] | None = None  # codes or prefixes; None = the default set
-    extend_select: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
+    fallback: Version | None
+    select: frozenset[str] | None  # codes or prefixes; None = the default set
+    extend_select: frozenset[str]
+    ignore: frozenset[str]
     # path -> codes or prefixes ignored in that file (``per-file-ignores`` of the configuration)
-    per_file_ignores: Callable[[str], frozenset[str]] | None = None
+    per_file_ignores: Callable[[str], frozenset[str]] | None
     # Pre-flight facts the files do not hold (VL802/VL803): GPU memory from ``gpu-memory-gib``,
     # and local config.json files from ``--model-config [MODEL=]PATH`` (key "" = every model).
-    gpu_memory_gib: float | None = None
-    model_configs: dict[str, str] = field(default_factory=dict)
+    gpu_memory_gib: float | None
+    model_configs: dict[str, str]
     # The real paths given on the command line: a ``--config FILE`` a launch names is read
     # only when its real path is one of them or inside one (None: no limit, for library use).
-    roots: tuple[str, ...] | None = None
+    roots: tuple[str, ...] | None
     # ``vllm-images`` of the configuration: glob patterns of images whose entrypoint is vLLM's
-    vllm_images: tuple[str, ...] = ()
+    vllm_images: tuple[str, ...]
     # Dockerfiles of the run whose final stage runs a vLLM image (real path -> that image), see
     # :mod:`linter.built_images`: ``docker build -t NAME`` of one makes ``docker run NAME`` vLLM's
-    built_images: dict[str, str] = field(default_factory=dict)
+    built_images: dict[str, str]
+
+    def __init__(self, target=None, fallback=None, select=None, extend_select=frozenset(), ignore=frozenset(), per_file_ignores=None, gpu_memory_gib=None, model_configs=None, roots=None, vllm_images=(), built_images=None):
+        self.target = target
+        self.fallback = fallback
+        self.select = select
+        self.extend_select = extend_select
+        self.ignore = ignore
+        self.per_file_ignores = per_file_ignores
+        self.gpu_memory_gib = gpu_memory_gib
+        self.model_configs = ({} if model_configs is None else model_configs)
+        self.roots = roots
+        self.vllm_images = vllm_images
+        self.built_images = ({} if built_images is None else built_images)
 
     def enabled(self, code: str, default: bool) -> bool:
         """``--select``/``--extend-select``/``--ignore`` keep ``code`` (``default``: it is in the default set)."""
@@ -67,26 +81,43 @@ class Settings:
         return self.per_file_ignores(path) if self.per_file_ignores is not None else frozenset()
 
 
-@dataclass
-class LaunchReport:
+class LaunchReport(Record):
+    __slots__ = ("launch", "version", "pin", "reason")
+
     launch: Launch
     version: Version
     pin: str | None
     reason: str  # "target", "pin", "newest", "configured", "pin-outside-range"
 
+    def __init__(self, launch, version, pin, reason):
+        self.launch = launch
+        self.version = version
+        self.pin = pin
+        self.reason = reason
 
-@dataclass
-class FileResult:
+
+class FileResult(Record):
+    __slots__ = ("path", "diagnostics", "launches", "src", "named_configs", "standalone", "no_launch")
+
     path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    launches: list[LaunchReport] = field(default_factory=list)
-    src: SourceFile | None = None
-    named_configs: list[tuple[str, Version]] = field(default_factory=list)  # ``--config FILE`` targets found
+    diagnostics: list[Diagnostic]
+    launches: list[LaunchReport]
+    src: SourceFile | None
+    named_configs: list[tuple[str, Version]]  # ``--config FILE`` targets found
     # the file holds launches of its own (a manifest, a script), not only a vLLM config file's settings
-    standalone: bool = False
+    standalone: bool
     # the file mentions vLLM (or LMCache) and can start a server, but no launch was found in it:
     # the summary says so rather than "All checks passed", and ``--show-launches`` lists it
-    no_launch: bool = False
+    no_launch: bool
+
+    def __init__(self, path, diagnostics=None, launches=None, src=None, named_configs=None, standalone=False, no_launch=False):
+        self.path = path
+        self.diagnostics = ([] if diagnostics is None else diagnostics)
+        self.launches = ([] if launches is None else launches)
+        self.src = src
+        self.named_configs = ([] if named_configs is None else named_configs)
+        self.standalone = standalone
+        self.no_launch = no_launch
 
 
 def extractor(kind: str):

@@ -52,12 +52,12 @@ prefill backend (FlashInfer on SM90, and on SM100/SM120 with CUDA 13 when
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from packaging.version import Version
 
 from linter import knowledge
+from linter.records import Frozen, _set
 
 # vllm/utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE (L40-62 in 0.33) and the byte size of
 # each torch dtype.  Only the dense dtypes: the packed formats are not ported.
@@ -73,30 +73,52 @@ class NotComputed(Exception):
     """N cannot be computed for this model and launch; the message says why."""
 
 
-@dataclass(frozen=True)
-class Deployment:
+class Deployment(Frozen):
     """The launch settings N depends on (all at vLLM's defaults unless given)."""
 
-    tp: int = 1
-    kv_cache_dtype: str = "auto"
-    dtype: str = "auto"
-    mamba_cache_dtype: str = "auto"
-    mamba_ssm_cache_dtype: str = "auto"
-    num_spec: int = 0
-    block_size: int | None = None  # --block-size
-    mamba_block_size: int | None = None  # --mamba-block-size (0.28-0.31 `all` mode)
-    mamba_cache_mode: str = "align"  # what hybrids get with prefix caching on (the default)
-    kernel_block: int = 16  # smallest kernel block of the attention backend
-    gdn_prefill: str = "triton"  # triton | flashinfer (0.33 align-mode checkpoint alignment)
+    __slots__ = ("tp", "kv_cache_dtype", "dtype", "mamba_cache_dtype", "mamba_ssm_cache_dtype", "num_spec", "block_size", "mamba_block_size", "mamba_cache_mode", "kernel_block", "gdn_prefill")
+
+    tp: int
+    kv_cache_dtype: str
+    dtype: str
+    mamba_cache_dtype: str
+    mamba_ssm_cache_dtype: str
+    num_spec: int
+    block_size: int | None  # --block-size
+    mamba_block_size: int | None  # --mamba-block-size (0.28-0.31 `all` mode)
+    mamba_cache_mode: str  # what hybrids get with prefix caching on (the default)
+    kernel_block: int  # smallest kernel block of the attention backend
+    gdn_prefill: str  # triton | flashinfer (0.33 align-mode checkpoint alignment)
+
+    def __init__(self, tp=1, kv_cache_dtype="auto", dtype="auto", mamba_cache_dtype="auto", mamba_ssm_cache_dtype="auto", num_spec=0, block_size=None, mamba_block_size=None, mamba_cache_mode="align", kernel_block=16, gdn_prefill="triton"):
+        _set(self, "tp", tp)
+        _set(self, "kv_cache_dtype", kv_cache_dtype)
+        _set(self, "dtype", dtype)
+        _set(self, "mamba_cache_dtype", mamba_cache_dtype)
+        _set(self, "mamba_ssm_cache_dtype", mamba_ssm_cache_dtype)
+        _set(self, "num_spec", num_spec)
+        _set(self, "block_size", block_size)
+        _set(self, "mamba_block_size", mamba_block_size)
+        _set(self, "mamba_cache_mode", mamba_cache_mode)
+        _set(self, "kernel_block", kernel_block)
+        _set(self, "gdn_prefill", gdn_prefill)
 
 
-@dataclass(frozen=True)
-class BlockSize:
+class BlockSize(Frozen):
+    __slots__ = ("n", "attn_page_1_token", "mamba_page", "architecture", "steps")
+
     n: int
     attn_page_1_token: int
     mamba_page: int
     architecture: str
-    steps: tuple[str, ...] = field(default=())
+    steps: tuple[str, ...]
+
+    def __init__(self, n, attn_page_1_token, mamba_page, architecture, steps=()):
+        _set(self, "n", n)
+        _set(self, "attn_page_1_token", attn_page_1_token)
+        _set(self, "mamba_page", mamba_page)
+        _set(self, "architecture", architecture)
+        _set(self, "steps", steps)
 
     def derivation(self) -> str:
         return "; ".join(self.steps)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from linter.records import Frozen, _set
 from linter.sources.words import SHELLS
 
 # How one argv element is written as two (:mod:`linter.edits`): shell words; items of a YAML
@@ -32,25 +32,39 @@ from linter.sources.words import SHELLS
 EditStyle = Literal["words", "yaml-items", "json-items", "python-items"]
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(Frozen):
+    __slots__ = ("name", "reader", "extensions", "claims", "interpreter", "comments", "fix_check", "edit", "prefilter", "languages", "holds_launches")
+
     name: str
-    reader: str | None = None  # module exposing ``extract(src) -> Extraction``; None: a form inside other kinds' files
-    extensions: frozenset[str] = frozenset()  # lower-case name extensions this kind claims (not every such name is it)
+    reader: str | None  # module exposing ``extract(src) -> Extraction``; None: a form inside other kinds' files
+    extensions: frozenset[str]  # lower-case name extensions this kind claims (not every such name is it)
     # (path, lower-case base name, extension, first bytes) -> whether the file is this kind; None: any name with
     # one of ``extensions``
-    claims: Callable[[str, str, str, bytes], bool] | None = None
-    interpreter: Callable[[str], bool] | None = None  # a shebang's program that makes an extension-less file this kind
+    claims: Callable[[str, str, str, bytes], bool] | None
+    interpreter: Callable[[str], bool] | None  # a shebang's program that makes an extension-less file this kind
     # "module:function" (text -> comments) for a reader that does not report comments; None: the reader
     # reports them in ``Extraction.comments`` (found in its own parse)
-    comments: str | None = None
-    fix_check: str | None = None  # "module:function" (before, after, edits) -> why the pass broke the file, or None
-    edit: EditStyle | None = None  # None: argv elements are never split
-    prefilter: bool = True  # walked files without ``vllm``/``lmcache`` in them are skipped unread
+    comments: str | None
+    fix_check: str | None  # "module:function" (before, after, edits) -> why the pass broke the file, or None
+    edit: EditStyle | None  # None: argv elements are never split
+    prefilter: bool  # walked files without ``vllm``/``lmcache`` in them are skipped unread
     # editors' language ids (LSP ``languageId``: VS Code's, Neovim's file types) of a buffer of this
     # kind: what classifies an unnamed buffer (``untitled:``) for the language server
-    languages: frozenset[str] = frozenset()
-    holds_launches: bool = True  # False: the kind pins releases but never starts a server (requirements)
+    languages: frozenset[str]
+    holds_launches: bool  # False: the kind pins releases but never starts a server (requirements)
+
+    def __init__(self, name, reader=None, extensions=frozenset(), claims=None, interpreter=None, comments=None, fix_check=None, edit=None, prefilter=True, languages=frozenset(), holds_launches=True):
+        _set(self, "name", name)
+        _set(self, "reader", reader)
+        _set(self, "extensions", extensions)
+        _set(self, "claims", claims)
+        _set(self, "interpreter", interpreter)
+        _set(self, "comments", comments)
+        _set(self, "fix_check", fix_check)
+        _set(self, "edit", edit)
+        _set(self, "prefilter", prefilter)
+        _set(self, "languages", languages)
+        _set(self, "holds_launches", holds_launches)
 
     def is_name(self, path: str, lower: str, ext: str, head: bytes) -> bool:
         if self.claims is not None:

@@ -9,12 +9,14 @@ is curated, each fact citing the code.  Files are read lazily, once.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
+
+from linter.records import Frozen, Record, _set, field_names, replace
+
 
 DATA = Path(__file__).resolve().parent.parent / "rules" / "data"
 
@@ -23,9 +25,12 @@ class UnknownRelease(ValueError):
     """A ``--target-version`` that names no release in the knowledge base."""
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(Frozen):
     """One argparse action of ``vllm serve`` in one release."""
+
+    __slots__ = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden", "raw")
+    _compare = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden")
+    _shown = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden")
 
     names: tuple[str, ...]
     negative_names: frozenset[str]
@@ -40,7 +45,23 @@ class OptionSpec:
     group: str | None
     json: bool
     hidden: bool
-    raw: dict = field(repr=False, compare=False, hash=False, default_factory=dict)
+    raw: dict
+
+    def __init__(self, names, negative_names, dest, action, takes_value, nargs, type, choices, default, deprecated, group, json, hidden, raw=None):
+        _set(self, "names", names)
+        _set(self, "negative_names", negative_names)
+        _set(self, "dest", dest)
+        _set(self, "action", action)
+        _set(self, "takes_value", takes_value)
+        _set(self, "nargs", nargs)
+        _set(self, "type", type)
+        _set(self, "choices", choices)
+        _set(self, "default", default)
+        _set(self, "deprecated", deprecated)
+        _set(self, "group", group)
+        _set(self, "json", json)
+        _set(self, "hidden", hidden)
+        _set(self, "raw", ({} if raw is None else raw))
 
     @classmethod
     def from_json(cls, d: dict) -> OptionSpec:
@@ -94,12 +115,18 @@ class OptionSpec:
         return 1, 1
 
 
-@dataclass
-class Release:
+class Release(Record):
     """The option inventory of one vLLM release."""
 
+    _fields = ("version", "data")  # no ``__slots__``: its ``cached_property`` values live in its ``__dict__``
+    _shown = ("version",)
+
     version: Version
-    data: dict = field(repr=False)
+    data: dict
+
+    def __init__(self, version, data):
+        self.version = version
+        self.data = data
 
     @property
     def name(self) -> str:
@@ -438,7 +465,7 @@ def _fields(cls, entry: dict) -> dict:
     out = {}
     for key, value in entry.items():
         name = key.replace("-", "_")
-        if name not in cls.__dataclass_fields__:
+        if name not in field_names(cls):
             raise ValueError(f"{cls.__name__}: unknown field `{key}` in {entry}")
         out[name] = tuple(value) if isinstance(value, list) else value
     return out
@@ -448,23 +475,39 @@ def _version(text: str | None) -> Version | None:
     return Version(str(text)) if text else None
 
 
-@dataclass(frozen=True)
-class OptionFact:
+class OptionFact(Frozen):
     """An option string renamed, dropped, deprecated or accepted again (``options:``)."""
+
+    __slots__ = ("option", "source", "names", "added_in", "deprecated_in", "removed_in", "returned_in", "absent_in", "replacement", "replacement_available_in", "fix", "applicability", "note")
 
     option: str
     source: str
-    names: tuple[str, ...] = ()
-    added_in: str | None = None
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    returned_in: str | None = None
-    absent_in: tuple[str, ...] = ()  # releases that reject it, whatever happened around them
-    replacement: str | None = None
-    replacement_available_in: str | None = None
-    fix: str = "manual"  # rename | drop | change-value | manual
-    applicability: str = "unsafe"
-    note: str = ""
+    names: tuple[str, ...]
+    added_in: str | None
+    deprecated_in: str | None
+    removed_in: str | None
+    returned_in: str | None
+    absent_in: tuple[str, ...]  # releases that reject it, whatever happened around them
+    replacement: str | None
+    replacement_available_in: str | None
+    fix: str  # rename | drop | change-value | manual
+    applicability: str
+    note: str
+
+    def __init__(self, option, source, names=(), added_in=None, deprecated_in=None, removed_in=None, returned_in=None, absent_in=(), replacement=None, replacement_available_in=None, fix="manual", applicability="unsafe", note=""):
+        _set(self, "option", option)
+        _set(self, "source", source)
+        _set(self, "names", names)
+        _set(self, "added_in", added_in)
+        _set(self, "deprecated_in", deprecated_in)
+        _set(self, "removed_in", removed_in)
+        _set(self, "returned_in", returned_in)
+        _set(self, "absent_in", absent_in)
+        _set(self, "replacement", replacement)
+        _set(self, "replacement_available_in", replacement_available_in)
+        _set(self, "fix", fix)
+        _set(self, "applicability", applicability)
+        _set(self, "note", note)
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -483,8 +526,7 @@ class OptionFact:
         return removed is not None and removed <= target and not (back is not None and back <= target)
 
 
-@dataclass(frozen=True)
-class ValueFact:
+class ValueFact(Frozen):
     """A value of an option that was deprecated or removed (``values:``).
 
     ``key``: the value is that key of the option's JSON value (``--speculative-config``
@@ -492,19 +534,37 @@ class ValueFact:
     the same way as ``value``, but ``replacement`` stands for ``value`` only.
     """
 
+    __slots__ = ("option", "value", "source", "key", "also_values", "deprecated_in", "removed_in", "rejected_by", "replacement", "fix", "applicability", "per_release", "note")
+    _compare = ("option", "value", "source", "key", "also_values", "deprecated_in", "removed_in", "rejected_by", "replacement", "fix", "applicability", "note")
+
     option: str
     value: str
     source: str
-    key: str | None = None
-    also_values: tuple[str, ...] = ()
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    rejected_by: str | None = None  # argparse | startup
-    replacement: str | None = None
-    fix: str = "manual"
-    applicability: str = "unsafe"
-    per_release: dict = field(default_factory=dict, hash=False, compare=False)
-    note: str = ""
+    key: str | None
+    also_values: tuple[str, ...]
+    deprecated_in: str | None
+    removed_in: str | None
+    rejected_by: str | None  # argparse | startup
+    replacement: str | None
+    fix: str
+    applicability: str
+    per_release: dict
+    note: str
+
+    def __init__(self, option, value, source, key=None, also_values=(), deprecated_in=None, removed_in=None, rejected_by=None, replacement=None, fix="manual", applicability="unsafe", per_release=None, note=""):
+        _set(self, "option", option)
+        _set(self, "value", value)
+        _set(self, "source", source)
+        _set(self, "key", key)
+        _set(self, "also_values", also_values)
+        _set(self, "deprecated_in", deprecated_in)
+        _set(self, "removed_in", removed_in)
+        _set(self, "rejected_by", rejected_by)
+        _set(self, "replacement", replacement)
+        _set(self, "fix", fix)
+        _set(self, "applicability", applicability)
+        _set(self, "per_release", ({} if per_release is None else per_release))
+        _set(self, "note", note)
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -520,104 +580,180 @@ class ValueFact:
         return None
 
 
-@dataclass(frozen=True)
-class EffectFact:
+class EffectFact(Frozen):
     """An option still accepted that no longer (fully) acts (``effects:``)."""
+
+    __slots__ = ("option", "source", "no_effect_from", "until", "why", "scope", "applies_to", "still_read_by", "names_per_release", "meaning", "issue", "note")
+    _compare = ("option", "source", "no_effect_from", "until", "why", "scope", "applies_to", "still_read_by", "meaning", "issue", "note")
 
     option: str
     source: str
-    no_effect_from: str | None = None
-    until: str | None = None
-    why: str = ""  # shown to users
-    scope: str = "all"  # all | hybrid
-    applies_to: str | None = None
-    still_read_by: tuple = ()
-    names_per_release: dict = field(default_factory=dict, hash=False, compare=False)
-    meaning: str = ""
-    issue: str = ""
-    note: str = ""
+    no_effect_from: str | None
+    until: str | None
+    why: str  # shown to users
+    scope: str  # all | hybrid
+    applies_to: str | None
+    still_read_by: tuple
+    names_per_release: dict
+    meaning: str
+    issue: str
+    note: str
+
+    def __init__(self, option, source, no_effect_from=None, until=None, why="", scope="all", applies_to=None, still_read_by=(), names_per_release=None, meaning="", issue="", note=""):
+        _set(self, "option", option)
+        _set(self, "source", source)
+        _set(self, "no_effect_from", no_effect_from)
+        _set(self, "until", until)
+        _set(self, "why", why)
+        _set(self, "scope", scope)
+        _set(self, "applies_to", applies_to)
+        _set(self, "still_read_by", still_read_by)
+        _set(self, "names_per_release", ({} if names_per_release is None else names_per_release))
+        _set(self, "meaning", meaning)
+        _set(self, "issue", issue)
+        _set(self, "note", note)
 
     def active_at(self, target: Version) -> bool:
         since, until = _version(self.no_effect_from), _version(self.until)
         return since is not None and since <= target and (until is None or target < until)
 
 
-@dataclass(frozen=True)
-class EnvFact:
+class EnvFact(Frozen):
     """A ``VLLM_*`` variable removed or renamed (``env:``)."""
+
+    __slots__ = ("name", "source", "added_in", "deprecated_in", "removed_in", "returned_in", "replacement", "note")
 
     name: str
     source: str
-    added_in: str | None = None
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    returned_in: str | None = None
-    replacement: str | None = None
-    note: str = ""
+    added_in: str | None
+    deprecated_in: str | None
+    removed_in: str | None
+    returned_in: str | None
+    replacement: str | None
+    note: str
+
+    def __init__(self, name, source, added_in=None, deprecated_in=None, removed_in=None, returned_in=None, replacement=None, note=""):
+        _set(self, "name", name)
+        _set(self, "source", source)
+        _set(self, "added_in", added_in)
+        _set(self, "deprecated_in", deprecated_in)
+        _set(self, "removed_in", removed_in)
+        _set(self, "returned_in", returned_in)
+        _set(self, "replacement", replacement)
+        _set(self, "note", note)
 
 
-@dataclass(frozen=True)
-class TranslationFact:
+class TranslationFact(Frozen):
     """A removed option whose successor takes a different value (``translations:``): the value
     each old value becomes, read from the release code that did the translation itself."""
+
+    __slots__ = ("option", "replacement", "source", "last_accepted", "values", "convert", "applicability", "note")
+    _compare = ("option", "replacement", "source", "last_accepted", "applicability", "note")
 
     option: str
     replacement: str
     source: str
-    last_accepted: str | None = None
-    values: dict = field(default_factory=dict, hash=False, compare=False)  # old value -> new value; null: delete the option
-    convert: dict = field(default_factory=dict, hash=False, compare=False)  # old value -> the --convert a non-pooling model also needs
-    applicability: str = "unsafe"
-    note: str = ""
+    last_accepted: str | None
+    values: dict  # old value -> new value; null: delete the option
+    convert: dict  # old value -> the --convert a non-pooling model also needs
+    applicability: str
+    note: str
+
+    def __init__(self, option, replacement, source, last_accepted=None, values=None, convert=None, applicability="unsafe", note=""):
+        _set(self, "option", option)
+        _set(self, "replacement", replacement)
+        _set(self, "source", source)
+        _set(self, "last_accepted", last_accepted)
+        _set(self, "values", ({} if values is None else values))
+        _set(self, "convert", ({} if convert is None else convert))
+        _set(self, "applicability", applicability)
+        _set(self, "note", note)
 
 
-@dataclass(frozen=True)
-class KeyFact:
+class KeyFact(Frozen):
     """A key of a JSON option renamed (``keys:``): the old key fails startup from ``removed_in``."""
+
+    __slots__ = ("option", "key", "replacement", "source", "last_accepted", "removed_in", "applicability", "note")
 
     option: str
     key: str
     replacement: str
     source: str
-    last_accepted: str | None = None
-    removed_in: str | None = None
-    applicability: str = "unsafe"
-    note: str = ""
+    last_accepted: str | None
+    removed_in: str | None
+    applicability: str
+    note: str
+
+    def __init__(self, option, key, replacement, source, last_accepted=None, removed_in=None, applicability="unsafe", note=""):
+        _set(self, "option", option)
+        _set(self, "key", key)
+        _set(self, "replacement", replacement)
+        _set(self, "source", source)
+        _set(self, "last_accepted", last_accepted)
+        _set(self, "removed_in", removed_in)
+        _set(self, "applicability", applicability)
+        _set(self, "note", note)
 
     def gone_in(self, target: Version) -> bool:
         removed = _version(self.removed_in)
         return removed is not None and removed <= target
 
 
-@dataclass(frozen=True)
-class BehaviourFact:
+class BehaviourFact(Frozen):
     """Parser or config behaviour a rule models, for a range of releases (``behaviour:``)."""
+
+    __slots__ = ("id", "summary", "source", "since", "releases", "examples", "fix", "portable_rewrite", "twins", "hidden_no_forms")
+    _compare = ("id", "summary", "source", "since", "releases", "examples", "fix", "twins", "hidden_no_forms")
 
     id: str
     summary: str
     source: str
-    since: str | None = None
-    releases: tuple[str, ...] = ()
-    examples: tuple = ()
-    fix: str = ""
-    portable_rewrite: dict = field(default_factory=dict, hash=False, compare=False)
-    twins: tuple[str, ...] = ()
-    hidden_no_forms: tuple[str, ...] = ()
+    since: str | None
+    releases: tuple[str, ...]
+    examples: tuple
+    fix: str
+    portable_rewrite: dict
+    twins: tuple[str, ...]
+    hidden_no_forms: tuple[str, ...]
+
+    def __init__(self, id, summary, source, since=None, releases=(), examples=(), fix="", portable_rewrite=None, twins=(), hidden_no_forms=()):
+        _set(self, "id", id)
+        _set(self, "summary", summary)
+        _set(self, "source", source)
+        _set(self, "since", since)
+        _set(self, "releases", releases)
+        _set(self, "examples", examples)
+        _set(self, "fix", fix)
+        _set(self, "portable_rewrite", ({} if portable_rewrite is None else portable_rewrite))
+        _set(self, "twins", twins)
+        _set(self, "hidden_no_forms", hidden_no_forms)
 
 
-@dataclass(frozen=True)
-class Migrations:
+class Migrations(Frozen):
     """``rules/data/migrations.yaml``, typed."""
 
-    schema: int = 1
-    releases: tuple[str, ...] = ()
-    options: tuple[OptionFact, ...] = ()
-    values: tuple[ValueFact, ...] = ()
-    effects: tuple[EffectFact, ...] = ()
-    env: tuple[EnvFact, ...] = ()
-    behaviour: tuple[BehaviourFact, ...] = ()
-    translations: tuple[TranslationFact, ...] = ()
-    keys: tuple[KeyFact, ...] = ()
+    __slots__ = ("schema", "releases", "options", "values", "effects", "env", "behaviour", "translations", "keys")
+
+    schema: int
+    releases: tuple[str, ...]
+    options: tuple[OptionFact, ...]
+    values: tuple[ValueFact, ...]
+    effects: tuple[EffectFact, ...]
+    env: tuple[EnvFact, ...]
+    behaviour: tuple[BehaviourFact, ...]
+    translations: tuple[TranslationFact, ...]
+    keys: tuple[KeyFact, ...]
+
+    def __init__(self, schema=1, releases=(), options=(), values=(), effects=(), env=(), behaviour=(), translations=(), keys=()):
+        _set(self, "schema", schema)
+        _set(self, "releases", releases)
+        _set(self, "options", options)
+        _set(self, "values", values)
+        _set(self, "effects", effects)
+        _set(self, "env", env)
+        _set(self, "behaviour", behaviour)
+        _set(self, "translations", translations)
+        _set(self, "keys", keys)
 
     def key_facts(self, option: str) -> list[KeyFact]:
         return [f for f in self.keys if f.option == option]
@@ -652,64 +788,105 @@ def migrations() -> Migrations:
     top = {}
     for key, value in raw.items():
         name = key.replace("-", "_")
-        if name not in Migrations.__dataclass_fields__:
+        if name not in field_names(Migrations):
             raise ValueError(f"migrations.yaml: unknown section `{key}`")
         cls = _SECTIONS.get(key)
         top[name] = tuple(cls(**_fields(cls, e)) for e in value or ()) if cls else (tuple(value) if isinstance(value, list) else value)
     return Migrations(**top)
 
 
-@dataclass(frozen=True)
-class RopeScaling:
+class RopeScaling(Frozen):
     """``rope-scaling:`` of a model (its config.json ``rope_scaling``)."""
 
+    __slots__ = ("type", "factor", "original_max_position_embeddings")
+
     type: str
-    factor: float | None = None
-    original_max_position_embeddings: int | None = None
+    factor: float | None
+    original_max_position_embeddings: int | None
+
+    def __init__(self, type, factor=None, original_max_position_embeddings=None):
+        _set(self, "type", type)
+        _set(self, "factor", factor)
+        _set(self, "original_max_position_embeddings", original_max_position_embeddings)
 
 
-@dataclass(frozen=True)
-class LayerTypes:
+class LayerTypes(Frozen):
     """``layer-types:``: how many layers of each kind (config.json ``layer_types``)."""
 
-    full_attention: int | None = None
-    sliding_attention: int = 0
-    mamba: int = 0
+    __slots__ = ("full_attention", "sliding_attention", "mamba")
+
+    full_attention: int | None
+    sliding_attention: int
+    mamba: int
+
+    def __init__(self, full_attention=None, sliding_attention=0, mamba=0):
+        _set(self, "full_attention", full_attention)
+        _set(self, "sliding_attention", sliding_attention)
+        _set(self, "mamba", mamba)
 
 
-@dataclass(frozen=True)
-class Mla:
+class Mla(Frozen):
     """``mla:``: multi-head latent attention, whose cache is ``kv_lora_rank + qk_rope_head_dim`` values per layer."""
+
+    __slots__ = ("kv_lora_rank", "qk_rope_head_dim")
 
     kv_lora_rank: int
     qk_rope_head_dim: int
 
+    def __init__(self, kv_lora_rank, qk_rope_head_dim):
+        _set(self, "kv_lora_rank", kv_lora_rank)
+        _set(self, "qk_rope_head_dim", qk_rope_head_dim)
 
-@dataclass(frozen=True)
-class ModelEntry:
+
+class ModelEntry(Frozen):
     """One model of ``rules/data/models.yaml`` (its header documents every field)."""
 
+    __slots__ = ("model", "source", "architecture", "hybrid", "mamba_all_mode", "max_position_embeddings", "rope_scaling", "derived_max_model_len", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim", "torch_dtype", "sliding_window", "layer_types", "mla", "mamba_state_bytes", "parameters", "weight_bytes_per_parameter", "size_source")
+    _compare = ("model", "source", "architecture", "hybrid", "mamba_all_mode", "max_position_embeddings", "rope_scaling", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim", "torch_dtype", "sliding_window", "layer_types", "mla", "mamba_state_bytes", "parameters", "weight_bytes_per_parameter", "size_source")
+
     model: str
-    source: str = ""
-    architecture: str | None = None
-    hybrid: str = "none"  # gdn | mamba2 | none
-    mamba_all_mode: bool = False
-    max_position_embeddings: int | None = None
-    rope_scaling: RopeScaling | None = None
-    derived_max_model_len: dict = field(default_factory=dict, hash=False, compare=False)  # Version -> int
+    source: str
+    architecture: str | None
+    hybrid: str  # gdn | mamba2 | none
+    mamba_all_mode: bool
+    max_position_embeddings: int | None
+    rope_scaling: RopeScaling | None
+    derived_max_model_len: dict  # Version -> int
     # size fields of the pre-flight KV cache rules (VL802/VL803)
-    num_hidden_layers: int | None = None
-    num_attention_heads: int | None = None
-    num_key_value_heads: int | None = None
-    head_dim: int | None = None
-    torch_dtype: str = "bfloat16"
-    sliding_window: int | None = None
-    layer_types: LayerTypes | None = None
-    mla: Mla | None = None
-    mamba_state_bytes: int | None = None
-    parameters: str | None = None
-    weight_bytes_per_parameter: int | None = None
-    size_source: str = ""
+    num_hidden_layers: int | None
+    num_attention_heads: int | None
+    num_key_value_heads: int | None
+    head_dim: int | None
+    torch_dtype: str
+    sliding_window: int | None
+    layer_types: LayerTypes | None
+    mla: Mla | None
+    mamba_state_bytes: int | None
+    parameters: str | None
+    weight_bytes_per_parameter: int | None
+    size_source: str
+
+    def __init__(self, model, source="", architecture=None, hybrid="none", mamba_all_mode=False, max_position_embeddings=None, rope_scaling=None, derived_max_model_len=None, num_hidden_layers=None, num_attention_heads=None, num_key_value_heads=None, head_dim=None, torch_dtype="bfloat16", sliding_window=None, layer_types=None, mla=None, mamba_state_bytes=None, parameters=None, weight_bytes_per_parameter=None, size_source=""):
+        _set(self, "model", model)
+        _set(self, "source", source)
+        _set(self, "architecture", architecture)
+        _set(self, "hybrid", hybrid)
+        _set(self, "mamba_all_mode", mamba_all_mode)
+        _set(self, "max_position_embeddings", max_position_embeddings)
+        _set(self, "rope_scaling", rope_scaling)
+        _set(self, "derived_max_model_len", ({} if derived_max_model_len is None else derived_max_model_len))
+        _set(self, "num_hidden_layers", num_hidden_layers)
+        _set(self, "num_attention_heads", num_attention_heads)
+        _set(self, "num_key_value_heads", num_key_value_heads)
+        _set(self, "head_dim", head_dim)
+        _set(self, "torch_dtype", torch_dtype)
+        _set(self, "sliding_window", sliding_window)
+        _set(self, "layer_types", layer_types)
+        _set(self, "mla", mla)
+        _set(self, "mamba_state_bytes", mamba_state_bytes)
+        _set(self, "parameters", parameters)
+        _set(self, "weight_bytes_per_parameter", weight_bytes_per_parameter)
+        _set(self, "size_source", size_source)
 
     @property
     def is_hybrid(self) -> bool:
@@ -783,8 +960,7 @@ def first_accepted_after(option: str, version: Version) -> Version | None:
     return None
 
 
-@dataclass(frozen=True)
-class OptionHistory:
+class OptionHistory(Frozen):
     """What the inventories and the history say of one option string across every known release.
 
     ``runs``: (first, last) releases of each unbroken stretch that accepted it, oldest first,
@@ -794,12 +970,22 @@ class OptionHistory:
     replacement (``migrations.yaml``), else the history's; ``facts``: the curated facts.
     """
 
+    __slots__ = ("option", "runs", "deprecated_in", "removed_in", "replacement", "facts")
+
     option: str
     runs: tuple[tuple[Version, Version], ...]
     deprecated_in: Version | None
     removed_in: Version | None
     replacement: str | None
     facts: tuple[OptionFact, ...]
+
+    def __init__(self, option, runs, deprecated_in, removed_in, replacement, facts):
+        _set(self, "option", option)
+        _set(self, "runs", runs)
+        _set(self, "deprecated_in", deprecated_in)
+        _set(self, "removed_in", removed_in)
+        _set(self, "replacement", replacement)
+        _set(self, "facts", facts)
 
 
 def option_history(option: str) -> OptionHistory:

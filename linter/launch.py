@@ -11,27 +11,31 @@ converts them to 1-based lines and columns and to byte offsets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
+from linter.records import Frozen, Record, _set
 
-@dataclass(frozen=True, slots=True)
-class Span:
+
+
+class Span(Frozen):
     """A half-open range ``[start, end)`` of character offsets in a file's text."""
+
+    __slots__ = ("start", "end")
 
     start: int
     end: int
 
-    def __post_init__(self) -> None:
-        if self.start < 0 or self.end < self.start:
-            raise ValueError(f"bad span {self.start}..{self.end}")
+    def __init__(self, start, end):
+        if start < 0 or end < start:
+            raise ValueError(f"bad span {start}..{end}")
+        _set(self, "start", start)
+        _set(self, "end", end)
 
     def __len__(self) -> int:
         return self.end - self.start
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(Frozen):
     """One argv element (or one key / value of a keyword-style launch).
 
     ``value`` is the string the program would receive, after the source's own
@@ -53,18 +57,29 @@ class Token:
     concluded about the argv positions after it from its count.
     """
 
+    __slots__ = ("value", "span", "value_start", "opaque", "splat", "conditional", "alternatives")
+
     value: str
     span: Span
-    value_start: int | None = None
-    opaque: tuple[tuple[int, int], ...] = ()
-    splat: bool = False
+    value_start: int | None
+    opaque: tuple[tuple[int, int], ...]
+    splat: bool
     # present only under a condition the file does not settle (a word inside
     # ``${V:+...}``, a value assigned in one branch): its option is checked, it is never
     # taken for the model, and nothing is concluded from its absence
-    conditional: bool = False
+    conditional: bool
     # the values the word may take, when the file gives several (``IMG`` assigned per branch,
     # used as ``"$IMG"``); ``value`` then is the word as written, unknown
-    alternatives: tuple[str, ...] = ()
+    alternatives: tuple[str, ...]
+
+    def __init__(self, value, span, value_start=None, opaque=(), splat=False, conditional=False, alternatives=()):
+        _set(self, "value", value)
+        _set(self, "span", span)
+        _set(self, "value_start", value_start)
+        _set(self, "opaque", opaque)
+        _set(self, "splat", splat)
+        _set(self, "conditional", conditional)
+        _set(self, "alternatives", alternatives)
 
     @property
     def editable(self) -> bool:
@@ -88,8 +103,7 @@ class Token:
         return Span(self.value_start + start, self.value_start + end)
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
+class Setting(Frozen):
     """A keyword-style option: a Python keyword argument or a ``--config`` YAML key.
 
     ``name`` is the keyword or key as written (``mamba_cache_mode``,
@@ -99,35 +113,53 @@ class Setting:
     Python expression or template that cannot be evaluated).
     """
 
+    __slots__ = ("name", "value", "kind")
+
     name: Token
     value: Token | None
-    kind: Literal["str", "int", "float", "bool", "null", "json", "opaque"] = "str"
+    kind: Literal["str", "int", "float", "bool", "null", "json", "opaque"]
+
+    def __init__(self, name, value, kind="str"):
+        _set(self, "name", name)
+        _set(self, "value", value)
+        _set(self, "kind", kind)
 
 
-@dataclass(frozen=True, slots=True)
-class VersionHint:
+class VersionHint(Frozen):
     """The vLLM release that a file pins near a launch."""
+
+    __slots__ = ("version", "span", "origin", "editable")
 
     version: str  # as written, e.g. "v0.30.1", "0.30.0", "latest", "nightly"
     span: Span  # where the version text stands (for a fix that bumps it)
     origin: Literal["image-tag", "pip-pin", "dockerfile-from", "requirements", "comment"]
-    editable: bool = True
+    editable: bool
+
+    def __init__(self, version, span, origin, editable=True):
+        _set(self, "version", version)
+        _set(self, "span", span)
+        _set(self, "origin", origin)
+        _set(self, "editable", editable)
 
 
-@dataclass(frozen=True, slots=True)
-class EnvVar:
+class EnvVar(Frozen):
     """An environment variable set for the launch (only ``VLLM_*`` ones are kept)."""
+
+    __slots__ = ("name", "value")
 
     name: Token
     value: Token | None
+
+    def __init__(self, name, value):
+        _set(self, "name", name)
+        _set(self, "value", value)
 
 
 Program = Literal["vllm", "lmcache"]
 Style = Literal["argv", "settings"]
 
 
-@dataclass(slots=True)
-class Launch:
+class Launch(Record):
     """One start of vLLM (or of an LMCache server beside it) found in a file.
 
     ``args`` is the argv the program's own parser receives, *after* the words
@@ -144,29 +176,31 @@ class Launch:
     ``group`` run together.
     """
 
+    __slots__ = ("path", "kind", "span", "program", "entrypoint", "style", "entry", "args", "settings", "env", "version_hint", "image", "group", "editable", "notes", "shell_words", "resources", "evidence", "strong", "loose_from", "config", "folds")
+
     path: str
     kind: str  # a row of linter.kinds.KINDS: the file's kind, or the form it takes there (k8s, compose, actions ...)
     span: Span
-    program: Program = "vllm"
-    entrypoint: str = "vllm serve"  # "vllm serve", "api_server", "image", "LLM", "EngineArgs", "AsyncEngineArgs", "LLMConfig" (Ray Serve LLM), "config", "lmcache server"
-    style: Style = "argv"
-    entry: list[Token] = field(default_factory=list)
-    args: list[Token] = field(default_factory=list)
-    settings: list[Setting] = field(default_factory=list)
-    env: list[EnvVar] = field(default_factory=list)
-    version_hint: VersionHint | None = None
-    image: Token | None = None  # the container image, when the launch runs in one
-    group: str = ""
-    editable: bool = True  # False when no token of the launch may be edited safely
-    notes: list[str] = field(default_factory=list)  # why a launch is partial (e.g. "folded scalar")
+    program: Program
+    entrypoint: str  # "vllm serve", "api_server", "image", "LLM", "EngineArgs", "AsyncEngineArgs", "LLMConfig" (Ray Serve LLM), "config", "lmcache server"
+    style: Style
+    entry: list[Token]
+    args: list[Token]
+    settings: list[Setting]
+    env: list[EnvVar]
+    version_hint: VersionHint | None
+    image: Token | None  # the container image, when the launch runs in one
+    group: str
+    editable: bool  # False when no token of the launch may be edited safely
+    notes: list[str]  # why a launch is partial (e.g. "folded scalar")
     # the args are words of a shell command line (a script, or one embedded in YAML, a
     # Dockerfile or a Python string): an edit that splits a word writes shell words
-    shell_words: bool = False
+    shell_words: bool
     # What the file says about the hardware the launch runs on (Kubernetes pod specs):
     # ``gpu-product`` (the value of an ``nvidia.com/gpu.product`` or
     # ``cloud.google.com/gke-accelerator`` node selector or required node affinity with one
     # value) and ``gpu-count`` (the container's ``nvidia.com/gpu`` limit), as written.
-    resources: dict[str, str] = field(default_factory=dict)
+    resources: dict[str, str]
     # Why this is vLLM's, in words for ``--show-launches`` ("`vllm serve` command",
     # "image vllm/vllm-openai:v0.30.0", "LLM imported from vllm", "named by --config in
     # serve.sh"), and whether that evidence is strong: a vLLM command word or entrypoint
@@ -175,17 +209,41 @@ class Launch:
     # like option names, a Markdown block that mentions vLLM) is reported only when the
     # argument model confirms it, and is never edited: the engine drops every fix of a weak
     # launch.
-    evidence: str = ""
-    strong: bool = True
+    evidence: str
+    strong: bool
     # Chart launches (``entrypoint="chart"``): the index of the first setting that is one of
     # the chart entry's own keys (``enableLoRA``, ``replicaCount`` beside ``modelURL``), read
     # as an option only when its words name one; the settings before it come from a
     # vLLM-named mapping (``vllmConfig``), where a key that names no option is the template's.
-    loose_from: int | None = None
+    loose_from: int | None
     # the config file ``--config FILE`` names when the same file writes it (a heredoc body in
     # the script): its settings are read as a named config file's, and it is linted as its own launch
-    config: Launch | None = None
+    config: Launch | None
     # file ranges of YAML scalars holding the args whose line breaks read as spaces (a folded
     # ``>`` block, a plain scalar over several lines): a line of nothing but an option's words
     # may be deleted whole there, the lines around still fold into one command line
-    folds: list[Span] = field(default_factory=list)
+    folds: list[Span]
+
+    def __init__(self, path, kind, span, program="vllm", entrypoint="vllm serve", style="argv", entry=None, args=None, settings=None, env=None, version_hint=None, image=None, group="", editable=True, notes=None, shell_words=False, resources=None, evidence="", strong=True, loose_from=None, config=None, folds=None):
+        self.path = path
+        self.kind = kind
+        self.span = span
+        self.program = program
+        self.entrypoint = entrypoint
+        self.style = style
+        self.entry = ([] if entry is None else entry)
+        self.args = ([] if args is None else args)
+        self.settings = ([] if settings is None else settings)
+        self.env = ([] if env is None else env)
+        self.version_hint = version_hint
+        self.image = image
+        self.group = group
+        self.editable = editable
+        self.notes = ([] if notes is None else notes)
+        self.shell_words = shell_words
+        self.resources = ({} if resources is None else resources)
+        self.evidence = evidence
+        self.strong = strong
+        self.loose_from = loose_from
+        self.config = config
+        self.folds = ([] if folds is None else folds)

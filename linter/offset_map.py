@@ -10,11 +10,11 @@ exactly in the file, and edited when it lies inside one stretch.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+
+from linter.records import Record
 
 
-@dataclass(slots=True)
-class OffsetMap:
+class OffsetMap(Record):
     """Piecewise-verbatim mapping from string offsets to file offsets.
 
     ``segments`` are ``(string_start, file_start, length)`` triples, sorted by
@@ -24,8 +24,14 @@ class OffsetMap:
     reporting.
     """
 
-    segments: list[tuple[int, int, int]] = field(default_factory=list)
-    fallback: int = 0  # where to point when nothing maps (the scalar's start)
+    __slots__ = ("segments", "fallback")
+
+    segments: list[tuple[int, int, int]]
+    fallback: int  # where to point when nothing maps (the scalar's start)
+
+    def __init__(self, segments=None, fallback=0):
+        self.segments = ([] if segments is None else segments)
+        self.fallback = fallback
 
     @classmethod
     def identity(cls, file_start: int, length: int) -> OffsetMap:

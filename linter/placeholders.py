@@ -12,10 +12,10 @@ adds them to a token's opaque ranges.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from linter.launch import Token
+from linter.records import replace
 from linter.source_file import SourceFile
 
 # a documentation placeholder, ``<MODEL>``, ``<your hf token>``: its opening and name, then ``>``
@@ -80,7 +80,7 @@ def mark(tok: Token | None) -> Token | None:
             merged.append((a, b))
     # ``...`` (a value or a list of words left out) may stand for any number of words
     splat = tok.splat or tok.value.strip() in ("...", "\u2026")
-    return dataclasses.replace(tok, opaque=tuple(merged), splat=splat)  # conditional, alternatives kept
+    return replace(tok, opaque=tuple(merged), splat=splat)  # conditional, alternatives kept
 
 
 
@@ -97,7 +97,7 @@ def mark_doc(tok: Token | None) -> Token | None:
         return tok
     v = tok.value
     if _SYNOPSIS.fullmatch(v) and not (v.startswith("[") and v.endswith("]") and not v.startswith("[-")):
-        return dataclasses.replace(tok, opaque=((0, len(v)),))
+        return replace(tok, opaque=((0, len(v)),))
     return tok
 
 

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 
 from packaging.version import Version
 
 from linter.diagnostic import Diagnostic
 from linter.discovery import Candidate
 from linter.engine import FileResult, Settings, config_files_read_once, input_problem, lint_file, lint_source
+from linter.records import Frozen, Record, _set, replace
 
 NAMED_KIND = "vllm-config"  # the kind a file named by ``--config FILE`` is linted as
 
@@ -57,8 +57,6 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
     ``exclude``/``extend-exclude``/``include``, matched from its folder (as ruff applies a
     nested configuration's excludes below it); ``listed``: see :func:`linter.discovery.discover`.  Paths are tidied as ruff prints them
     (``./x`` is ``x``; :func:`linter.discovery.tidy_path`)."""
-    from dataclasses import replace
-
     from linter.discovery import discover, tidy_path
 
     found = discover(
@@ -276,8 +274,6 @@ def _per_file_ignores(results: list[FileResult], settings: Settings) -> list[Fil
 def with_built_images(settings: Settings, candidates: list[Candidate], cache=None) -> Settings:
     """``settings`` knowing which of the candidate Dockerfiles build a vLLM image (:mod:`linter.built_images`;
     ``cache``: a :class:`linter.cache.Cache` that answers for unchanged ones)."""
-    from dataclasses import replace
-
     from linter.built_images import collect
 
     found = collect(candidates, settings.vllm_images, cache)
@@ -324,14 +320,20 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
     return _per_file_ignores(results, settings)
 
 
-@dataclass(frozen=True)
-class DocumentCheck:
+class DocumentCheck(Frozen):
     """What a document given as bytes (standard input, an editor's buffer) is to vllm-lint,
     before it is linted (:func:`check_document`)."""
 
+    __slots__ = ("kind", "excluded", "too_big")
+
     kind: str | None  # the kind it is read as; None: not a kind vllm-lint reads
-    excluded: bool = False  # force-exclude: the configuration's excludes or .gitignore leave it out
-    too_big: FileResult | None = None  # over the size limit: not read, this VL003 result instead
+    excluded: bool  # force-exclude: the configuration's excludes or .gitignore leave it out
+    too_big: FileResult | None  # over the size limit: not read, this VL003 result instead
+
+    def __init__(self, kind, excluded=False, too_big=None):
+        _set(self, "kind", kind)
+        _set(self, "excluded", excluded)
+        _set(self, "too_big", too_big)
 
 
 def check_document(path: str, data: bytes, settings: Settings, cfg, *, force_exclude: bool = False,
@@ -384,8 +386,7 @@ def lint_document(path: str, data: bytes, settings: Settings, kind: str, *, cach
 # fix
 
 
-@dataclass
-class FixRun:
+class FixRun(Record):
     """What :func:`fix` did.
 
     ``files``: every file read and fixed in memory (a :class:`linter.fixer.FileFix`, whose
@@ -396,11 +397,20 @@ class FixRun:
     broken; ``remaining``: the diagnostics left, one result per file, for the reports.
     """
 
-    files: list = field(default_factory=list)
-    changed: list[tuple[str, list[Diagnostic]]] = field(default_factory=list)
-    problems: list[tuple[str, str]] = field(default_factory=list)
-    broken: bool = False
-    remaining: list[FileResult] = field(default_factory=list)
+    __slots__ = ("files", "changed", "problems", "broken", "remaining")
+
+    files: list
+    changed: list[tuple[str, list[Diagnostic]]]
+    problems: list[tuple[str, str]]
+    broken: bool
+    remaining: list[FileResult]
+
+    def __init__(self, files=None, changed=None, problems=None, broken=False, remaining=None):
+        self.files = ([] if files is None else files)
+        self.changed = ([] if changed is None else changed)
+        self.problems = ([] if problems is None else problems)
+        self.broken = broken
+        self.remaining = ([] if remaining is None else remaining)
 
     @property
     def applied(self) -> int:

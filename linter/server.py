@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import dataclasses
 import functools
 import logging
 import os
@@ -55,6 +54,7 @@ from linter.config import CONFIG_NAMES, Config, ConfigError, Resolver, client_ov
 from linter.diagnostic import Diagnostic, Severity
 from linter.engine import FileResult, Settings
 from linter.kinds import for_language
+from linter.records import replace
 
 NAME = "vllm-lint"
 FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{NAME}"  # source.fixAll.vllm-lint
@@ -225,7 +225,7 @@ class VllmLintServer(LanguageServer):
             built = build_settings(cfg, overrides)
         except ConfigError as exc:  # the file's target-version names no release
             problems.append(str(exc))
-            built = build_settings(dataclasses.replace(cfg, target_version=None), overrides)
+            built = build_settings(replace(cfg, target_version=None), overrides)
         return built, cfg, "; ".join(problems) or None
 
     # -- linting, off the event loop

@@ -8,8 +8,9 @@ import codecs
 import errno
 import os
 import stat
-from dataclasses import dataclass, field
 from itertools import accumulate
+
+from linter.records import Record
 
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -103,15 +104,24 @@ def decode(data: bytes) -> tuple[str, str, bytes]:
         ) from None
 
 
-@dataclass
-class SourceFile:
+class SourceFile(Record):
     """The decoded text of one file and the facts needed to map and rewrite it."""
+
+    __slots__ = ("path", "text", "encoding", "bom", "_line_starts")
+    _shown = ("path", "text", "encoding", "bom")
 
     path: str
     text: str
-    encoding: str = "utf-8"
-    bom: bytes = b""
-    _line_starts: list[int] = field(default_factory=list, repr=False)
+    encoding: str
+    bom: bytes
+    _line_starts: list[int]
+
+    def __init__(self, path, text, encoding="utf-8", bom=b"", _line_starts=None):
+        self.path = path
+        self.text = text
+        self.encoding = encoding
+        self.bom = bom
+        self._line_starts = ([] if _line_starts is None else _line_starts)
 
     @classmethod
     def from_bytes(cls, path: str, data: bytes) -> SourceFile:

@@ -13,10 +13,10 @@ which the cache treats as a miss.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import get_args, get_type_hints
 
 from linter.launch import EnvVar, Launch, Program, Setting, Span, Style, Token, VersionHint
+from linter.records import field_names
 from linter.sources import Comment, Extraction, Problem
 
 
@@ -172,7 +172,7 @@ _LAUNCH = {
     # again by :func:`decode` (:func:`_link`)
     "config": (None, None),
 }
-_LAUNCH_FIELDS = tuple(f.name for f in fields(Launch))
+_LAUNCH_FIELDS = field_names(Launch)
 assert set(_LAUNCH_FIELDS) == set(_LAUNCH), "linter.stored_extraction does not know every field of Launch"
 assert _SETTING_KINDS and _ORIGINS, "linter.stored_extraction cannot read the values of Setting.kind and VersionHint.origin"
 

@@ -23,11 +23,11 @@ error (VL001): its findings may be incomplete.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from linter.diagnostic import Diagnostic, Edit, Finding, Fix, matches
 from linter.kinds import KINDS, comment_finder, reader
 from linter.launch import Span
+from linter.records import Record
 from linter.source_file import SourceFile
 from linter.sources import Comment
 from linter.sources.comments import plain_line_comments, requirements_comments
@@ -44,17 +44,29 @@ _DIRECTIVE = re.compile(
 _CODE_TOKEN = re.compile(r"[A-Za-z]+[0-9]+")
 
 
-@dataclass
-class Suppression:
+class Suppression(Record):
+    __slots__ = ("comment", "start", "file_level", "codes", "codes_span", "reason", "lines", "problem", "used")
+
     comment: Comment
     start: int  # offset of the directive's ``#`` (may be inside a longer comment)
     file_level: bool
     codes: list[tuple[str, Span]] | None  # None: every code (``ignore-file`` without a list)
     codes_span: Span | None  # the text between the brackets
     reason: str
-    lines: frozenset[int] = frozenset()
-    problem: str | None = None  # why the directive cannot be read
-    used: set[str] = field(default_factory=set)
+    lines: frozenset[int]
+    problem: str | None  # why the directive cannot be read
+    used: set[str]
+
+    def __init__(self, comment, start, file_level, codes, codes_span, reason, lines=frozenset(), problem=None, used=None):
+        self.comment = comment
+        self.start = start
+        self.file_level = file_level
+        self.codes = codes
+        self.codes_span = codes_span
+        self.reason = reason
+        self.lines = lines
+        self.problem = problem
+        self.used = (set() if used is None else used)
 
     def covers(self, d: Diagnostic, line: int) -> bool:
         if self.problem is not None:

@@ -7,30 +7,40 @@ row in :data:`linter.kinds.KINDS` says which kind of file it reads.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from linter.launch import Launch, Span, VersionHint
+from linter.records import Frozen, Record, _set
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(Frozen):
     """Something in a file that could not be read (a parse error, a template that hides structure)."""
+
+    __slots__ = ("span", "message")
 
     span: Span
     message: str
 
+    def __init__(self, span, message):
+        _set(self, "span", span)
+        _set(self, "message", message)
 
-@dataclass(frozen=True)
-class Comment:
+
+class Comment(Frozen):
     """A comment of the file, as its own syntax reads it (a ``#`` inside a string is none)."""
+
+    __slots__ = ("start", "end", "text")
 
     start: int  # character offset of the ``#``
     end: int  # offset just after the comment's last character (line end excluded)
     text: str
 
+    def __init__(self, start, end, text):
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "text", text)
 
-@dataclass(frozen=True)
-class WrittenFile:
+
+class WrittenFile(Frozen):
     """A data file a script writes from a heredoc (``cat > cfg.yaml <<EOF``), read later as its format.
 
     ``target`` is the path as the script writes it (after quote removal and variables: ``$DIR``
@@ -39,24 +49,42 @@ class WrittenFile:
     (``$LEN`` in an unquoted heredoc): their values are not known.
     """
 
+    __slots__ = ("target", "ranges", "span", "at", "unknown", "editable")
+
     target: str
     ranges: tuple[tuple[int, int], ...]
     span: Span  # the body in the file
     at: int  # file offset of the command that writes it
-    unknown: tuple[tuple[int, int], ...] = ()
-    editable: bool = True
+    unknown: tuple[tuple[int, int], ...]
+    editable: bool
+
+    def __init__(self, target, ranges, span, at, unknown=(), editable=True):
+        _set(self, "target", target)
+        _set(self, "ranges", ranges)
+        _set(self, "span", span)
+        _set(self, "at", at)
+        _set(self, "unknown", unknown)
+        _set(self, "editable", editable)
 
 
-@dataclass
-class Extraction:
-    launches: list[Launch] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    pins: list[VersionHint] = field(default_factory=list)  # file-level release pins (FROM, vllm==)
+class Extraction(Record):
+    __slots__ = ("launches", "problems", "pins", "comments", "written")
+
+    launches: list[Launch]
+    problems: list[Problem]
+    pins: list[VersionHint]  # file-level release pins (FROM, vllm==)
     # the file's comments, found by a reader while it parsed (None: its kind's row names a finder);
     # a nested extraction's comments are its own and ``extend`` does not merge them
-    comments: list[Comment] | None = None
+    comments: list[Comment] | None
     # data files the scripts of the file write from heredocs (:mod:`linter.sources.written_files` reads them)
-    written: list[WrittenFile] = field(default_factory=list)
+    written: list[WrittenFile]
+
+    def __init__(self, launches=None, problems=None, pins=None, comments=None, written=None):
+        self.launches = ([] if launches is None else launches)
+        self.problems = ([] if problems is None else problems)
+        self.pins = ([] if pins is None else pins)
+        self.comments = comments
+        self.written = ([] if written is None else written)
 
     def extend(self, other: Extraction) -> None:
         self.launches.extend(other.launches)

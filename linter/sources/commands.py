@@ -15,9 +15,9 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from linter.launch import Span, Token
+from linter.records import Frozen, Record, _set
 
 # Images whose entrypoint is vLLM's OpenAI server.  Matched on the last path
 # component of the repository (so registries and mirrors count).
@@ -31,12 +31,19 @@ VLLM_IMAGE_NAMES = frozenset({"vllm-openai", "vllm-openai-rocm", "vllm-tpu", "vl
 _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?")
 
 
-@dataclass(frozen=True)
-class ImageRef:
+class ImageRef(Frozen):
+    __slots__ = ("repository", "name", "tag", "tag_offset")
+
     repository: str  # e.g. "vllm/vllm-openai", "docker.io/vllm/vllm-openai"
     name: str  # last path component, e.g. "vllm-openai"
     tag: str | None
     tag_offset: int | None  # offset of the tag inside the reference string
+
+    def __init__(self, repository, name, tag, tag_offset):
+        _set(self, "repository", repository)
+        _set(self, "name", name)
+        _set(self, "tag", tag)
+        _set(self, "tag_offset", tag_offset)
 
 
 def parse_image(ref: str) -> ImageRef:
@@ -52,15 +59,22 @@ def parse_image(ref: str) -> ImageRef:
     return ImageRef(repo, name, tag or None, tag_offset if tag else None)
 
 
-@dataclass
-class _RunImages:
+class _RunImages(Record):
     """What the run knows of images beyond their names, while one file is read (:func:`vllm_images`)."""
 
-    patterns: tuple[str, ...] = ()  # ``vllm-images`` of the configuration (glob patterns)
-    dockerfiles: Mapping[str, str] = field(default_factory=dict)  # real path -> the vLLM image its final stage runs
-    built: dict[str, str] = field(default_factory=dict)  # image name the file builds -> that vLLM image
+    __slots__ = ("patterns", "dockerfiles", "built", "consulted")
+
+    patterns: tuple[str, ...]  # ``vllm-images`` of the configuration (glob patterns)
+    dockerfiles: Mapping[str, str]  # real path -> the vLLM image its final stage runs
+    built: dict[str, str]  # image name the file builds -> that vLLM image
     # whether the reading looked ``dockerfiles`` up (:func:`built_consulted`)
-    consulted: bool = False
+    consulted: bool
+
+    def __init__(self, patterns=(), dockerfiles=None, built=None, consulted=False):
+        self.patterns = patterns
+        self.dockerfiles = ({} if dockerfiles is None else dockerfiles)
+        self.built = ({} if built is None else built)
+        self.consulted = consulted
 
 
 # Images of the run whose entrypoint is vLLM's as well: the ``vllm-images`` glob patterns of the
@@ -276,19 +290,31 @@ def basename(word: str) -> str:
     return posixpath.basename(word)
 
 
-@dataclass
-class Match:
+class Match(Record):
     """What the words start: the program, the entrypoint, and where its own argv begins."""
+
+    __slots__ = ("program", "entrypoint", "entry", "args", "image", "env", "named_like", "container", "base")
 
     program: str  # "vllm" | "lmcache"
     entrypoint: str  # "vllm serve", "api_server", "image", "lmcache server"
     entry: list[Token]
     args: list[Token]
-    image: Token | None = None
-    env: list[tuple[Token, Token | None]] = field(default_factory=list)  # VAR=x words of env/docker -e
-    named_like: bool = False  # the words run in an image merely named like vLLM's (weak)
-    container: Token | None = None  # ``docker exec NAME ...``: the running container the words run in
-    base: str | None = None  # the image is built in this tree FROM this vLLM image (its entrypoint kept)
+    image: Token | None
+    env: list[tuple[Token, Token | None]]  # VAR=x words of env/docker -e
+    named_like: bool  # the words run in an image merely named like vLLM's (weak)
+    container: Token | None  # ``docker exec NAME ...``: the running container the words run in
+    base: str | None  # the image is built in this tree FROM this vLLM image (its entrypoint kept)
+
+    def __init__(self, program, entrypoint, entry, args, image=None, env=None, named_like=False, container=None, base=None):
+        self.program = program
+        self.entrypoint = entrypoint
+        self.entry = entry
+        self.args = args
+        self.image = image
+        self.env = ([] if env is None else env)
+        self.named_like = named_like
+        self.container = container
+        self.base = base
 
     @property
     def strong(self) -> bool:
@@ -328,14 +354,21 @@ _SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
 _DOCKER_EXEC_VALUE_OPTS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
 
 
-@dataclass
-class DockerRun:
+class DockerRun(Record):
     """The options of ``docker run`` / ``docker create`` (podman, nerdctl) before the image."""
 
+    __slots__ = ("image_index", "env", "entrypoint", "name")
+
     image_index: int  # index of the image word (len(words) when none)
-    env: list[tuple[Token, Token | None]] = field(default_factory=list)  # ``-e VAR=x``
-    entrypoint: Token | None = None  # ``--entrypoint``
-    name: Token | None = None  # ``--name``: the container ``docker exec NAME`` runs in
+    env: list[tuple[Token, Token | None]]  # ``-e VAR=x``
+    entrypoint: Token | None  # ``--entrypoint``
+    name: Token | None  # ``--name``: the container ``docker exec NAME`` runs in
+
+    def __init__(self, image_index, env=None, entrypoint=None, name=None):
+        self.image_index = image_index
+        self.env = ([] if env is None else env)
+        self.entrypoint = entrypoint
+        self.name = name
 
 
 def docker_run(words: list[Token]) -> DockerRun | None:
@@ -383,11 +416,17 @@ _DOCKER_BUILD_VALUE_OPTS = frozenset(
 )
 
 
-@dataclass
-class DockerBuild:
+class DockerBuild(Record):
+    __slots__ = ("tags", "file", "context")
+
     tags: list[str]
     file: str | None  # ``-f``: the Dockerfile (relative to the working folder), else CONTEXT/Dockerfile
     context: str | None
+
+    def __init__(self, tags, file, context):
+        self.tags = tags
+        self.file = file
+        self.context = context
 
 
 def docker_build(words: list[Token]) -> DockerBuild | None:

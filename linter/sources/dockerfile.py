@@ -16,13 +16,13 @@ import posixpath
 import re
 from collections.abc import Callable
 import warnings
-from dataclasses import dataclass, field
 
 import tree_sitter as _ts
 import tree_sitter_dockerfile as _tsd
 
 from linter.launch import EnvVar, Launch, Span, VersionHint
 from linter.offset_map import OffsetMap
+from linter.records import Record
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem, char_offsets, commands, masked_stretch, shell, shifted
 from linter.sources.placed import PlacedText
@@ -70,29 +70,50 @@ _BUILDS_VLLM = re.compile(
 )
 
 
-@dataclass
-class _Form:
+class _Form(Record):
     """A CMD/ENTRYPOINT/RUN body: exec form (strings) or shell form (a script)."""
+
+    __slots__ = ("exec_words", "script", "span", "keyword")
 
     exec_words: list[_Val] | None
     script: _Val | None
     span: Span
     keyword: str
 
+    def __init__(self, exec_words, script, span, keyword):
+        self.exec_words = exec_words
+        self.script = script
+        self.span = span
+        self.keyword = keyword
 
-@dataclass
-class _Stage:
+
+class _Stage(Record):
+    __slots__ = ("base", "image", "alias", "span", "parent", "env", "cmd", "entrypoint", "entrypoint_set", "shell", "pin")
+
     base: str
     image: _Val | None
     alias: str | None
     span: Span
-    parent: _Stage | None = None
-    env: list[EnvVar] = field(default_factory=list)
-    cmd: _Form | None = None
-    entrypoint: _Form | None = None
-    entrypoint_set: bool = False
-    shell: list[str] | None = None
-    pin: VersionHint | None = None
+    parent: _Stage | None
+    env: list[EnvVar]
+    cmd: _Form | None
+    entrypoint: _Form | None
+    entrypoint_set: bool
+    shell: list[str] | None
+    pin: VersionHint | None
+
+    def __init__(self, base, image, alias, span, parent=None, env=None, cmd=None, entrypoint=None, entrypoint_set=False, shell=None, pin=None):
+        self.base = base
+        self.image = image
+        self.alias = alias
+        self.span = span
+        self.parent = parent
+        self.env = ([] if env is None else env)
+        self.cmd = cmd
+        self.entrypoint = entrypoint
+        self.entrypoint_set = entrypoint_set
+        self.shell = shell
+        self.pin = pin
 
 
 class _Dockerfile:

@@ -20,21 +20,28 @@ inside a ``range`` body may stand for any number of words (``splat``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from linter import placeholders
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
+from linter.records import Record
 from linter.source_file import SourceFile
 
 _CONTROL = frozenset({"if", "else", "end", "range", "with", "define", "block", "break", "continue"})
 
 
-@dataclass
-class Masked:
+class Masked(Record):
+    __slots__ = ("text", "outputs", "ranges", "unclosed")
+
     text: str
-    outputs: list[tuple[int, int]] = field(default_factory=list)  # output actions (file offsets)
-    ranges: list[tuple[int, int]] = field(default_factory=list)  # bodies of range blocks
-    unclosed: int | None = None  # offset of a ``{{`` without ``}}``
+    outputs: list[tuple[int, int]]  # output actions (file offsets)
+    ranges: list[tuple[int, int]]  # bodies of range blocks
+    unclosed: int | None  # offset of a ``{{`` without ``}}``
+
+    def __init__(self, text, outputs=None, ranges=None, unclosed=None):
+        self.text = text
+        self.outputs = ([] if outputs is None else outputs)
+        self.ranges = ([] if ranges is None else ranges)
+        self.unclosed = unclosed
 
 
 def _actions(text: str) -> tuple[list[tuple[int, int]], int | None]:

@@ -21,16 +21,15 @@ deployment.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import posixpath
 import re
-from dataclasses import dataclass, field
 from typing import Callable
 
 from linter import placeholders
 from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
+from linter.records import Record, replace
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
 
@@ -43,15 +42,25 @@ DOCKER_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
 
 
-@dataclass
-class Block:
+class Block(Record):
+    __slots__ = ("info", "lang", "fence_line", "fence_start", "fence_indent", "lines", "closed")
+
     info: str
     lang: str
     fence_line: int  # 1-based line of the opening fence
     fence_start: int  # offset of the opening fence's first character
     fence_indent: int  # columns of indentation of the opening fence
-    lines: list[tuple[int, int]] = field(default_factory=list)  # content ranges (line end excluded)
-    closed: bool = False
+    lines: list[tuple[int, int]]  # content ranges (line end excluded)
+    closed: bool
+
+    def __init__(self, info, lang, fence_line, fence_start, fence_indent, lines=None, closed=False):
+        self.info = info
+        self.lang = lang
+        self.fence_line = fence_line
+        self.fence_start = fence_start
+        self.fence_indent = fence_indent
+        self.lines = ([] if lines is None else lines)
+        self.closed = closed
 
 
 _LINE_END = re.compile(r"\r\n?|\n")  # CommonMark's line endings: LF, CRLF and a lone CR
@@ -317,7 +326,7 @@ def _fix_token(text: str, tok: Token | None) -> Token | None:
         return tok
     if text[tok.value_start : tok.value_start + len(tok.value)] == tok.value:
         return tok
-    return dataclasses.replace(tok, value_start=None)
+    return replace(tok, value_start=None)
 
 
 def _fix_launch(text: str, launch: Launch) -> None:
@@ -326,7 +335,7 @@ def _fix_launch(text: str, launch: Launch) -> None:
     launch.env = [EnvVar(_fix_token(text, e.name), _fix_token(text, e.value)) for e in launch.env]  # type: ignore[arg-type]
     launch.image = _fix_token(text, launch.image)
     launch.settings = [
-        dataclasses.replace(s, name=_fix_token(text, s.name), value=_fix_token(text, s.value)) for s in launch.settings
+        replace(s, name=_fix_token(text, s.name), value=_fix_token(text, s.value)) for s in launch.settings
     ]
 
 

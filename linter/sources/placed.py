@@ -11,15 +11,14 @@ turns it into the :class:`~linter.launch.Token` a launch holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from linter.launch import Span, Token
 from linter.offset_map import OffsetMap
+from linter.records import Record
 from linter.source_file import SourceFile
 
 
-@dataclass(eq=False, slots=True)
-class PlacedText:
+class PlacedText(Record):
     """A decoded string built piece by piece, with the file offset of each verbatim run.
 
     ``start``/``end`` is the file span of the raw text (quotes included).
@@ -27,17 +26,35 @@ class PlacedText:
     still write into it.  ``opaque`` ranges are offsets into :attr:`value`.
     """
 
-    start: int = 0
-    end: int = 0
-    anchor: int | None = None
-    splat: bool = False
-    opaque: list[tuple[int, int]] = field(default_factory=list)
-    omap: OffsetMap = field(default_factory=OffsetMap)
-    conditional: bool = False  # present only under a condition the file does not settle
-    alternatives: tuple[str, ...] = ()  # the values it may take (a variable set per branch); kept by copy, not by extend
-    _parts: list[str] = field(default_factory=list, repr=False)
-    _len: int = 0
-    _joined: str | None = field(default=None, repr=False)
+    __slots__ = ("start", "end", "anchor", "splat", "opaque", "omap", "conditional", "alternatives", "_parts", "_len", "_joined")
+    _shown = ("start", "end", "anchor", "splat", "opaque", "omap", "conditional", "alternatives", "_len")
+    __eq__ = object.__eq__  # equal only to itself, and hashable so (as the dataclass with ``eq=False``)
+    __hash__ = object.__hash__
+
+    start: int
+    end: int
+    anchor: int | None
+    splat: bool
+    opaque: list[tuple[int, int]]
+    omap: OffsetMap
+    conditional: bool  # present only under a condition the file does not settle
+    alternatives: tuple[str, ...]  # the values it may take (a variable set per branch); kept by copy, not by extend
+    _parts: list[str]
+    _len: int
+    _joined: str | None
+
+    def __init__(self, start=0, end=0, anchor=None, splat=False, opaque=None, omap=None, conditional=False, alternatives=(), _parts=None, _len=0, _joined=None):
+        self.start = start
+        self.end = end
+        self.anchor = anchor
+        self.splat = splat
+        self.opaque = ([] if opaque is None else opaque)
+        self.omap = (OffsetMap() if omap is None else omap)
+        self.conditional = conditional
+        self.alternatives = alternatives
+        self._parts = ([] if _parts is None else _parts)
+        self._len = _len
+        self._joined = _joined
 
     # -- building ---------------------------------------------------------
     def lit(self, text: str, file_start: int | None) -> None:

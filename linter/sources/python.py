@@ -58,17 +58,16 @@ from __future__ import annotations
 
 import ast
 import bisect
-import dataclasses
 import json
 import re
 import sys
 import warnings
-from dataclasses import dataclass
 from typing import Any
 
 from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.offset_map import OffsetMap
 from linter.placeholders import DOC_PLACEHOLDER
+from linter.records import Record, replace
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem
 from linter.sources import embedded_shell
@@ -310,13 +309,21 @@ def _body_end(raw: str, k: int, quote: str, fmt: bool) -> int:
     return len(raw)
 
 
-@dataclass
-class _Piece:
+class _Piece(Record):
+    __slots__ = ("start", "end", "prefix", "body_start", "body_end")
+
     start: int  # offset of the literal in the raw text
     end: int
     prefix: str
     body_start: int
     body_end: int
+
+    def __init__(self, start, end, prefix, body_start, body_end):
+        self.start = start
+        self.end = end
+        self.prefix = prefix
+        self.body_start = body_start
+        self.body_end = body_end
 
 
 def _literal_pieces(raw: str) -> list[_Piece] | None:
@@ -443,11 +450,17 @@ def _fill_template(s: PlacedText, style: str) -> PlacedText:
 # ---------------------------------------------------------------------------
 
 
-@dataclass
-class _Binding:
-    expr: ast.expr | None = None
-    elements: list[ast.expr] | None = None  # set for a list being built (ast.Starred for a splat)
-    mutated: bool = False
+class _Binding(Record):
+    __slots__ = ("expr", "elements", "mutated")
+
+    expr: ast.expr | None
+    elements: list[ast.expr] | None  # set for a list being built (ast.Starred for a splat)
+    mutated: bool
+
+    def __init__(self, expr=None, elements=None, mutated=False):
+        self.expr = expr
+        self.elements = elements
+        self.mutated = mutated
 
 
 def _starred(value: ast.expr) -> ast.Starred:
@@ -852,7 +865,7 @@ class _Extractor:
                     nodes.append(node)
             else:
                 tok = self.element_token(el)
-                tokens.append(dataclasses.replace(tok, conditional=True) if id(el) in self.conditional_nodes else tok)
+                tokens.append(replace(tok, conditional=True) if id(el) in self.conditional_nodes else tok)
                 nodes.append(el)
         return tokens, nodes
 
@@ -875,7 +888,7 @@ class _Extractor:
             self.word_notes.append(f"conditional options: both branches of `{self.code(el)}` are listed")
         else:
             self.word_notes.append(f"conditional option: `{options[0][1].value}` (from `{self.code(el)}`)")
-        return [(dataclasses.replace(self.str_token(s), conditional=True), b) for b, s in options]
+        return [(replace(self.str_token(s), conditional=True), b) for b, s in options]
 
     def split_words(self, s: PlacedText) -> list[Token]:
         out = []

@@ -34,13 +34,13 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass, replace
 
 import tree_sitter as _ts
 import tree_sitter_bash as _tsb
 
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
+from linter.records import Frozen, _set, replace
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem, WrittenFile, char_offsets, commands
 from linter.sources.placed import PlacedText
@@ -889,16 +889,25 @@ class _Script(WordEvaluator):
 # Helpers
 
 
-@dataclass(frozen=True)
-class _Piece:
+class _Piece(Frozen):
     """A stretch of unparseable text inside a command (byte and parse offsets)."""
+
+    __slots__ = ("start_byte", "end_byte", "ps", "pe", "literal", "type")
 
     start_byte: int
     end_byte: int
     ps: int
     pe: int
     literal: bool
-    type: str = "piece"
+    type: str
+
+    def __init__(self, start_byte, end_byte, ps, pe, literal, type="piece"):
+        _set(self, "start_byte", start_byte)
+        _set(self, "end_byte", end_byte)
+        _set(self, "ps", ps)
+        _set(self, "pe", pe)
+        _set(self, "literal", literal)
+        _set(self, "type", type)
 
 
 _PIECE = re.compile(r"[^ \t\n]+")

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
 
 import tree_sitter as _ts
 
+from linter.records import Record
 from linter.sources.placed import PlacedText
 
 __all__ = ["Word", "Assignment", "TooComplex", "WordEvaluator", "split_fields", "plain_static"]
@@ -53,15 +53,24 @@ class TooComplex(Exception):
     """The script needs more work than its budget (deeply nested substitutions, huge commands)."""
 
 
-@dataclass
-class Assignment:
+class Assignment(Record):
+    __slots__ = ("name", "start", "scalar", "array", "branches", "union")
+
     name: str
     start: int  # script offset of the assignment
-    scalar: Word | None = None
-    array: list[Word] | None = None
+    scalar: Word | None
+    array: list[Word] | None
     # script ranges of the branches, loops and ``&&``/``||`` sides the assignment stands in
-    branches: list[tuple[int, int]] = field(default_factory=list)
-    union: list[Word] | None = None  # values from several branches (see ``_resolve``)
+    branches: list[tuple[int, int]]
+    union: list[Word] | None  # values from several branches (see ``_resolve``)
+
+    def __init__(self, name, start, scalar=None, array=None, branches=None, union=None):
+        self.name = name
+        self.start = start
+        self.scalar = scalar
+        self.array = array
+        self.branches = ([] if branches is None else branches)
+        self.union = union
 
 
 _BRANCHES = frozenset({

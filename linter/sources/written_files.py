@@ -24,9 +24,9 @@ not reported (a heredoc is not this linter's to judge unless vLLM reads it).
 from __future__ import annotations
 
 import posixpath
-from dataclasses import replace
 
 from linter.launch import EnvVar, Launch, Setting, Token
+from linter.records import replace
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, WrittenFile, blanked, masked_stretch, vllm_config, yaml
 

@@ -14,34 +14,50 @@ import inspect
 import sys
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
 from linter.diagnostic import Diagnostic, Finding, Severity
+from linter.records import Record
 
 if TYPE_CHECKING:
     from linter.checking import FileContext, LaunchContext
 
 
-@dataclass
-class Rule:
+class Rule(Record):
+    __slots__ = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "doc", "scope", "module", "_check")
+    _shown = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "doc", "scope", "module")
+
     code: str
     name: str  # kebab-case
     summary: str  # one line, for --list-rules and SARIF shortDescription
-    severity: Severity = Severity.ERROR
-    since: str | None = None  # first release the rule applies to (inclusive)
-    until: str | None = None  # first release it no longer applies to (exclusive)
-    default: bool = True  # selected unless the user opts in
-    fixable: bool = False
-    doc: str = ""
+    severity: Severity
+    since: str | None  # first release the rule applies to (inclusive)
+    until: str | None  # first release it no longer applies to (exclusive)
+    default: bool  # selected unless the user opts in
+    fixable: bool
+    doc: str
     # "launch": the check sees one launch at a time; "file": all launches of a file.
     # A rule without a check (input problems, unused suppressions) is stamped by the
     # pipeline stage that finds its problems (:meth:`stamp`).
-    scope: str = "launch"
-    module: str = ""  # the module that registered the rule (set by :func:`register`)
-    _check: Callable[..., Iterable[Finding]] | None = field(default=None, repr=False)
+    scope: str
+    module: str  # the module that registered the rule (set by :func:`register`)
+    _check: Callable[..., Iterable[Finding]] | None
+
+    def __init__(self, code, name, summary, severity=Severity.ERROR, since=None, until=None, default=True, fixable=False, doc="", scope="launch", module="", _check=None):
+        self.code = code
+        self.name = name
+        self.summary = summary
+        self.severity = severity
+        self.since = since
+        self.until = until
+        self.default = default
+        self.fixable = fixable
+        self.doc = doc
+        self.scope = scope
+        self.module = module
+        self._check = _check
 
     def applies_to(self, version: Version) -> bool:
         if self.since is not None and version < Version(self.since):

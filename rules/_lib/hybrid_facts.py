@@ -13,7 +13,6 @@ never becomes a guess.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from linter import knowledge
 from linter.argmodel import Item, ParsedLaunch, ParsedOption
 from linter.knowledge import ModelEntry
 from linter.launch import Launch, Span, Token
+from linter.records import Frozen, Record, _set, replace
 from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
 from rules._lib import local_facts
 
@@ -135,15 +135,23 @@ _FAMILIES = {
 }
 
 
-@dataclass(frozen=True)
-class HybridModel:
+class HybridModel(Frozen):
     """A launch's model that the launch's vLLM release treats as hybrid (its model registry)."""
+
+    __slots__ = ("model", "architecture", "entry", "config", "config_source")
 
     model: str
     architecture: str | None
     entry: dict
     config: dict | None
     config_source: str | None
+
+    def __init__(self, model, architecture, entry, config, config_source):
+        _set(self, "model", model)
+        _set(self, "architecture", architecture)
+        _set(self, "entry", entry)
+        _set(self, "config", config)
+        _set(self, "config_source", config_source)
 
     is_hybrid = True
 
@@ -193,23 +201,36 @@ _N_CHANGERS = (
 )
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(Frozen):
     """N on one kind of GPU."""
+
+    __slots__ = ("n", "gpu", "gdn_prefill", "derivation")
 
     n: int
     gpu: str
     gdn_prefill: str  # any | triton | flashinfer
     derivation: str
 
+    def __init__(self, n, gpu, gdn_prefill, derivation):
+        _set(self, "n", n)
+        _set(self, "gpu", gpu)
+        _set(self, "gdn_prefill", gdn_prefill)
+        _set(self, "derivation", derivation)
 
-@dataclass(frozen=True)
-class BlockSizes:
+
+class BlockSizes(Frozen):
     """The N values a launch can get: one per GPU condition that changes it."""
+
+    __slots__ = ("rows", "reason", "source")
 
     rows: tuple[Candidate, ...]
     reason: str  # why N is unknown, when rows is empty
-    source: str = ""  # the config.json N was computed from
+    source: str  # the config.json N was computed from
+
+    def __init__(self, rows, reason, source=""):
+        _set(self, "rows", rows)
+        _set(self, "reason", reason)
+        _set(self, "source", source)
 
     @property
     def known(self) -> bool:
@@ -310,7 +331,7 @@ def block_sizes(ctx, model: HybridModel) -> BlockSizes:
             ]
     rows = []
     for prefill, gpu in conditions:
-        dep = hb.Deployment(**{**base.__dict__, "gdn_prefill": "flashinfer" if prefill == "flashinfer" else "triton"})
+        dep = replace(base, gdn_prefill="flashinfer" if prefill == "flashinfer" else "triton")
         try:
             result = hb.block_size(model.config, version, dep)
         except hb.NotComputed as e:
@@ -390,13 +411,19 @@ def _gpu_name(ctx) -> str | None:
 LMCACHE_DATA = Path(__file__).resolve().parent.parent / "data" / "lmcache.json"
 
 
-@dataclass(frozen=True)
-class LMCacheRelease:
+class LMCacheRelease(Frozen):
     """What one lmcache release's `lmcache server` accepts, and its connector's checks."""
+
+    __slots__ = ("version", "options", "connector")
 
     version: Version
     options: dict[str, dict]  # every option string (negative `--no-` names too) -> its entry
     connector: dict
+
+    def __init__(self, version, options, connector):
+        _set(self, "version", version)
+        _set(self, "options", options)
+        _set(self, "connector", connector)
 
     def option(self, name: str) -> dict | None:
         return self.options.get(name)
@@ -451,11 +478,17 @@ def lmcache_first_with(name: str) -> Version | None:
 # LMCache servers beside a vLLM launch
 
 
-@dataclass
-class LMCacheServer:
+class LMCacheServer(Record):
+    __slots__ = ("launch", "options", "uncertain")
+
     launch: Launch
     options: dict[str, list[tuple[Token, Token | None]]]  # option name -> (name token, value token)
     uncertain: bool  # a splat or opaque option name may hide anything
+
+    def __init__(self, launch, options, uncertain):
+        self.launch = launch
+        self.options = options
+        self.uncertain = uncertain
 
     def has(self, name: str) -> bool:
         return name in self.options

@@ -7,7 +7,6 @@ unknown), so an option is reported by exactly one of them.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 from typing import Literal
 
 
@@ -15,20 +14,33 @@ from linter import knowledge
 from linter.argmodel import ParsedOption
 from linter.checking import LaunchContext
 from linter.knowledge import OptionFact
+from linter.records import Record
 from rules._lib import facts
 
 
-@dataclass
-class Lifecycle:
+class Lifecycle(Record):
+    __slots__ = ("status", "option", "last_accepted", "replacement", "replacement_in_target", "available_in", "fact", "suggestion", "first_seen")
+
     status: Literal["renamed", "removed", "not-yet", "unknown"]
     option: str  # the option string looked up (dashes, no value)
-    last_accepted: str | None = None
-    replacement: str | None = None
-    replacement_in_target: bool = False
-    available_in: str | None = None
-    fact: OptionFact | None = None
-    suggestion: str | None = None
-    first_seen: str | None = None  # the first release that accepted it (VL101's history note)
+    last_accepted: str | None
+    replacement: str | None
+    replacement_in_target: bool
+    available_in: str | None
+    fact: OptionFact | None
+    suggestion: str | None
+    first_seen: str | None  # the first release that accepted it (VL101's history note)
+
+    def __init__(self, status, option, last_accepted=None, replacement=None, replacement_in_target=False, available_in=None, fact=None, suggestion=None, first_seen=None):
+        self.status = status
+        self.option = option
+        self.last_accepted = last_accepted
+        self.replacement = replacement
+        self.replacement_in_target = replacement_in_target
+        self.available_in = available_in
+        self.fact = fact
+        self.suggestion = suggestion
+        self.first_seen = first_seen
 
 
 def looked_up_name(ctx: LaunchContext, opt: ParsedOption) -> str:

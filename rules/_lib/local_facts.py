@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass
 from functools import cache
 
 
 from linter import knowledge
+from linter.records import Frozen, _set
 from linter.source_file import read_file
 
 GiB = 1024**3
@@ -45,11 +45,17 @@ def hf_cache_config(model: str) -> str | None:
 # GPUs
 
 
-@dataclass(frozen=True)
-class Gpu:
+class Gpu(Frozen):
+    __slots__ = ("name", "total_bytes", "source")
+
     name: str
     total_bytes: int
     source: str  # "gpu-memory-gib", or the label as written
+
+    def __init__(self, name, total_bytes, source):
+        _set(self, "name", name)
+        _set(self, "total_bytes", total_bytes)
+        _set(self, "source", source)
 
 
 @cache

@@ -41,13 +41,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter import bounded_json
 from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import ParsedLaunch
+from linter.records import Frozen, Record, _set
 from linter.source_file import read_file
 from rules._lib import hybrid_facts as hf
 from rules._lib.local_facts import GiB, Gpu, gpu_for, hf_cache_config
@@ -99,23 +99,41 @@ UNMODELLED = (
 # Model size facts
 
 
-@dataclass(frozen=True)
-class SizeFacts:
+class SizeFacts(Frozen):
+    __slots__ = ("model", "layers", "kv_heads", "head_dim", "dtype", "sliding_window", "full_layers", "sliding_layers", "mamba_layers", "mamba_state_bytes", "mla", "weight_bytes", "weight_note", "max_len", "source")
+
     model: str
     layers: int
     kv_heads: int
     head_dim: int
     dtype: str
-    sliding_window: int | None = None
-    full_layers: int | None = None  # None: every layer (no layer kinds given)
-    sliding_layers: int = 0
-    mamba_layers: int = 0
-    mamba_state_bytes: int | None = None
-    mla: tuple[int, int] | None = None  # (kv_lora_rank, qk_rope_head_dim)
-    weight_bytes: int | None = None  # all ranks together
-    weight_note: str = ""  # how the weights were counted, for messages
-    max_len: int | None = None  # max_position_embeddings (the configured length)
-    source: str = ""  # "the models table", or the config.json path
+    sliding_window: int | None
+    full_layers: int | None  # None: every layer (no layer kinds given)
+    sliding_layers: int
+    mamba_layers: int
+    mamba_state_bytes: int | None
+    mla: tuple[int, int] | None  # (kv_lora_rank, qk_rope_head_dim)
+    weight_bytes: int | None  # all ranks together
+    weight_note: str  # how the weights were counted, for messages
+    max_len: int | None  # max_position_embeddings (the configured length)
+    source: str  # "the models table", or the config.json path
+
+    def __init__(self, model, layers, kv_heads, head_dim, dtype, sliding_window=None, full_layers=None, sliding_layers=0, mamba_layers=0, mamba_state_bytes=None, mla=None, weight_bytes=None, weight_note="", max_len=None, source=""):
+        _set(self, "model", model)
+        _set(self, "layers", layers)
+        _set(self, "kv_heads", kv_heads)
+        _set(self, "head_dim", head_dim)
+        _set(self, "dtype", dtype)
+        _set(self, "sliding_window", sliding_window)
+        _set(self, "full_layers", full_layers)
+        _set(self, "sliding_layers", sliding_layers)
+        _set(self, "mamba_layers", mamba_layers)
+        _set(self, "mamba_state_bytes", mamba_state_bytes)
+        _set(self, "mla", mla)
+        _set(self, "weight_bytes", weight_bytes)
+        _set(self, "weight_note", weight_note)
+        _set(self, "max_len", max_len)
+        _set(self, "source", source)
 
     @property
     def attention_layers(self) -> int:
@@ -301,19 +319,27 @@ def size_facts(model: str | None, model_configs: dict[str, str] | None = None) -
 # The estimate
 
 
-@dataclass(frozen=True)
-class HybridPages:
+class HybridPages(Frozen):
     """How vLLM pages a hybrid model (linter/hybrid_block.py): attention blocks of N tokens,
     and every Mamba layer's state padded to one attention page (N x attention bytes per token)."""
+
+    __slots__ = ("block", "attn_page_1_token", "state_pages", "how")
 
     block: int  # N
     attn_page_1_token: int  # bytes per token of one attention layer on one rank
     state_pages: int  # pages per Mamba layer per sequence (align: 2 + speculative + checkpoint)
     how: str
 
+    def __init__(self, block, attn_page_1_token, state_pages, how):
+        _set(self, "block", block)
+        _set(self, "attn_page_1_token", attn_page_1_token)
+        _set(self, "state_pages", state_pages)
+        _set(self, "how", how)
 
-@dataclass
-class Estimate:
+
+class Estimate(Record):
+    __slots__ = ("facts", "gpu", "tp", "utilization", "length", "length_from_config", "kv_bytes", "kv_dtype", "weight_bytes_per_rank", "pool_bytes", "in_flight", "notes", "hybrid")
+
     facts: SizeFacts
     gpu: Gpu
     tp: int
@@ -325,8 +351,23 @@ class Estimate:
     weight_bytes_per_rank: int
     pool_bytes: int  # predicted KV cache pool per GPU
     in_flight: int  # tokens scheduled but not settled (sliding-window layers)
-    notes: list[str] = field(default_factory=list)
-    hybrid: HybridPages | None = None
+    notes: list[str]
+    hybrid: HybridPages | None
+
+    def __init__(self, facts, gpu, tp, utilization, length, length_from_config, kv_bytes, kv_dtype, weight_bytes_per_rank, pool_bytes, in_flight, notes=None, hybrid=None):
+        self.facts = facts
+        self.gpu = gpu
+        self.tp = tp
+        self.utilization = utilization
+        self.length = length
+        self.length_from_config = length_from_config
+        self.kv_bytes = kv_bytes
+        self.kv_dtype = kv_dtype
+        self.weight_bytes_per_rank = weight_bytes_per_rank
+        self.pool_bytes = pool_bytes
+        self.in_flight = in_flight
+        self.notes = ([] if notes is None else notes)
+        self.hybrid = hybrid
 
     def need(self, length: int | None = None) -> int:
         """Bytes per GPU of KV cache one request of ``length`` tokens needs."""
