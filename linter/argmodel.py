@@ -26,9 +26,10 @@ from typing import Any, Literal
 from linter import bounded_json, knowledge
 from linter.knowledge import OptionSpec, Release
 from linter.launch import Launch, Setting, Token
+from linter.lazy_re import lazy_re
 from linter.records import Record
 
-_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_NEGATIVE_NUMBER = lazy_re(r"^-\d+$|^-\d*\.\d+$")
 
 # ``template``: a chart value key that is no vLLM option; what it does depends on the
 # chart's template (production-stack's ``v1: 1`` sets VLLM_USE_V1), so it is not judged.
@@ -312,7 +313,7 @@ def _underscores_key(key: str) -> str:
     return "--" + head[2:].replace("_", "-") + tail
 
 
-_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_BREAK = lazy_re(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _squash(name: str) -> str:
@@ -697,7 +698,7 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
             parsed.add_error(ArgError(kind, f"unrecognized argument {it.text!r}", it))
 
 
-_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+_HUMAN_INT = lazy_re(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
 
 def _literal_name(it: Item, name_len: int) -> Item:
@@ -759,7 +760,7 @@ def convert(spec: OptionSpec, text: str) -> tuple[bool, Any]:
     return True, text
 
 
-_METAVAR = re.compile(r"[A-Z][A-Z0-9_]*\Z")  # ``N``, ``MAX_LEN``: argparse's metavar style
+_METAVAR = lazy_re(r"[A-Z][A-Z0-9_]*\Z")  # ``N``, ``MAX_LEN``: argparse's metavar style
 
 
 def _check_values(parsed: ParsedLaunch) -> None:

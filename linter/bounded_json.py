@@ -17,13 +17,15 @@ from __future__ import annotations
 import json
 import re
 
+from linter.lazy_re import lazy_re
+
 MAX_DEPTH = 100  # vLLM's own config values nest a few levels; the cache pack five
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a config.json is a few KB; an index.json under 1 MB
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a string literal ("unrolled": no alternation per character)
-_BRACKET = re.compile(r"[\[\]{}]")
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_PAIR = re.compile(r"\[\]|\{\}")
+_STRING = lazy_re(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a string literal ("unrolled": no alternation per character)
+_BRACKET = lazy_re(r"[\[\]{}]")
+_NOT_BRACKET = lazy_re(r"[^\[\]{}]+")
+_PAIR = lazy_re(r"\[\]|\{\}")
 
 
 class TooDeep(ValueError):

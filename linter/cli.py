@@ -19,7 +19,6 @@ import json
 import os
 import signal
 import sys
-import traceback
 
 import click
 
@@ -227,6 +226,8 @@ def _main_thread() -> bool:
 
 def _internal_error() -> None:
     """An internal error is a bug: say so, exit 2."""
+    import traceback
+
     click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
     click.echo(traceback.format_exc(), err=True)
     sys.exit(EXIT_ERROR)

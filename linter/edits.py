@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from linter.diagnostic import Edit
 from linter.kinds import EditStyle, edit_style
 from linter.launch import Launch, Span, Token
+from linter.lazy_re import lazy_re
 from linter.source_file import SourceFile
 
-_SHELL_SAFE = re.compile(r"^[A-Za-z0-9_./:=,@%+-]+$")
+_SHELL_SAFE = lazy_re(r"^[A-Za-z0-9_./:=,@%+-]+$")
 _YAML_INDICATORS = tuple("?:,[]{}#&*!|>'\"%@`")
 # YAML 1.1 plain scalars that do not load as strings (numbers, booleans, null)
-_YAML_NOT_STRING = re.compile(r"^(?:[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|0x[0-9a-fA-F_]+|0o?[0-7_]+|(?i:true|false|yes|no|on|off|y|n|null)|~)$")
+_YAML_NOT_STRING = lazy_re(r"^(?:[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|0x[0-9a-fA-F_]+|0o?[0-7_]+|(?i:true|false|yes|no|on|off|y|n|null)|~)$")
 
 
 def _quote(raw: str) -> str:

@@ -27,6 +27,7 @@ import re
 from linter.diagnostic import Diagnostic, Edit, Finding, Fix, matches
 from linter.kinds import KINDS, comment_finder, reader
 from linter.launch import Span
+from linter.lazy_re import lazy_re
 from linter.records import Record
 from linter.source_file import SourceFile
 from linter.sources import Comment
@@ -36,12 +37,12 @@ CODE = "VL901"
 MARKER = "vllm-lint"
 
 # token-level patterns on the text of one comment (found by the file's tokeniser)
-_DIRECTIVE_START = re.compile(r"#\s*vllm-lint\s*:", re.IGNORECASE)
-_DIRECTIVE = re.compile(
+_DIRECTIVE_START = lazy_re(r"#\s*vllm-lint\s*:", re.IGNORECASE)
+_DIRECTIVE = lazy_re(
     r"#\s*vllm-lint\s*:\s*(?P<kind>ignore-file|ignore)(?![\w-])\s*(?:\[(?P<codes>[^\]]*)\])?(?P<rest>.*)$",
     re.IGNORECASE | re.DOTALL,
 )
-_CODE_TOKEN = re.compile(r"[A-Za-z]+[0-9]+")
+_CODE_TOKEN = lazy_re(r"[A-Za-z]+[0-9]+")
 
 
 class Suppression(Record):

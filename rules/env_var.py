@@ -37,7 +37,6 @@ information, not a warning: an image's own entrypoint or a platform plugin may
 read it (`VLLM_ADDITIONAL_ARGS`, `VLLM_SKIP_WARMUP`).
 """
 
-import difflib
 import re
 
 from packaging.version import Version
@@ -85,6 +84,8 @@ def check(ctx):
             last = f" (last read by {older[-1]})" if older else ""
             yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}{last}; it has no effect")
             continue
+        import difflib  # here: only a variable no release reads needs it
+
         close = difflib.get_close_matches(name, list(table), n=1, cutoff=0.85)
         if close:
             yield Finding(var.name.span, f"`{name}` is not read by vLLM {ctx.version}; did you mean `{close[0]}`?")

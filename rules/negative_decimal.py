@@ -20,14 +20,13 @@ Fix safety: none.
 Versions: every release whose parser gathers dotted keys (0.28 to 0.33).
 """
 
-import re
-
 from linter.diagnostic import Finding, Severity
+from linter.lazy_re import lazy_re
 from rules._lib.base import Rule, register
 
 rule = register(Rule("VL208", "negative-decimal", "Negative decimal read as a dotted JSON key", Severity.ERROR))
 
-NEGATIVE_DECIMAL = re.compile(r"^-\d*\.\d+$")
+NEGATIVE_DECIMAL = lazy_re(r"^-\d*\.\d+$")
 
 
 @rule.check

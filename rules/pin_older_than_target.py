@@ -32,10 +32,9 @@ rewritten.
 Versions: whatever the target is.
 """
 
-import re
-
 from linter.diagnostic import Edit, Finding, Fix, Severity
 from linter.launch import Span
+from linter.lazy_re import lazy_re
 from rules._lib import blocking
 from rules._lib.base import Rule, register
 
@@ -44,11 +43,11 @@ rule = register(Rule("VL601", "pin-older-than-target", "File pins an older relea
 # the release in a tag or pin, with its post-release or candidate suffix (``0.5.3post1``,
 # ``v0.8.5.post1``, ``0.11.0rc2``): the fix replaces all of it, never leaving a suffix that
 # names no release of the new version; a platform suffix (``-x86_64``) stays
-VERSION_IN_TAG = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?post\d+|rc\d+)?")
+VERSION_IN_TAG = lazy_re(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?post\d+|rc\d+)?")
 
 
 # a plain release: `v0.29.0`, `0.29`, `0.6.3.post1`; anything else in a tag is someone's own build
-PLAIN_RELEASE = re.compile(r"v?\d+\.\d+(?:\.\d+)?(?:\.?post\d+)?")
+PLAIN_RELEASE = lazy_re(r"v?\d+\.\d+(?:\.\d+)?(?:\.?post\d+)?")
 
 
 @rule.check

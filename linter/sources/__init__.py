@@ -6,9 +6,8 @@ row in :data:`linter.kinds.KINDS` says which kind of file it reads.
 
 from __future__ import annotations
 
-import re
-
 from linter.launch import Launch, Span, VersionHint
+from linter.lazy_re import lazy_re
 from linter.records import Frozen, Record, _set
 
 
@@ -121,7 +120,7 @@ def masked_stretch(text: str, ranges: list[tuple[int, int]]) -> tuple[int, str]:
     return base, "".join(out)
 
 
-_BLANK = re.compile(r"[^\r\n]")
+_BLANK = lazy_re(r"[^\r\n]")
 
 
 def blanked(text: str) -> str:

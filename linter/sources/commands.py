@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from linter.launch import Span, Token
+from linter.lazy_re import lazy_re
 from linter.records import Frozen, Record, _set
 
 # Images whose entrypoint is vLLM's OpenAI server.  Matched on the last path
@@ -28,7 +29,7 @@ from linter.records import Frozen, Record, _set
 ENTRYPOINT_REPEATED = "the arguments for the image's entrypoint start with a command of their own"
 
 VLLM_IMAGE_NAMES = frozenset({"vllm-openai", "vllm-openai-rocm", "vllm-tpu", "vllm-cpu", "vllm-openai-cpu"})
-_VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?")
+_VERSION_RE = lazy_re(r"^v?(\d+)\.(\d+)(?:\.(\d+))?")
 
 
 class ImageRef(Frozen):
@@ -150,7 +151,7 @@ def is_vllm_image(ref: str) -> bool:
 
 
 # A tag that names a vLLM release as vLLM's own images are tagged (v0.30.1, 0.31.0, v0.9.0rc2).
-_RELEASE_TAG_RE = re.compile(r"^v?\d+\.\d+(\.\d+)?(rc\d+|\.post\d+)?$")
+_RELEASE_TAG_RE = lazy_re(r"^v?\d+\.\d+(\.\d+)?(rc\d+|\.post\d+)?$")
 # Namespaces whose images carry their own project's release in the tag (LMCache's
 # lmcache/vllm-openai:v0.3.9 is LMCache 0.3.9 on some vLLM).
 _OTHER_RELEASE_NAMESPACES = frozenset({"lmcache"})
@@ -244,7 +245,7 @@ _WRAPPERS_WITH_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1}
 _RUNNERS = {"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "hatch": "run", "conda": "run", "micromamba": "run", "mamba": "run", "rye": "run", "pixi": "run"}
 _RUNNER_OPTS = frozenset({"-n", "--name", "-p", "--prefix", "--with", "--python", "--project", "--directory", "--env-file", "--extra", "--group", "--index", "--index-url", "--from", "-e", "--environment"})
 
-_PYTHON_RE = re.compile(r"^(python|python\d(\.\d+)?|pypy3?)$")
+_PYTHON_RE = lazy_re(r"^(python|python\d(\.\d+)?|pypy3?)$")
 _PYTHON_OPTS_WITH_VALUE = frozenset({"-W", "-X", "-Q"})
 
 # vLLM module entrypoints that take the serve options, as the releases ship them:

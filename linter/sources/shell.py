@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 
 import tree_sitter as _ts
 import tree_sitter_bash as _tsb
 
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
+from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 from linter.records import Frozen, _set, replace
 from linter.source_file import SourceFile
@@ -56,13 +56,13 @@ _MAX_RESTARTS = 8  # later words a broken line is read again from (a budget, not
 
 SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
 # a heredoc body that starts vLLM (its text, before any reading)
-_LAUNCH_TEXT = re.compile(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
+_LAUNCH_TEXT = lazy_re(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
 # files that are data, not scripts
 _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
 # data files a heredoc may write that the YAML readers read (JSON is YAML's flow style)
 _WRITTEN_SUFFIXES = (".yaml", ".yml", ".json")
 _MAX_WRITTEN = 32  # data heredocs read per file (each is parsed on its own)
-_BODY_ESCAPE = re.compile(r"\\[$`\\]")
+_BODY_ESCAPE = lazy_re(r"\\[$`\\]")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 
 
@@ -89,7 +89,7 @@ def _parser() -> _ts.Parser:
     return _ts.Parser(_LANGUAGE)
 
 
-_FINAL_CONTINUATION = re.compile(rb"(?<!\\)\\\r?\n\s*\Z")
+_FINAL_CONTINUATION = lazy_re(rb"(?<!\\)\\\r?\n\s*\Z")
 
 
 def _final_continuation_blanked(data: bytes) -> bytes:
@@ -910,10 +910,10 @@ class _Piece(Frozen):
         _set(self, "type", type)
 
 
-_PIECE = re.compile(r"[^ \t\n]+")
+_PIECE = lazy_re(r"[^ \t\n]+")
 # tokens that close a construct opened earlier (a missing one is reported at the opening word)
 _CLOSERS = frozenset({"fi", "done", "esac", ")", "}", "]]", "]", "))"})
-_LITERAL_PIECE = re.compile(r"[A-Za-z0-9_./:=,+@%-]+")
+_LITERAL_PIECE = lazy_re(r"[A-Za-z0-9_./:=,+@%-]+")
 
 
 def _dockerfile_places(script: str, build: commands.DockerBuild) -> list[str]:

@@ -26,6 +26,7 @@ import re
 
 import tree_sitter as _ts
 
+from linter.lazy_re import lazy_re
 from linter.records import Record
 from linter.sources.placed import PlacedText
 
@@ -34,12 +35,12 @@ __all__ = ["Word", "Assignment", "TooComplex", "WordEvaluator", "split_fields", 
 Word = PlacedText
 
 _GLOB_CHARS = frozenset("*?[")
-_GLOB_OR_ESCAPE = re.compile(r"[\\*?\[]")
-_ESCAPE = re.compile(r"\\")
-_DQ_ESCAPE = re.compile(r'\\[$`"\\\n]')
-_FIELD = re.compile(r"[^ \t\n]+")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_TEMPLATE = re.compile(r"\{\{[^\n]*?\}\}|\{%[^\n]*?%\}")
+_GLOB_OR_ESCAPE = lazy_re(r"[\\*?\[]")
+_ESCAPE = lazy_re(r"\\")
+_DQ_ESCAPE = lazy_re(r'\\[$`"\\\n]')
+_FIELD = lazy_re(r"[^ \t\n]+")
+_NON_ASCII = lazy_re(r"[^\x00-\x7f]+")
+_TEMPLATE = lazy_re(r"\{\{[^\n]*?\}\}|\{%[^\n]*?%\}")
 # Work budget: characters of word values placed in the file, per character of
 # the script.  Each nested ``$( )`` re-reads the text inside it, so a hostile
 # script (thousands of nested substitutions) would cost quadratic time and

@@ -18,9 +18,9 @@ One place for what each extractor used to write for itself:
 from __future__ import annotations
 
 import posixpath
-import re
 
 from linter.launch import Span, Token, VersionHint
+from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 from linter.sources.yaml_scalars import sub_token
 
@@ -81,7 +81,7 @@ def shell_script_index(words: list[Token], *, prefixes: bool = True) -> int | No
     return None
 
 
-_INTERP = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
+_INTERP = lazy_re(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
 
 def interp_ranges(value: str) -> list[tuple[int, int]]:

@@ -15,10 +15,10 @@ guessing.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from linter.launch import Span, Token
+from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ _SIMPLE_ESCAPES = frozenset('0abt\tnvfre "/\\N_LP')
 
 
 # characters the decoding loop must look at one by one; runs of others are copied whole
-_SPECIAL = re.compile("[ \t\r\n\x85\u2028\u2029'\\\\]")
+_SPECIAL = lazy_re("[ \t\r\n\x85\u2028\u2029'\\\\]")
 
 
 def _is_break(c: str) -> bool:

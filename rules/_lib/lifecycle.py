@@ -6,7 +6,6 @@ unknown), so an option is reported by exactly one of them.
 
 from __future__ import annotations
 
-import difflib
 from typing import Literal
 
 
@@ -76,6 +75,8 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     later = knowledge.first_accepted_after(name, target)
     if later is not None:
         return Lifecycle("not-yet", name, available_in=str(later))
+    import difflib  # here: only an option no release accepts needs it
+
     suggestion = None
     if ctx.launch.entrypoint != "config" and opt.setting is not None:
         close = difflib.get_close_matches(opt.written, list(release.by_dest), n=1, cutoff=0.75)
