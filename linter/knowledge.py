@@ -920,6 +920,38 @@ def models() -> dict[str, ModelEntry]:
     return {m["model"]: ModelEntry.from_yaml(m) for m in raw.get("models") or ()}
 
 
+NAMES = "release_names" + COMPILED  # the option strings of each inventory (tools/compile_knowledge.py)
+
+
+def release_names(version: Version) -> frozenset[str]:
+    """Every option string of the inventory of ``version`` (one of :func:`known_versions`).
+
+    What a question about another release (was this option accepted then?) needs, from
+    ``rules/data/release_names.compiled.json`` while the names it holds for ``version`` carry
+    the sha256 of that inventory: a run asks it of every release before its target (a removed
+    option) without parsing their inventories.  Else the inventory's own :attr:`Release.names`."""
+    entry = compiled_names().get(str(version))
+    if entry is not None:
+        try:
+            if entry["sha256"] == source_digest((DATA / "releases" / f"{version}.json").read_bytes()):
+                return frozenset(entry["names"])
+        except (OSError, KeyError, TypeError):
+            pass
+    return release(version).names
+
+
+@cache
+def compiled_names() -> dict[str, dict]:
+    """Release -> {"sha256": its inventory's digest, "names": its option strings} (empty when
+    the compiled file is missing or unreadable)."""
+    try:
+        with open(DATA / NAMES, "rb") as f:
+            out = json.load(f)["releases"]
+        return out if isinstance(out, dict) else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
 def last_accepted_before(option: str, version: Version) -> tuple[str, str] | None:
     """The newest release before ``version`` that accepted ``option``, and the first one.
 
@@ -931,7 +963,7 @@ def last_accepted_before(option: str, version: Version) -> tuple[str, str] | Non
     for v in known_versions():
         if v >= version:
             break
-        if option in release(v).names:
+        if option in release_names(v):
             last = v
             first = first or v
     hist = history().get("options", {}).get(option)
@@ -955,7 +987,7 @@ def first_accepted_after(option: str, version: Version) -> Version | None:
         if Version(first) > version:
             return Version(first)
     for v in known_versions():
-        if v > version and option in release(v).names:
+        if v > version and option in release_names(v):
             return v
     return None
 

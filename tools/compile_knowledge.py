@@ -3,7 +3,10 @@
 ``python -m tools.compile_knowledge`` writes ``X.compiled.json`` beside each ``X.yaml`` of
 :data:`SOURCES`: the YAML's data and its sha256 (:func:`linter.knowledge.data_yaml` reads
 the JSON only while the digest is the YAML's, else parses the YAML: the YAML stays the
-source of truth).  ``--check`` exits 1 when a compiled file is not what the YAML gives.
+source of truth).  It also writes ``release_names.compiled.json``: the option strings of each
+release inventory with the inventory's sha256 (:func:`linter.knowledge.release_names`, which
+answers from it without parsing the inventory, while the digest holds).  ``--check`` exits 1
+when a compiled file is not what its sources give.
 Maintainer tooling only; ``tests/linter/test_knowledge.py`` checks the committed files.
 """
 
@@ -12,7 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from linter.knowledge import COMPILED, DATA, parse_data_yaml, source_digest
+from linter.knowledge import COMPILED, DATA, NAMES, Release, known_versions, parse_data_yaml, source_digest
+from tools.generated import json_text
 
 SOURCES = ("migrations.yaml", "models.yaml", "gpus.yaml", "hybrid_configs.yaml")
 
@@ -26,6 +30,15 @@ def compiled_text(name: str) -> str:
     return json.dumps({"source": name, "sha256": source_digest(text), "data": data}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def names_text() -> str:
+    """What ``rules/data/release_names.compiled.json`` holds: each inventory's option strings and sha256."""
+    out = {}
+    for v in known_versions():
+        text = (DATA / "releases" / f"{v}.json").read_bytes()
+        out[str(v)] = {"sha256": source_digest(text), "names": sorted(Release(v, json.loads(text)).names)}
+    return json_text({"source": "releases/*.json", "releases": out})
+
+
 def target(name: str):
     return DATA / (name.rsplit(".", 1)[0] + COMPILED)
 
@@ -35,8 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
     args = ap.parse_args(argv)
     stale = []
-    for name in SOURCES:
-        out, new = target(name), compiled_text(name)
+    for out, new in [*((target(name), compiled_text(name)) for name in SOURCES), (DATA / NAMES, names_text())]:
         if args.check:
             if not out.exists() or out.read_text(encoding="utf-8") != new:
                 stale.append(str(out))
@@ -44,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             out.write_text(new, encoding="utf-8")
             print(f"wrote {out}")
     for s in stale:
-        print(f"{s} differs from its YAML: run python -m tools.compile_knowledge")
+        print(f"{s} differs from its sources: run python -m tools.compile_knowledge")
     return 1 if stale else 0
 
 

@@ -1,6 +1,7 @@
-"""The curated data files load into frozen dataclasses; a field the types do not know fails here."""
+"""The curated data files load into frozen records; a field the types do not know fails here."""
 
 import dataclasses
+import json
 
 import pytest
 import yaml
@@ -64,6 +65,31 @@ def test_compiled_knowledge_is_what_the_yaml_gives():
         assert compile_knowledge.target(name).read_text(encoding="utf-8") == compile_knowledge.compiled_text(name), name
         with (knowledge.DATA / name).open(encoding="utf-8") as f:
             assert knowledge.data_yaml(name) == (yaml.safe_load(f) or {})
+
+
+def test_release_names_are_the_inventories_and_never_stale(tmp_path, monkeypatch):
+    """The committed names of each inventory are what it holds; a regenerated inventory whose
+    digest they do not carry is parsed instead (slower, never stale)."""
+    from tools import compile_knowledge
+
+    assert (knowledge.DATA / knowledge.NAMES).read_text(encoding="utf-8") == compile_knowledge.names_text()
+    versions = knowledge.known_versions()
+    assert set(knowledge.compiled_names()) == {str(v) for v in versions}
+    for v in versions:
+        assert knowledge.release_names(v) == knowledge.release(v).names
+    old = versions[0]
+    (tmp_path / "releases").mkdir()
+    inventory = {"schema": 1, "options": [{"names": ["--only-here"], "dest": "only_here"}]}
+    (tmp_path / "releases" / f"{old}.json").write_text(json.dumps(inventory), encoding="utf-8")
+    (tmp_path / knowledge.NAMES).write_text((knowledge.DATA / knowledge.NAMES).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(knowledge, "DATA", tmp_path)
+    knowledge.compiled_names.cache_clear()
+    knowledge.release.cache_clear()
+    try:
+        assert knowledge.release_names(old) == {"--only-here"}  # the stale entry is not read
+    finally:
+        knowledge.compiled_names.cache_clear()
+        knowledge.release.cache_clear()
 
 
 def test_an_edited_yaml_is_read_not_its_stale_compiled_form(tmp_path, monkeypatch):
