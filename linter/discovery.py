@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Literal
 
 from linter.cache import stat_signature
 from linter.kinds import classify
+from linter.lazy_re import lazy_re
 from linter.records import Frozen, _set
 from linter.source_file import read_file
 
@@ -115,7 +116,7 @@ def _needs_head(name: str) -> bool:
 # after a line start, blank, quote, ``{`` or ``,``, then ``:`` and a blank or the end; never an
 # image tag, ``org/build:1.2``).  One pattern that starts with its literal, so the engine scans
 # for ``build`` and tests what is around each one in C.
-_BUILD_WORDS = re.compile(
+_BUILD_WORDS = lazy_re(
     rb"""build(?:(?<=docker build)|(?<=buildx build)|(?<=podman build)|(?<=nerdctl build)"""
     rb"""|(?<![^ \t\r\n{,"']build)["']?[ \t]*:(?=\s|$))"""
 )
@@ -319,7 +320,7 @@ def _matches(spec: pathspec.GitIgnoreSpec | None, rel: str, is_dir: bool) -> boo
     return spec.match_file(rel + "/" if is_dir else rel)
 
 
-_PLAIN_NAME = re.compile(r"\.?[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+_PLAIN_NAME = lazy_re(r"\.?[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 
 
 def _split_names(patterns: list[str]) -> tuple[frozenset[str], pathspec.GitIgnoreSpec | None]:

@@ -1,0 +1,88 @@
+"""What a one-file run imports and builds before it lints (issue 18: a lean start).
+
+A pre-commit hook runs vllm-lint on one changed file: a shell script needs the shell
+reader and the rules, not libcst, PyYAML, the Dockerfile grammar, the other readers or
+``packaging.requirements``; and no module of the start path builds a dataclass or compiles
+a regular expression when imported (:mod:`linter.records`, :mod:`linter.lazy_re`).  The run
+is a fresh interpreter, so what it imports is what a user's run imports.  Timing is
+``bench/run.py``'s, not a test's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCRIPT = """#!/usr/bin/env bash
+set -euo pipefail
+pip install "vllm==0.32.0"
+MODEL=${MODEL:-mistralai/Mistral-7B-Instruct-v0.3}
+exec vllm serve "$MODEL" \\
+  --max-model-len 32768 \\
+  --enable-chunked \\
+  --swap-space 16 \\
+  --host 0.0.0.0
+"""
+
+PROBE = """
+import contextlib, io, json, re, sys
+sys.argv = ["vllm-lint", "--no-cache", "--output-format", "concise", sys.argv[1]]
+out = io.StringIO()
+code = None
+try:
+    with contextlib.redirect_stdout(out):
+        import linter.cli
+        linter.cli.main()
+except SystemExit as exc:
+    code = exc.code
+ours = [m for name, m in sorted(sys.modules.items()) if name.split(".")[0] in ("linter", "rules") and m is not None]
+dataclasses_built = sorted(f"{m.__name__}.{k}" for m in ours for k, v in vars(m).items()
+                           if isinstance(v, type) and v.__module__ == m.__name__ and "__dataclass_fields__" in vars(v))
+compiled = sorted(f"{m.__name__}.{k}" for m in ours for k, v in vars(m).items() if isinstance(v, re.Pattern))
+print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.modules), "dataclasses": dataclasses_built, "compiled": compiled}))
+"""
+
+
+def _run(tmp_path: Path, name: str, text: str) -> dict:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("VLLM_LINT_CACHE_DIR", None)
+    p = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_one_shell_file_imports_what_it_needs(tmp_path):
+    run = _run(tmp_path, "serve.sh", SCRIPT)
+    assert run["code"] == 1  # it did lint: the removed --swap-space is an error
+    assert "VL201" in run["out"] and "VL101" in run["out"]
+    modules = set(run["modules"])
+    assert "linter.sources.shell" in modules and "tree_sitter_bash" in modules
+    unneeded = {
+        "libcst", "yaml", "tree_sitter_dockerfile",
+        "packaging.requirements", "packaging.markers", "packaging.specifiers",
+        "linter.sources.dockerfile", "linter.sources.python", "linter.sources.yaml", "linter.sources.markdown",
+        "linter.sources.kubernetes", "linter.sources.compose", "linter.sources.helm", "linter.sources.requirements",
+        "linter.fixer", "linter.fix_check", "linter.stored_extraction", "linter.server",
+        "traceback", "difflib",
+    }
+    assert sorted(modules & unneeded) == []
+
+
+def test_no_dataclass_or_regex_is_built_on_the_start_path(tmp_path):
+    run = _run(tmp_path, "serve.sh", SCRIPT)
+    assert run["dataclasses"] == []
+    assert run["compiled"] == []
+
+
+def test_a_pip_pin_of_another_form_is_still_read(tmp_path):
+    """A pin with extras or a marker is read by packaging.requirements, imported then."""
+    run = _run(tmp_path, "serve.sh", SCRIPT.replace('"vllm==0.32.0"', "'vllm[audio]==0.31.0; python_version > \"3.9\"'"))
+    assert "packaging.requirements" in run["modules"]
+    assert "0.31.0" in run["out"]
