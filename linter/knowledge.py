@@ -923,6 +923,7 @@ def models() -> dict[str, ModelEntry]:
 NAMES = "release_names" + COMPILED  # the option strings of each inventory (tools/compile_knowledge.py)
 
 
+@cache
 def release_names(version: Version) -> frozenset[str]:
     """Every option string of the inventory of ``version`` (one of :func:`known_versions`).
 

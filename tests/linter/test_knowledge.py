@@ -83,13 +83,14 @@ def test_release_names_are_the_inventories_and_never_stale(tmp_path, monkeypatch
     (tmp_path / "releases" / f"{old}.json").write_text(json.dumps(inventory), encoding="utf-8")
     (tmp_path / knowledge.NAMES).write_text((knowledge.DATA / knowledge.NAMES).read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.setattr(knowledge, "DATA", tmp_path)
-    knowledge.compiled_names.cache_clear()
-    knowledge.release.cache_clear()
+    caches = (knowledge.compiled_names, knowledge.release, knowledge.release_names)
+    for c in caches:
+        c.cache_clear()
     try:
         assert knowledge.release_names(old) == {"--only-here"}  # the stale entry is not read
     finally:
-        knowledge.compiled_names.cache_clear()
-        knowledge.release.cache_clear()
+        for c in caches:
+            c.cache_clear()
 
 
 def test_an_edited_yaml_is_read_not_its_stale_compiled_form(tmp_path, monkeypatch):
