@@ -70,7 +70,7 @@ def test_one_shell_file_imports_what_it_needs(tmp_path):
         "linter.sources.dockerfile", "linter.sources.python", "linter.sources.yaml", "linter.sources.markdown",
         "linter.sources.kubernetes", "linter.sources.compose", "linter.sources.helm", "linter.sources.requirements",
         "linter.fixer", "linter.fix_check", "linter.stored_extraction", "linter.server",
-        "traceback", "difflib",
+        "linter.hybrid_block", "linter.batch_defaults", "pkgutil", "traceback", "difflib",
     }
     assert sorted(modules & unneeded) == []
 

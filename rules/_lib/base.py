@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import sys
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
@@ -123,12 +124,22 @@ def register(rule: Rule) -> Rule:
 
 def rule_modules() -> list[str]:
     """The rule modules: every top-level module of the ``rules`` package (one rule, or one
-    family of codes, each); its subpackages (``_lib``) hold what rules share."""
-    import pkgutil
-
+    family of codes, each); its subpackages (``_lib``) hold what rules share.  The names
+    ``pkgutil.iter_modules`` gives for modules, without importing pkgutil (a one-file run
+    asks this to trust the rule index)."""
     import rules
 
-    return sorted(f"rules.{m.name}" for m in pkgutil.iter_modules(rules.__path__) if not m.ispkg)
+    names = set()
+    for folder in rules.__path__:
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for entry in entries:
+            name = inspect.getmodulename(entry)  # None for a folder: a subpackage
+            if name and name != "__init__" and "." not in name:
+                names.add(f"rules.{name}")
+    return sorted(names)
 
 
 INDEX = Path(__file__).resolve().parent.parent / "data" / "rule_index.json"  # tools/gen_rule_index.py

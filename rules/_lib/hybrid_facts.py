@@ -15,11 +15,10 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from packaging.version import InvalidVersion, Version
 
-from linter import batch_defaults as bd
-from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import Item, ParsedLaunch, ParsedOption
 from linter.knowledge import ModelEntry
@@ -27,6 +26,11 @@ from linter.launch import Launch, Span, Token
 from linter.records import Frozen, Record, _set, replace
 from linter.sources.commands import is_vllm_image, parse_image, version_of_tag
 from rules._lib import local_facts
+
+# linter.hybrid_block and linter.batch_defaults are imported by the functions that use them:
+# a launch of a model that is not hybrid (most) needs neither
+if TYPE_CHECKING:
+    from linter import batch_defaults as bd
 
 LOG_LINE = "Setting attention block size to N tokens"
 N_UNKNOWN_HINT = (
@@ -96,6 +100,8 @@ def find_config(name: str, ctx) -> tuple[dict, str] | None:
     ``./models/x/config.json`` beside the linted file or in the working folder), the
     ``--model-config [MODEL=]PATH`` of the run, the Hugging Face cache, the shipped table.
     """
+    from linter import hybrid_block as hb
+
     import os
 
     base = os.path.dirname(os.path.abspath(ctx.src.path)) if getattr(ctx, "src", None) is not None else None
@@ -171,6 +177,8 @@ def hybrid_model(ctx) -> HybridModel | None:
     The architecture comes from the model's config.json (:func:`find_config`), else from
     the models table; hybrid-ness from that release's registry (``rules/data/hybrid.json``).
     """
+    from linter import hybrid_block as hb
+
     name = ctx.parsed.model
     if name is None:
         return None
@@ -297,6 +305,8 @@ def _deployment(parsed: ParsedLaunch, version: Version) -> tuple[dict, str | Non
 
 def block_sizes(ctx, model: HybridModel) -> BlockSizes:
     """LMCache's N for the launch: computed from the model's config.json per GPU condition."""
+    from linter import hybrid_block as hb
+
     version = ctx.version
     if model.config is None:
         return BlockSizes((), f"no config.json of {model.model} is at hand (name one with `--model-config {model.model}=PATH`)")
@@ -343,6 +353,8 @@ def block_sizes(ctx, model: HybridModel) -> BlockSizes:
 def batch_defaults(ctx) -> list[bd.Default] | None:
     """vLLM's ``--max-num-batched-tokens`` for a launch that leaves it out, per GPU condition
     (one when the GPU is known); None when a setting it depends on is not known statically."""
+    from linter import batch_defaults as bd
+
     parsed = ctx.parsed
     launch = ctx.launch
     usage = "serve"

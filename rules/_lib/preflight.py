@@ -42,15 +42,20 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from linter import bounded_json
-from linter import hybrid_block as hb
 from linter import knowledge
 from linter.argmodel import ParsedLaunch
 from linter.records import Frozen, Record, _set
 from linter.source_file import read_file
 from rules._lib import hybrid_facts as hf
 from rules._lib.local_facts import GiB, Gpu, gpu_for, hf_cache_config
+
+# linter.hybrid_block is imported by the functions that use it: a model that is not hybrid
+# (most) needs none of it
+if TYPE_CHECKING:
+    from linter import hybrid_block as hb
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -458,6 +463,8 @@ def estimate(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[st
         return None
     hybrid_config = None
     if facts.mamba_layers:
+        from linter import hybrid_block as hb  # here: only a hybrid model needs it
+
         found = hf.find_config(parsed.model or "", ctx)
         if found is None or hb.classify(found[0], ctx.version) is None:
             return None  # no config.json to size the state pages from
@@ -571,6 +578,8 @@ def hybrid_gap(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[
     A hybrid's KV pages are N tokens long (LMCache's block size, linter/hybrid_block.py) and
     each Mamba/GDN layer holds padded state pages; both need the model's config.json, which
     the launch itself does not carry."""
+    from linter import hybrid_block as hb
+
     parsed = ctx.parsed
     if ctx.launch.program != "vllm" or ctx.launch.entrypoint == "config" or parsed.uncertain:
         return None
@@ -616,6 +625,8 @@ def hybrid_gap(ctx, *, gpu_memory_gib: float | None = None, model_configs: dict[
 
 def _deployment(gpu: Gpu, tp: int, kv_dtype: str, mode: str) -> hb.Deployment:
     """What N depends on for this launch: FlashInfer's GDN prefill on H100/H200, else Triton."""
+    from linter import hybrid_block as hb
+
     prefill = "flashinfer" if any(k in gpu.name.lower() for k in ("h100", "h200")) else "triton"
     return hb.Deployment(tp=tp, kv_cache_dtype=kv_dtype if kv_dtype in hb.DTYPE_BYTES or kv_dtype == "auto" else "auto",
                          mamba_cache_mode=mode, gdn_prefill=prefill)
@@ -624,6 +635,8 @@ def _deployment(gpu: Gpu, tp: int, kv_dtype: str, mode: str) -> hb.Deployment:
 def hybrid_pages(ctx, config: dict, gpu: Gpu, tp: int, kv_dtype: str) -> HybridPages | None:
     """N and the state pages per Mamba layer for a hybrid launch (vLLM's defaults: prefix
     caching on, so mode ``align``; no speculative decoding, which the estimate does not model)."""
+    from linter import hybrid_block as hb
+
     pc_set, pc_on, _ = ctx.parsed.flag("enable_prefix_caching")
     mode = "none" if pc_set and pc_on is False else "align"
     dep = _deployment(gpu, tp, kv_dtype, mode)
