@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from linter.launch import Token
+from linter.lazy_re import lazy_re
 from linter.records import replace
 from linter.source_file import SourceFile
 
@@ -23,7 +24,7 @@ from linter.source_file import SourceFile
 _PLACEHOLDER_NAME = r"<[A-Za-z][A-Za-z0-9 _./:-]*"
 DOC_PLACEHOLDER = _PLACEHOLDER_NAME + ">"
 
-_HOLE = re.compile(
+_HOLE = lazy_re(
     r"\$\{\{.*?\}\}"  # ${{ github expression }}
     r"|\{\{.*?\}\}"  # {{ go / helm / jinja }}
     r"|\{%.*?%\}"  # {% jinja statement %}
@@ -87,7 +88,7 @@ def mark(tok: Token | None) -> Token | None:
 # A command synopsis in documentation (argparse's usage notation): ``[--port PORT]`` (an optional
 # group over several words), ``[--enforce-eager]``, ``{auto,half,bfloat16}`` (a choice of values;
 # not JSON, which quotes its keys).  In a document such a word is a hole, not a value.
-_SYNOPSIS = re.compile(r"\[-[^\[\]]*\]?|[^\[\]]*\]|\{[A-Za-z0-9_.-]+(?:[,|][A-Za-z0-9_.-]+)+\}")
+_SYNOPSIS = lazy_re(r"\[-[^\[\]]*\]?|[^\[\]]*\]|\{[A-Za-z0-9_.-]+(?:[,|][A-Za-z0-9_.-]+)+\}")
 
 
 def mark_doc(tok: Token | None) -> Token | None:
@@ -105,7 +106,7 @@ def mark_doc(tok: Token | None) -> Token | None:
 # storage path>``): bash would read ``<MODEL>`` as redirections, so the command reader is given
 # a stand-in word instead.  Not ``<<EOF``, ``<(cmd)``, ``< file`` or ``<in.txt >out.txt``
 # (a real redirection has no ``>`` closing the name, or a space before it).
-_SHELL_HOLE = re.compile(r"(?<![<\w$])" + _PLACEHOLDER_NAME + r"(?<! )>(?![>&\w])")
+_SHELL_HOLE = lazy_re(r"(?<![<\w$])" + _PLACEHOLDER_NAME + r"(?<! )>(?![>&\w])")
 
 
 def shell_holes(script: str) -> list[tuple[int, int]]:

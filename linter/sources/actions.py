@@ -14,13 +14,14 @@ import re
 
 from linter import placeholders
 from linter.launch import EnvVar, Launch, Token
+from linter.lazy_re import lazy_re
 from linter.source_file import SourceFile
 from linter.sources import Extraction, embedded_shell, kubernetes
 from linter.sources.words import kept_env
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items
 from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
 
-_EXPR = re.compile(r"\$\{\{.*?\}\}", re.S)
+_EXPR = lazy_re(r"\$\{\{.*?\}\}", re.S)
 
 
 def mask_expressions(script: str) -> tuple[str, list[tuple[int, int]]]:

@@ -14,9 +14,8 @@ expansion and stays opaque.
 
 from __future__ import annotations
 
-import re
-
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
+from linter.lazy_re import lazy_re
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell, kserve
 from linter.sources.commands import likely_vllm_image
@@ -24,7 +23,7 @@ from linter.sources.words import is_shell, kept_env, shell_script_index, split_w
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
 from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
 
-_K8S_VAR = re.compile(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+_K8S_VAR = lazy_re(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 POD_LIST_KEYS = ("initContainers", "containers")
 
 
@@ -52,7 +51,7 @@ def word_tokens(src: SourceFile, node: Node | None) -> tuple[list[Token], list[N
     return toks, nodes
 
 
-_ARGS_ENV = re.compile(r"^(VLLM_)?(ADDITIONAL|EXTRA|SERVE|SERVER|ENGINE|VLLM)_?ARGS$")
+_ARGS_ENV = lazy_re(r"^(VLLM_)?(ADDITIONAL|EXTRA|SERVE|SERVER|ENGINE|VLLM)_?ARGS$")
 
 
 def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, group: str) -> Extraction:
@@ -82,8 +81,8 @@ def env_args_launches(src: SourceFile, env_node: Node | None, *, kind: str, grou
 # name (``latest``, ``nightly``, ``nightly-<sha>``).  Any other tag on an image named like vLLM's
 # (``lmcache/vllm-openai:v0.3.9post2``, ``openeuler/vllm-cpu:0.10.1-oe2403lts``) is somebody
 # else's release numbering and pins no vLLM release.
-_RELEASE_TAG = re.compile(r"^v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?$|^(?:latest|nightly)(?:-[0-9a-f]+)?$")
-_COMPOSE_DEFAULT = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}$")
+_RELEASE_TAG = lazy_re(r"^v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?$|^(?:latest|nightly)(?:-[0-9a-f]+)?$")
+_COMPOSE_DEFAULT = lazy_re(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}$")
 
 
 def pins_vllm(ref: str) -> bool:
@@ -396,7 +395,7 @@ def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
     return found
 
 
-_RAY_GROUP = re.compile(r"(?:^|[./])(?:headGroupSpec|workerGroupSpecs)(?:[.\[/]|$)")
+_RAY_GROUP = lazy_re(r"(?:^|[./])(?:headGroupSpec|workerGroupSpecs)(?:[.\[/]|$)")
 
 
 GPU_LABELS = ("nvidia.com/gpu.product", "cloud.google.com/gke-accelerator")

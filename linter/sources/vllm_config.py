@@ -9,12 +9,12 @@ passes them on.
 from __future__ import annotations
 
 import json
-import re
 
 import yaml
 
 from linter import placeholders
 from linter.launch import Launch, Setting, Span, Token
+from linter.lazy_re import lazy_re
 from linter.source_file import SourceFile
 from linter.sources import Extraction
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents
@@ -27,7 +27,7 @@ _KIND_BY_TAG = {
     "tag:yaml.org,2002:bool": "bool",
     "tag:yaml.org,2002:null": "null",
 }
-_OPTION_KEY = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+_OPTION_KEY = lazy_re(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 _MAX_JSON_NODES = 2000
 
 
