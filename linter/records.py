@@ -62,10 +62,10 @@ class Frozen(Record):
     __slots__ = ()
 
     def __setattr__(self, name, value):
-        raise _frozen(name)
+        raise _frozen(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name):
-        raise _frozen(name)
+        raise _frozen(f"cannot delete field {name!r}")
 
     def __hash__(self) -> int:
         return hash(self._key(self))
@@ -74,10 +74,10 @@ class Frozen(Record):
         return self.__class__, tuple(getattr(self, f) for f in self._fields)
 
 
-def _frozen(name: str) -> Exception:
+def _frozen(message: str) -> Exception:
     from dataclasses import FrozenInstanceError  # the error a frozen dataclass raised (an AttributeError)
 
-    return FrozenInstanceError(f"cannot assign to field {name!r}")
+    return FrozenInstanceError(message)
 
 
 def replace(obj: Record, /, **changes):
