@@ -32,10 +32,13 @@ the same number of launches.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from typing import TYPE_CHECKING
 
 from linter.diagnostic import Edit
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
+
 
 def _touched(node: Node, edits: Sequence[Edit]) -> bool:
     start, end = node.start_mark.index, node.end_mark.index
@@ -66,6 +69,8 @@ def _inserted_ranges(edits: Sequence[Edit]) -> list[tuple[int, int]]:
 
 
 def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int, int]], seen: set[int], where: str, text: str = "") -> None:
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode  # here: a fix of a shell file or a Dockerfile needs no PyYAML
+
     if id(a) in seen:  # an alias: the node was compared where its anchor stands
         return
     seen.add(id(a))

@@ -14,19 +14,18 @@ or is read-only.
 from __future__ import annotations
 
 import codecs
-import difflib
 import errno
 import os
 import secrets
 import stat
 import time
-from dataclasses import dataclass, field
 
 from packaging.version import Version
 
 from linter import kinds
 from linter.diagnostic import Diagnostic, Edit, Fix
 from linter.engine import FileResult, Settings, lint_source
+from linter.records import Record
 from linter.reporters.common import printable
 from linter.source_file import DecodeError, SourceFile
 
@@ -73,24 +72,40 @@ def choose_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> list[Diagnostic
     return chosen
 
 
-@dataclass
-class FixPass:
+class FixPass(Record):
     """One pass of fixes: the text it started from and the edits applied to it (in that text's offsets)."""
+
+    __slots__ = ("before", "edits", "applied")
 
     before: str
     edits: list[Edit]
     applied: list[Diagnostic]
 
+    def __init__(self, before, edits, applied):
+        self.before = before
+        self.edits = edits
+        self.applied = applied
 
-@dataclass
-class FixOutcome:
+
+class FixOutcome(Record):
+    __slots__ = ("path", "original", "fixed", "applied", "remaining", "error", "passes")
+
     path: str
     original: str
     fixed: str
-    applied: list[Diagnostic] = field(default_factory=list)
-    remaining: FileResult | None = None
-    error: str | None = None
-    passes: list[FixPass] = field(default_factory=list)  # what each pass changed, for checks and --show-fixes
+    applied: list[Diagnostic]
+    remaining: FileResult | None
+    error: str | None
+    passes: list[FixPass]  # what each pass changed, for checks and --show-fixes
+
+    def __init__(self, path, original, fixed, applied=None, remaining=None, error=None, passes=None):
+        self.path = path
+        self.original = original
+        self.fixed = fixed
+        self.applied = ([] if applied is None else applied)
+        self.remaining = remaining
+        self.error = error
+        self.passes = ([] if passes is None else passes)
 
 
 def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool, *, inherited: Version | None = None) -> FixOutcome:
@@ -370,6 +385,8 @@ def unified_diff(path: str, before: str, after: str, bom: bytes = b"") -> str:
     """A unified diff of ``before`` and ``after`` that ``patch -p1`` applies to the file's bytes:
     lines split at ``\\n`` only, the UTF-8 byte order mark of ``bom`` kept in the first line,
     a last line without a newline marked as ``diff`` does."""
+    import difflib  # here: only --diff prints one
+
     if bom == codecs.BOM_UTF8:
         before, after = "\ufeff" + before, "\ufeff" + after
     out = []
@@ -399,16 +416,25 @@ def fixes_summary(fixed: list[tuple[str, list[Diagnostic]]], *, would: bool = Fa
     return "\n".join(lines) + "\n"
 
 
-@dataclass
-class FileFix:
+class FileFix(Record):
     """One file read and fixed in memory (nothing written yet)."""
+
+    __slots__ = ("path", "kind", "data", "src", "outcome", "inherited")
 
     path: str  # as the walk (or the launch naming it) named it
     kind: str
     data: bytes  # its bytes when read: the write checks they are still there
     src: SourceFile
     outcome: FixOutcome
-    inherited: Version | None = None  # a named config file's release (see fix_source)
+    inherited: Version | None  # a named config file's release (see fix_source)
+
+    def __init__(self, path, kind, data, src, outcome, inherited=None):
+        self.path = path
+        self.kind = kind
+        self.data = data
+        self.src = src
+        self.outcome = outcome
+        self.inherited = inherited
 
 
 def fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool, *, prefilter: bool = False, inherited: Version | None = None) -> FileFix | None:

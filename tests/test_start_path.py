@@ -31,7 +31,7 @@ exec vllm serve "$MODEL" \\
 
 PROBE = """
 import contextlib, io, json, re, sys
-sys.argv = ["vllm-lint", "--no-cache", "--output-format", "concise", sys.argv[1]]
+sys.argv = ["vllm-lint", "--no-cache", "--output-format", "concise", *sys.argv[2:], sys.argv[1]]
 out = io.StringIO()
 code = None
 try:
@@ -48,12 +48,12 @@ print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.mod
 """
 
 
-def _run(tmp_path: Path, name: str, text: str) -> dict:
+def _run(tmp_path: Path, name: str, text: str, *args: str) -> dict:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("VLLM_LINT_CACHE_DIR", None)
-    p = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    p = subprocess.run([sys.executable, "-c", PROBE, str(path), *args], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 
@@ -86,3 +86,10 @@ def test_a_pip_pin_of_another_form_is_still_read(tmp_path):
     run = _run(tmp_path, "serve.sh", SCRIPT.replace('"vllm==0.32.0"', "'vllm[audio]==0.31.0; python_version > \"3.9\"'"))
     assert "packaging.requirements" in run["modules"]
     assert "0.31.0" in run["out"]
+
+
+def test_fixing_one_shell_file_needs_no_yaml_nor_diff(tmp_path):
+    run = _run(tmp_path, "serve.sh", SCRIPT, "--fix")
+    assert "--enable-chunked-prefill" in (tmp_path / "serve.sh").read_text(encoding="utf-8")
+    assert sorted(set(run["modules"]) & {"yaml", "difflib", "libcst", "linter.sources.yaml"}) == []
+    assert run["dataclasses"] == [] and run["compiled"] == []
