@@ -614,7 +614,12 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
         if it.splat or (it.opaque and it.token is not None and it.token.opaque_in(it.start, it.start + 1)):
             kinds.append(_Resolved("positional", match="exact"))
             continue
-        kinds.append(resolve_option(release, it.text))
+        filled = _holes_filled(it)
+        r = resolve_option(release, filled)
+        if filled is not it.text and r.explicit:  # the value as written (same length), holes and all
+            r = _Resolved(r.kind, spec=r.spec, option_string=r.option_string, explicit=it.text[len(it.text) - len(r.explicit):],
+                          candidates=r.candidates, match=r.match)
+        kinds.append(r)
 
     i = 0
     n = len(items)
@@ -699,6 +704,21 @@ def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) ->
 
 
 _HUMAN_INT = lazy_re(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+
+
+def _holes_filled(it: Item) -> str:
+    """``it.text`` with each unknown part (a template hole) as letters: argparse takes a word
+    with a space for a positional, but ``--task={{ .Values.task }}`` renders without the
+    spaces of its action, so only a space written outside a hole counts."""
+    text = it.text
+    if not it.opaque or it.token is None or " " not in text:
+        return text
+    chars = list(text)
+    for a, b in it.token.opaque:
+        for i in range(max(a, it.start) - it.start, min(b, it.end) - it.start):
+            if 0 <= i < len(chars):
+                chars[i] = "x"
+    return "".join(chars)
 
 
 def _literal_name(it: Item, name_len: int) -> Item:

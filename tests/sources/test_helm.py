@@ -305,3 +305,49 @@ def test_unchomped_action_line_in_a_folded_script_ends_the_command_as_rendered()
     _src, out = _extract(text)
     (launch,) = out.launches
     assert values(launch.args)[1:] == ["--port", "8000"]
+
+
+def test_an_option_whose_value_is_an_action_with_spaces_is_that_option(tmp_path, monkeypatch):
+    """``--task={{ .Values.task }}``: argparse reads a word with a space as a positional, but the
+    spaces are the action's, not the rendered value's: the word is the option ``--task`` (gone
+    after 0.12), never a second model; a space written outside the action still counts."""
+    import json
+
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    chart = tmp_path / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: serve\nversion: 0.1.0\n", encoding="utf-8")
+    (chart / "templates" / "deployment.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+        "        - name: vllm\n          image: vllm/vllm-openai:v0.30.0\n"
+        "          args:\n"
+        '            - "--model={{ .Values.model }}"\n'
+        "            {{- if .Values.task }}\n"
+        '            - "--task={{ .Values.task }}"\n'
+        "            {{- end }}\n"
+        '            - "--swap-space={{ .Values.swapSpace }}" # in GiB\n'
+        '            - "--max-model-len={{ .Values.maxModelLen | default 4096 }}"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--no-cache", "--output-format", "json", "chart"])
+    found = sorted((d["code"], d["location"]["row"]) for d in json.loads(result.stdout))
+    assert found == [("VL101", 12), ("VL101", 14)], result.stdout  # and no "the model is given twice"
+    [launch] = json.loads(CliRunner().invoke(main, ["--no-cache", "--show-launches", "--output-format", "json", "chart"]).stdout)
+    assert [(o["name"], o["value"]) for o in launch["options"]] == [
+        ("--model", "{{ .Values.model }}"), ("--task", None), ("--swap-space", None), ("--max-model-len", "{{ .Values.maxModelLen | default 4096 }}")
+    ]  # the removed options' values are not read (no release parses them); the others keep their actions as written
+
+
+def test_a_space_outside_the_action_still_makes_a_positional():
+    from linter import argmodel
+    from linter.launch import Span, Token
+
+    tok = Token("--task=a {{ .Values.x }}", Span(0, 24), opaque=((9, 24),))
+    it = argmodel.Item(tok.value, tok, 0, len(tok.value), opaque=True)
+    assert argmodel._holes_filled(it) == "--task=a xxxxxxxxxxxxxxx"  # the written space is kept: argparse's positional
+    tok = Token("--task={{ .Values.x }}", Span(0, 22), opaque=((7, 22),))
+    assert " " not in argmodel._holes_filled(argmodel.Item(tok.value, tok, 0, len(tok.value), opaque=True))
