@@ -530,7 +530,8 @@ class Resolver:
     def config_for(self, path: str) -> Config:
         """The configuration that applies to the file ``path`` (remembered by the folder part
         of ``path``: a walk asks for thousands of files of a few folders)."""
-        folder, name = os.path.split(path)
+        cut = path.rfind(os.sep) if os.altsep is None else max(path.rfind(os.sep), path.rfind(os.altsep))
+        folder, name = path[: cut + 1], path[cut + 1 :]  # the folder as written (a key only): no os.path.split
         if name in ("", ".", ".."):  # ``a/..`` is not in the folder ``a``
             return self.config_in(os.path.dirname(os.path.abspath(path)))
         hit = self._by_folder.get(folder)
@@ -544,9 +545,10 @@ class Resolver:
 
     def settings_for(self, path: str):
         cfg = self.config_for(path)
-        if cfg.path not in self._settings:
-            self._settings[cfg.path] = settings(cfg, self.overrides)
-        return self._settings[cfg.path]
+        got = self._settings.get(cfg.path)
+        if got is None:
+            got = self._settings[cfg.path] = settings(cfg, self.overrides)
+        return got
 
 
 def describe(path: str, resolver: Resolver) -> str:
