@@ -100,8 +100,8 @@ def _has_chart(folder: str) -> bool:
 def _helm_template(path: str, lower: str, ext: str, head: bytes) -> bool:
     if ext == ".tpl":  # Go templates of YAML (values rendered by Terraform); Helm's `_*.tpl` partials only define
         return not lower.startswith("_")
-    if ext not in _YAML or lower.startswith("values"):
-        return False
+    if ext not in _YAML or lower.startswith("values") or "templates" not in path:
+        return False  # (no ``templates`` in the path: no part of it is that folder)
     parts = os.path.normpath(path).replace(os.sep, "/").split("/")
     for i in range(len(parts) - 2, -1, -1):
         if parts[i] == "templates":
