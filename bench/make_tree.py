@@ -26,7 +26,7 @@ import shutil
 import sys
 from pathlib import Path
 
-GENERATOR_VERSION = 4  # bump when the output changes (bench/run.py re-uses trees per version)
+GENERATOR_VERSION = 5  # bump when the output changes (bench/run.py re-uses trees per version)
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "tree"
 
@@ -239,8 +239,13 @@ def _python_filler(g: Gen, n: int) -> str:
 
 def py_file(g: Gen, size: int) -> str:
     head = f'"""{g.sentence()}"""\n\nimport os\nimport json\nfrom dataclasses import dataclass\n'
-    parts = [head]
-    total = len(head)
+    return head + _python_body(g, size - len(head))
+
+
+def _python_body(g: Gen, size: int) -> str:
+    """Functions of about ``size`` characters (at least one)."""
+    parts = []
+    total = 0
     while total < size:
         chunk = _python_filler(g, 1)
         parts.append(chunk)
@@ -531,14 +536,15 @@ def install_script(g: Gen, manifest: str) -> str:
 
 
 def big_python_module(g: Gen, size: int, launch: bool) -> str:
-    """A 100+ KB module that mentions vLLM once (an import or a docstring; some launch it)."""
-    head = '"""Runtime adapters for the serving controller."""\n\nimport os\nimport json\n'
-    mid = _python_filler(g, 40)
+    """A 100+ KB module (valid Python) that mentions vLLM once: in a docstring, or in the argv
+    list a function launches it with (some of them)."""
+    head = '"""Runtime adapters for the serving controller."""\n\nimport os\nimport json\nfrom dataclasses import dataclass\n'
+    first, mid, second = _python_body(g, size // 2), _python_filler(g, 40), _python_body(g, size // 2)
     if launch:
         call = f"\n\ndef start_server():\n    import subprocess\n    return subprocess.Popen({['vllm', 'serve', g.pick(MODELS), *g.argv()]!r})\n"
     else:
         call = "\n\ndef backend_name():\n    \"\"\"The name the vllm backend registers under.\"\"\"\n    return 'default'\n"
-    return py_file(g, size // 2).replace(head, head, 1) + call + mid + py_file(g, size // 2)[len(head) :]
+    return head + first + call + mid + second
 
 
 PLATFORM = {"manifests": 3, "manifest_mb": 3.5, "scripts": 2, "big_python": 40, "small": 4000}

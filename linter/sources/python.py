@@ -1576,6 +1576,156 @@ def _might_launch(text: str) -> bool:
     return _MENTION_RE.search(text) is not None
 
 
+# What a reading needs to find in the text, wherever the module writes it: a call read whatever
+# its words say has its module's first name and its own last name there (``subprocess.run``,
+# ``from subprocess import run as go``, ``import subprocess as sp``), and one of these words is
+# in one of the two (tests hold them to the call tables); the container and Ray Serve LLM forms
+# have names of their own (docker-py ``containers.run``, Kubernetes/KServe ``V1...`` models,
+# ``LLMConfig``).  Every other launch needs vLLM named in a string or an import.
+_READ_WORDS = ("subprocess", "exec", "spawn", "system", "popen", "shlex", "containers", "V1", "LLMConfig")
+# A comment, or a string literal without its prefix (CPython's tokenizer, for valid code)
+_LEXEME = re.compile(
+    r"#[^\r\n]*"
+    r'|"""[^"\\]*(?:(?:\\(?:\r\n|[\s\S])|"(?!""))[^"\\]*)*"""'
+    r"|'''[^'\\]*(?:(?:\\(?:\r\n|[\s\S])|'(?!''))[^'\\]*)*'''"
+    r'|"[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*"'
+    r"|'[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*'"
+)
+# escapes that decode to a letter, and a line continuation inside a string (decodes to nothing)
+_LETTER_ESCAPE = re.compile(r"\\(?:[xuUN0-7]|\r|\n)")
+_STATEMENT_END = re.compile(r"[ \t\f]*(?:\r|\n|\Z)")
+
+
+def _starts_nothing(text: str) -> bool:
+    """Whether the module provably holds nothing the reader reads as a launch, parsed or not.
+
+    True when no call the reader reads whatever its words are is written (:data:`_READ_WORDS`),
+    no ``!`` shell magic line or interpreter prompt is there, and every mention of
+    vLLM, LMCache or Ray Serve LLM is in a comment line or a docstring (a plain string that is a
+    statement of its own): every other launch needs one in a string or an import, and a string
+    whose value could name vLLM while its text does not (an escape that makes a letter, ``"v"
+    "llm"``) makes the answer False.  The scan is CPython's tokenizer for comments and strings;
+    a quote it cannot pair, an f-string whose fields do not close (PEP 701 quotes) or an unusual
+    prefix answers False as well.  Then the module is neither parsed nor walked (a 100 KB module
+    that names vLLM in a docstring costs a scan, not a tenth of a second) and nothing is
+    reported for it, a syntax error included: no launch was lost.
+    """
+    if "\0" in text or ">>>" in text or any(word in text for word in _READ_WORDS) or _shell_magic(text):
+        return False
+    mentions = _mentions(text)
+    gaps: list[str] = []  # the code between lexemes, in order
+    held: list[int] = []  # for each lexeme holding a mention: how many gaps precede it (its bracket depth must be 0)
+    k = 0
+    end = 0
+    run: str | None = None  # the end of the last string literal while adjacent ones may follow (implicit concatenation)
+    for m in _LEXEME.finditer(text):
+        a, b = m.span()
+        gap = text[end:a]
+        if '"' in gap or "'" in gap:
+            return False  # a quote this scan cannot pair
+        gaps.append(gap)
+        end = b
+        inside = k < len(mentions) and mentions[k][0] < b
+        if inside:
+            if mentions[k][0] < a:
+                return False  # named in code
+            while k < len(mentions) and mentions[k][0] < b:
+                if mentions[k][1] > b:
+                    return False
+                k += 1
+        if text[a] == "#":
+            if inside:
+                if not _line_start(text, a, gap):
+                    return False  # a comment after code makes that code's line one that names vLLM
+                held.append(len(gaps))
+            if gap.strip(" \t\f\r\n"):
+                run = None
+            continue
+        p = a
+        while p > a - len(gap) and (text[p - 1].isalnum() or text[p - 1] == "_"):
+            p -= 1
+        prefix = text[p:a].lower()
+        if prefix and prefix not in _PREFIXES:
+            return False
+        if inside:  # a docstring: a plain string that is a statement of its own
+            if "f" in prefix or not _line_start(text, p, gap[: len(gap) - len(prefix)]) or not _STATEMENT_END.match(text, b):
+                return False
+            held.append(len(gaps))
+            run = None
+            continue
+        body = m.group()[3:-3] if m.group().startswith(('"""', "'''")) else m.group()[1:-1]
+        if "f" in prefix:
+            fields = body.replace("{{", "").replace("}}", "")
+            if fields.count("{") != fields.count("}"):
+                return False  # a field this scan ends inside (PEP 701 quotes): not read as CPython reads it
+        if "r" not in prefix and "\\" in body and _LETTER_ESCAPE.search(body) is not None:
+            return False
+        if run is not None and not gap[: len(gap) - len(prefix)].strip(" \t\f\r\n\\"):
+            run += body  # each body is mention-free: one would cross into this one
+            if _MENTION_RE.search(run) is not None:
+                return False
+            run = run[-12:]
+        else:
+            run = body[-12:]
+    if k < len(mentions):
+        return False  # named in code after the last lexeme
+    tail = text[end:]
+    if '"' in tail or "'" in tail:
+        return False
+    depth = 0
+    done = 0
+    for n in held:
+        code = "".join(gaps[done:n])
+        depth += code.count("(") + code.count("[") + code.count("{") - code.count(")") - code.count("]") - code.count("}")
+        done = n
+        if depth != 0:
+            return False
+    return True
+
+
+def _mentions(text: str) -> list[tuple[int, int]]:
+    """Where :data:`_MENTION_RE` matches (every place it could, overlapping ones included)."""
+    if not text.isascii():  # lower() keeps offsets only for ASCII
+        return [(m.start(), m.end()) for m in _MENTION_RE.finditer(text)]
+    low = text.lower()
+    out = []
+    for word in ("vllm", "lmcache", "ray.serve.llm"):
+        i = low.find(word)
+        while i >= 0:
+            out.append((i, i + len(word)))
+            i = low.find(word, i + 1)
+    return sorted(out)
+
+
+def _shell_magic(text: str) -> bool:
+    """Whether a line starts with ``!`` after blanks (an IPython shell magic, which is read as a
+    command when the module is not Python; ``%`` magics are only masked)."""
+    i = text.find("!")
+    while i >= 0:
+        j = i
+        while j > 0 and text[j - 1] in " \t":
+            j -= 1
+        if j == 0 or text[j - 1] in "\r\n":
+            return True
+        i = text.find("!", i + 1)
+    return False
+
+
+def _line_start(text: str, at: int, gap: str) -> bool:
+    """Whether only blanks precede ``at`` on its line (``gap``: the code before it), and that line
+    does not continue the one before (a backslash before its end)."""
+    nl = max(gap.rfind("\n"), gap.rfind("\r"))
+    if nl < 0 and len(gap) < at:
+        return False  # a lexeme before it on the same line
+    if gap[nl + 1 :].strip(" \t\f"):
+        return False
+    line = at - (len(gap) - nl - 1)
+    j = line - 1
+    if j >= 1 and text[j] == "\n" and text[j - 1] == "\r":
+        j -= 1
+    return not (j >= 1 and text[j - 1] == "\\")
+
+
 def _parse(text: str) -> ast.Module | SyntaxError | Problem:
     try:
         with warnings.catch_warnings():  # invalid escapes warn on stderr (SyntaxWarning on 3.12+)
@@ -1676,6 +1826,17 @@ def _session_code(text: str) -> str | None:
 
 
 _NEWER_STRINGS = ("FormattedString", "ConcatenatedString")
+# The syntax newer than 3.11 that libcst's parser reads: the constructs _newer_syntax_masked blanks
+# (``type X = ...``, ``def f[T]``/``class C[T]``, f-strings) and 3.14's ``except A, B:`` and
+# t-strings, which it accepts and nothing here reads.  A module CPython refuses without any of
+# these is a syntax error: libcst (a second parse, and its import) is not tried on it.  On 3.10
+# (``except*``, ``*Ts``) it is always tried.
+_NEWER_MARK = re.compile(
+    r"\btype(?:[ \t\f]|\\\r?\n)+[^\W\d]\w*(?:[ \t\f]|\\\r?\n)*[=\[]"  # a blank or a line continuation between words
+    r"|\b(?:def|class)(?:[ \t\f]|\\\r?\n)+[^\W\d]\w*(?:[ \t\f]|\\\r?\n)*\["
+    r"|(?<!\w)(?i:[ft]r?|r[ft])[\"']"
+    r"|\bexcept\b(?!(?:[ \t\f]|\\\r?\n)*[(:])[^:]*,"
+)
 _NEWER = Problem(Span(0, 0), "valid Python of a newer release than the running one")  # a marker, never reported
 
 
@@ -1805,7 +1966,7 @@ def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | P
                     return third, dedented[1], magics
         if not isinstance(again, SyntaxError):
             return again, None, magics
-    newer = _newer_syntax_masked(text)
+    newer = _newer_syntax_masked(text) if sys.version_info < (3, 11) or _NEWER_MARK.search(text) is not None else None
     if newer is not None:
         again = _parse(newer)
         if isinstance(again, ast.Module):
@@ -1816,7 +1977,7 @@ def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | P
 
 def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
     """``doc``: the text is a documentation code block (Markdown), which may be pseudo-code."""
-    if not _might_launch(src.text):
+    if not _might_launch(src.text) or (not doc and _starts_nothing(src.text)):
         return Extraction()
     tree, shift, magics = _tree(src.text, doc=doc)
     if tree is _NEWER:

@@ -131,3 +131,89 @@ def test_messages_that_quote_a_command_are_not_launches() -> None:
     ex = pysrc.extract(src)
     assert [[t.value for t in l.args] for l in ex.launches] == [["model", "--max-model-len", "8192", "--port", "8000"]]
     assert lint_codes("tool.py", MESSAGES) == []
+
+
+# ---------------------------------------------------------------------------
+# a module that names vLLM only in comments and docstrings is neither parsed nor walked
+
+PROSE = '''\
+"""Adapters for the serving controller (the vllm backend among them)."""
+
+import json
+
+# LMCache and vLLM are configured elsewhere.
+
+
+class Adapter:
+    """Registers under the name the vllm backend uses."""
+
+    def name(self, request, limit=3):
+        """A docstring that says: vllm serve Qwen/Qwen3-8B --max-model-len 8192."""
+        result = [x for x in request.items if x > limit]
+        return json.dumps({"name": "default", "result": result})
+'''
+
+
+def test_a_module_that_names_vllm_only_in_prose_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_parse(text: str):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(pysrc, "_parse", no_parse)
+    for text in (PROSE, PROSE.replace("\n", "\r\n"), PROSE + "\ndef broken(:\n"):
+        ex = pysrc.extract(SourceFile.from_text("adapter.py", text))
+        assert ex.launches == [] and ex.problems == []  # broken or not: no launch was lost
+
+
+# Each holds a launch the reader reads although vLLM is named only in a comment or a docstring
+# (or in no string the way its text spells it): the prose test must not skip it.
+READ_DESPITE_PROSE: dict[str, tuple[str, str]] = {
+    "kserve-huggingface": ("image", '# the vllm runtime serves it\nfrom kserve import V1beta1ModelFormat, V1beta1ModelSpec\n'
+                           'spec = V1beta1ModelSpec(model_format=V1beta1ModelFormat(name="huggingface"), args=["--model_id=m", "--max-model-len", "8192"])\n'),
+    "ray-serve-llm-module": ("LLMConfig", '"""Serves with vllm."""\nfrom ray import serve\n'
+                             'cfg = serve.llm.LLMConfig(model_loading_config={"model_id": "m"}, engine_kwargs={"max_model_len": 8192})\n'),
+    "implicit-concatenation": ("vllm serve", '# starts vllm\ncmd = ["v" "llm", "serve", "m", "--max-model-len", "8192"]\nrun_remote(cmd)\n'),
+    "concatenation-across-a-comment": ("vllm serve", '# starts vllm\ncmd = ["vl"  # split\n       "lm", "serve", "m"]\nrun_remote(cmd)\n'),
+    "escape": ("vllm serve", '# starts vllm\ncmd = ["\\x76llm", "serve", "m", "--max-model-len", "8192"]\nrun_remote(cmd)\n'),
+    "named-escape": ("vllm serve", '# starts vllm\ncmd = ["\\N{LATIN SMALL LETTER V}llm", "serve", "m"]\nrun_remote(cmd)\n'),
+    "continued-string": ("vllm serve", '# starts vllm\ncmd = ["vl\\\nlm", "serve", "m"]\nrun_remote(cmd)\n'),
+    "comment-on-the-line": ("vllm serve", 'deploy("v" + "llm serve m --max-model-len 8192")  # vllm\n'),
+    "comment-inside-the-call": ("vllm serve", 'deploy("v" +\n       # vllm\n       "llm serve m --max-model-len 8192")\n'),
+    "string-alone-in-brackets": ("vllm serve", 'cmd = (\n    "vllm serve m --max-model-len 8192"\n)\nrun_remote(cmd)\n'),
+    "string-after-a-continuation": ("vllm serve", 'cmd = \\\n"vllm serve m --max-model-len 8192"\nrun_remote(cmd)\n'),
+    "subprocess": ("vllm serve", '# vllm\nimport subprocess\nsubprocess.run(["v" "llm", "serve", "m"])\n'),
+    "shell-magic": ("vllm serve", "# a notebook cell that starts vllm\n!vl''lm serve m --max-model-len 8192\nx = 1\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READ_DESPITE_PROSE))
+def test_a_launch_beside_prose_is_read(name: str) -> None:
+    entrypoint, text = READ_DESPITE_PROSE[name]
+    assert not pysrc._starts_nothing(text)
+    ex = pysrc.extract(SourceFile.from_text("serve.py", text))
+    assert [launch.entrypoint for launch in ex.launches] == [entrypoint]
+
+
+def test_prose_test_knows_every_call_read_whatever_its_words() -> None:
+    # a call's module name and its own name are in the text wherever it is written: one of the
+    # words the prose test looks for is in one of them
+    for q in (*pysrc.ARGV_CALLS, *pysrc.EXECV_CALLS, *pysrc.EXECL_CALLS, *pysrc.EXEC_ARGS_CALLS, *pysrc.SHELL_CALLS):
+        root, last = q.split(".", 1)[0], q.rsplit(".", 1)[1]
+        assert any(w in root or w in last for w in pysrc._READ_WORDS), q
+
+
+def test_a_syntax_error_without_newer_syntax_is_not_parsed_again_by_libcst() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from linter.source_file import SourceFile\n"
+        "from linter.sources import python\n"
+        "ex = python.extract(SourceFile.from_text('r.py', 'from vllm import LLM\\nllm = LLM(model=\"m\",\\n'))\n"
+        "assert ex.problems[0].message.startswith('Python syntax error:'), ex.problems\n"
+        "assert 'libcst' not in sys.modules, 'libcst imported'\n"
+        "ex = python.extract(SourceFile.from_text('r.py', 'from vllm import LLM\\ntype V = list[int]\\nllm = LLM(model=\"m\")\\n'))\n"
+        "assert sys.version_info >= (3, 12) or 'libcst' in sys.modules\n"
+        "assert len(ex.launches) == 1 and not ex.problems, ex\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
