@@ -746,6 +746,9 @@ class _Script(WordEvaluator):
         while ps > 0 and self.text[ps - 1] == "\t":
             ps -= 1
         w = Word()
+        if not dashed:  # one run (lit_range splits it where a \r was dropped)
+            self.lit_range(w, ps, pe)
+            return w
         k = ps
         while k < pe:
             if dashed:
