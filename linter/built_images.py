@@ -56,6 +56,10 @@ def collect(candidates: Iterable, patterns: tuple[str, ...] = (), cache=None) ->
             src = SourceFile.from_bytes(c.path, data)
         except (OSError, DecodeError):
             continue  # its own linting reports it
+        from linter.discovery import image_needles, might_launch
+
+        if not patterns and not c.explicit and not might_launch(data, image_needles((), True)):
+            continue  # what the stat index answers for it: no vLLM word, no vLLM base (and its linting screens it out)
         from linter.sources import commands, dockerfile  # only when a Dockerfile is read: an unchanged tree needs no reader
 
         with commands.vllm_images(patterns):

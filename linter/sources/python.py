@@ -115,7 +115,7 @@ class _Places:
         """The 1-based lines that mention vLLM, LMCache or Ray Serve LLM (found on first use:
         a syntax error's place needs only the line starts)."""
         if self._hot is None:
-            self._hot = sorted({bisect.bisect_right(self.starts, m.start()) for m in _MENTION_RE.finditer(self.text)})
+            self._hot = sorted({bisect.bisect_right(self.starts, a) for a, _b in _mentions(self.text)})  # overlapping ones share a line
         return self._hot
 
     def at(self, lineno: int, col: int) -> int:
