@@ -303,3 +303,20 @@ def test_tabs_and_a_bom_anywhere_compose_as_the_pure_composer_does(monkeypatch):
         fast, slow = yaml_nodes.compose_documents(text), pure(text, monkeypatch)
         assert (shape(fast[0]), fast[1]) == (shape(slow[0]), slow[1]), repr(text)
     assert through_c > 100  # libyaml reads a good share of them (143 of 1200 with this seed)
+
+
+def test_top_kinds_are_the_multiline_scan_s() -> None:
+    # the ``kind:`` lines of a document, found from line starts only: what the ``^`` scan finds
+    import random
+
+    from linter.sources.yaml_nodes import _TOP_KIND, _top_kinds
+
+    rng = random.Random(3)
+    parts = ["kind: A\n", "kind:B # c\n", " kind: C\n", "x: 1\n", "kind: \r\n", "\n", "kind:", "kin", "d: X\n", "---\n", "kind: 'CustomResourceDefinition'\n"]
+    for _ in range(3000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 12)))
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        assert _top_kinds(text) == _TOP_KIND.findall(text)
+        assert _top_kinds(text, a, b) == _TOP_KIND.findall(text, a, b), (text, a, b)
+        assert bool(_top_kinds(text, a, b, first=True)) == bool(_TOP_KIND.search(text, a, b)), (text, a, b)
