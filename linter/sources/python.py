@@ -47,9 +47,14 @@ are not evaluated (every append counts once).  A conditional element
 (``"--a" if c else "--b"``, ``[...] if c else []``) gives both options, noted
 on the launch; a conditional value is one unknown word.
 
+A module that names vLLM only in comment lines and docstrings, with none of the calls read
+whatever their words say, is neither parsed nor walked (:func:`_starts_nothing`, a scan of its
+comments and strings): nothing in it can launch, and nothing is reported for it.
+
 The reading depends on the running Python's grammar; syntax newer than it (``f"{d["k"]}"``,
 ``type X = ...`` before 3.12) is checked with libcst's parser and, when valid, read around
-(:func:`_newer_syntax_masked`): never a syntax error.  A documentation block (``doc=True``,
+(:func:`_newer_syntax_masked`): never a syntax error.  libcst is tried only on a module that
+holds such syntax (:data:`_NEWER_MARK`).  A documentation block (``doc=True``,
 Markdown) may be pseudo-code: ``LLM(model=<your-model>, ...)`` is read with the placeholder an
 unknown value, and a block that cannot be read and holds no launch says nothing.
 """
