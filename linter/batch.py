@@ -546,6 +546,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         # more than it gains on a few small files, whatever their number
         left: list = []
         kept = 0
+        work = 0  # bytes to read anew: a file whose extraction the cache holds leaves only the rules (a new --target-version)
+        images = images_key(settings)
         for done, job in enumerate(jobs_left, 1):
             answer, read = _screen_one(*job[1:5])
             if answer is not None:
@@ -554,8 +556,10 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
                 size = len(read[0])
                 left.append((job, read if kept + size <= POOL_BYTES else None, size))  # bounded: bytes kept for this process
                 kept += size
+                if cache is None or cache.get_extraction(cache.extraction_key(job[1], job[2], read[1], images)) is None:
+                    work += size
             progress.update(done - len(left))
-        if n > 1 and len(left) > 1 and kept > POOL_BYTES and _can_fork():
+        if n > 1 and len(left) > 1 and work > POOL_BYTES and _can_fork():
             import multiprocessing
 
             _warm_up(settings, (job[2] for job, _read, _size in left))
