@@ -70,6 +70,7 @@ import warnings
 from typing import Any
 
 from linter.launch import EnvVar, Launch, Setting, Span, Token
+from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 from linter.placeholders import DOC_PLACEHOLDER
 from linter.records import Record, replace
@@ -1592,7 +1593,7 @@ def _might_launch(text: str) -> bool:
 # ``LLMConfig``).  Every other launch needs vLLM named in a string or an import.
 _READ_WORDS = ("subprocess", "exec", "spawn", "system", "popen", "shlex", "containers", "V1", "LLMConfig")
 # A comment, or a string literal without its prefix (CPython's tokenizer, for valid code)
-_LEXEME = re.compile(
+_LEXEME = lazy_re(
     r"#[^\r\n]*"
     r'|"""[^"\\]*(?:(?:\\(?:\r\n|[\s\S])|"(?!""))[^"\\]*)*"""'
     r"|'''[^'\\]*(?:(?:\\(?:\r\n|[\s\S])|'(?!''))[^'\\]*)*'''"
@@ -1600,8 +1601,8 @@ _LEXEME = re.compile(
     r"|'[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*'"
 )
 # escapes that decode to a letter, and a line continuation inside a string (decodes to nothing)
-_LETTER_ESCAPE = re.compile(r"\\(?:[xuUN0-7]|\r|\n)")
-_STATEMENT_END = re.compile(r"[ \t\f]*(?:\r|\n|\Z)")
+_LETTER_ESCAPE = lazy_re(r"\\(?:[xuUN0-7]|\r|\n)")
+_STATEMENT_END = lazy_re(r"[ \t\f]*(?:\r|\n|\Z)")
 
 
 def _starts_nothing(text: str) -> bool:
@@ -1839,7 +1840,7 @@ _NEWER_STRINGS = ("FormattedString", "ConcatenatedString")
 # t-strings, which it accepts and nothing here reads.  A module CPython refuses without any of
 # these is a syntax error: libcst (a second parse, and its import) is not tried on it.  On 3.10
 # (``except*``, ``*Ts``) it is always tried.
-_NEWER_MARK = re.compile(
+_NEWER_MARK = lazy_re(
     r"\btype(?:[ \t\f]|\\\r?\n)+[^\W\d]\w*(?:[ \t\f]|\\\r?\n)*[=\[]"  # a blank or a line continuation between words
     r"|\b(?:def|class)(?:[ \t\f]|\\\r?\n)+[^\W\d]\w*(?:[ \t\f]|\\\r?\n)*\["
     r"|(?<!\w)(?i:[ft]r?|r[ft])[\"']"
