@@ -104,24 +104,31 @@ def decode(data: bytes) -> tuple[str, str, bytes]:
         ) from None
 
 
+_DIRECT_TEXT = 1 << 18  # characters: a text over this is asked about its first offsets directly (SourceFile.line_col)
+_DIRECT_ASKS = 8
+
+
 class SourceFile(Record):
     """The decoded text of one file and the facts needed to map and rewrite it."""
 
-    __slots__ = ("path", "text", "encoding", "bom", "_line_starts")
+    __slots__ = ("path", "text", "encoding", "bom", "_line_starts", "_asked")
     _shown = ("path", "text", "encoding", "bom")
+    _compare = ("path", "text", "encoding", "bom", "_line_starts")
 
     path: str
     text: str
     encoding: str
     bom: bytes
     _line_starts: list[int]
+    _asked: int  # line_col questions answered without the table (a big text asked about a few offsets)
 
-    def __init__(self, path, text, encoding="utf-8", bom=b"", _line_starts=None):
+    def __init__(self, path, text, encoding="utf-8", bom=b"", _line_starts=None, _asked=0):
         self.path = path
         self.text = text
         self.encoding = encoding
         self.bom = bom
         self._line_starts = ([] if _line_starts is None else _line_starts)
+        self._asked = _asked
 
     @classmethod
     def from_bytes(cls, path: str, data: bytes) -> SourceFile:
@@ -145,7 +152,14 @@ class SourceFile(Record):
         return self._line_starts
 
     def line_col(self, offset: int) -> tuple[int, int]:
-        """1-based line and 1-based column (in characters) of a character offset."""
+        """1-based line and 1-based column (in characters) of a character offset.
+
+        A big text asked about a few offsets (the diagnostics of a multi-megabyte manifest)
+        counts its line ends up to each one: the table of every line's start costs more than
+        a few scans of the text, so it is made only from the ninth question on."""
+        if not self._line_starts and len(self.text) > _DIRECT_TEXT and self._asked < _DIRECT_ASKS and 0 <= offset <= len(self.text):
+            self._asked += 1
+            return self.text.count("\n", 0, offset) + 1, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
         starts = self.line_starts
         line = bisect.bisect_right(starts, offset) - 1
         return line + 1, offset - starts[line] + 1

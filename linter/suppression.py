@@ -171,7 +171,12 @@ def parse(src: SourceFile, comment: Comment) -> Suppression | None:
 
 
 def suppressions(src: SourceFile, kind: str, found: list[Comment] | None = None) -> list[Suppression]:
-    if MARKER not in src.text.lower():
+    if found is not None and comment_finder(kind) is None:
+        # the comments are the reader's: a directive starts in one of them (:func:`parse`), so
+        # their texts are searched, not the whole file lower-cased (a 3.5 MB manifest)
+        if _DIRECTIVE_START.search("\n".join(c.text for c in found)) is None:
+            return []
+    elif MARKER not in src.text.lower():
         return []
     out = []
     for c in comments(src, kind, found):

@@ -38,3 +38,23 @@ def test_binary_and_latin1_are_refused_with_reason():
         SourceFile.from_bytes("x", b"\x00\x01vllm")
     with pytest.raises(DecodeError, match="not UTF-8"):
         SourceFile.from_bytes("x", "vllm serve café".encode("latin-1"))
+
+
+def test_a_big_text_answers_its_first_positions_without_the_line_table():
+    """A multi-megabyte manifest with a few diagnostics: line_col counts line ends up to each
+    offset for its first questions (no table of 100,000 line starts), and says what the
+    table says, at every offset, line ends of both kinds, the text's ends included."""
+    import random
+
+    from linter.source_file import _DIRECT_ASKS, SourceFile
+
+    rng = random.Random(7)
+    text = "".join(rng.choice(["spec:\n", "  - --max-num-seqs\r\n", "  - \"64\"\n", "# é\n", "x"]) for _ in range(120_000))
+    assert len(text) > 1 << 18
+    direct, table = SourceFile("k.yaml", text), SourceFile("k.yaml", text)
+    assert table.line_starts
+    offsets = [0, len(text), len(text) - 1, text.index("\r"), text.index("\n") + 1] + [rng.randrange(len(text)) for _ in range(20)]
+    for i, offset in enumerate(offsets):
+        assert direct.line_col(offset) == table.line_col(offset), offset
+        assert bool(direct._line_starts) == (i >= _DIRECT_ASKS)  # the table is made once the questions are many
+    assert direct == table  # the count of questions is no part of the file
