@@ -72,10 +72,23 @@ class Rule(Record):
         return fn
 
     def run(self, ctx: LaunchContext | FileContext) -> Iterator[Diagnostic]:
-        """The check's findings on ``ctx``, stamped (a launch's release for a launch rule)."""
+        """The check's findings on ``ctx``, stamped (a launch's release for a launch rule).
+
+        A launch rule runs once per launch: VL601 asks the launch rules what would still stop
+        the launch (:func:`rules._lib.blocking.blockers`) on the context the engine runs them
+        on, and the answers of the launch being checked are kept for the other asker."""
         if self._check is None:
-            return
-        version = str(ctx.version) if self.scope == "launch" else None
+            return iter(())
+        if self.scope != "launch":
+            return self._stamped(ctx, None)
+        if _RAN[0] is not ctx:
+            _RAN[0], _RAN[1] = ctx, {}
+        got = _RAN[1].get(self.code)
+        if got is None:
+            got = _RAN[1][self.code] = list(self._stamped(ctx, str(ctx.version)))
+        return iter(got)
+
+    def _stamped(self, ctx, version: str | None) -> Iterator[Diagnostic]:
         for finding in self._check(ctx):
             yield self.stamp(ctx.src.path, finding, version)
 
@@ -106,6 +119,9 @@ class Rule(Record):
 
 
 _REGISTRY: dict[str, Rule] = {}
+# the launch context whose launch rules ran last, and their diagnostics by code (Rule.run); held
+# until the next launch's, so the context cannot be another's with the same id
+_RAN: list = [None, {}]
 
 
 def register(rule: Rule) -> Rule:

@@ -49,9 +49,22 @@ def looked_up_name(ctx: LaunchContext, opt: ParsedOption) -> str:
 
 
 def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
-    """None when the option is accepted (or not decidable: opaque, ambiguous)."""
+    """None when the option is accepted (or not decidable: opaque, ambiguous).  Asked by four
+    rules for each option a launch's release does not know: answered once per launch."""
     if opt.spec is not None or opt.match != "unknown" or opt.name.opaque:
         return None
+    if _ASKED[0] is not ctx:
+        _ASKED[0], _ASKED[1] = ctx, {}
+    kept = _ASKED[1].get(id(opt))
+    if kept is None or kept[0] is not opt:
+        kept = _ASKED[1][id(opt)] = (opt, _classify(ctx, opt))  # the option held: its id is no other's
+    return kept[1]
+
+
+_ASKED: list = [None, {}]  # the launch context last asked about, and (option, answer) by the option's id
+
+
+def _classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     name = looked_up_name(ctx, opt)
     target = ctx.version
     release = ctx.release
