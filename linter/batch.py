@@ -33,6 +33,10 @@ from linter.launch import Span
 from linter.records import replace
 
 POOL_BYTES = 4 << 20  # the files left to lint after screening must hold more bytes than this for a pool
+# the bytes of the files left after screening kept in this process until they are linted; a file
+# past it is read (and screened) again then.  A few multi-megabyte install manifests fit: each
+# was read twice.
+KEEP_BYTES = 32 << 20
 CHUNK = 48
 CHUNK_BYTES = 1 << 20  # a chunk's files hold at most this many bytes (a bigger file is a chunk alone)
 PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
@@ -554,8 +558,9 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
                 packed.append((job[0], *answer))
             else:
                 size = len(read[0])
-                left.append((job, read if kept + size <= POOL_BYTES else None, size))  # bounded: bytes kept for this process
-                kept += size
+                keep = kept + size <= KEEP_BYTES  # bounded: bytes kept for this process
+                left.append((job, read if keep else None, size))
+                kept += size if keep else 0
                 if cache is None or cache.get_extraction(cache.extraction_key(job[1], job[2], read[1], images)) is None:
                     work += size
             progress.update(done - len(left))
