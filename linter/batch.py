@@ -112,7 +112,23 @@ def _rows(v, width: int) -> list:
     return v
 
 
-def decode(path: str, payload: dict, data: bytes | None):
+# path -> (bytes, their SourceFile): a cached result is decoded to check its spans and again for
+# the report; the text is decoded once (held until the run's results hold it: lint_many, lint_named)
+_TEXTS: dict = {}
+
+
+def _source(path: str, data: bytes):
+    from linter.source_file import SourceFile
+
+    kept = _TEXTS.get(path)
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    src = SourceFile.from_bytes(path, data)
+    _TEXTS[path] = (data, src)
+    return src
+
+
+def decode(path: str, payload: dict, data):
     """The FileResult of a compact result; raises :class:`BadEntry` (a ValueError) for one
     :func:`encode` could not have written: wrong types, an unknown severity, a span outside
     the file's text (checked when ``data`` is given) or past ``data``'s size (always)."""
@@ -124,9 +140,11 @@ def decode(path: str, payload: dict, data: bytes | None):
     if "b" in payload:
         _str(payload["b"])
     result = FileResult(path)
-    if data is not None:
+    if isinstance(data, SourceFile):  # linted in this run: its text as the linting decoded it (_pack)
+        result.src = data
+    elif data is not None:
         try:
-            result.src = SourceFile.from_bytes(path, data)
+            result.src = _source(path, data)
         except DecodeError:
             result.src = None
     size = len(result.src.text) if result.src is not None else (len(data) if data is not None else MAX_FILE_BYTES)
@@ -448,6 +466,7 @@ def lint_named(path: str, settings, rules, cache, inherited=None):
         return decode(path, packed[0], packed[1]) if packed is not None else result
     finally:
         _STATE.clear()
+        _TEXTS.clear()
 
 
 def _rules(settings=None):
@@ -464,10 +483,11 @@ def _rules(settings=None):
 
 
 def _pack(result, data):
+    """(compact result, the file's SourceFile when it has diagnostics to place) or None."""
     payload = encode(result)
     if not payload:
         return None
-    return payload, (data if payload.get("d") and result.src is not None else None)
+    return payload, (result.src if payload.get("d") and result.src is not None and data is not None else None)
 
 
 def _chunk(jobs):
@@ -602,6 +622,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             continue
         path, res = by_slot[i]
         out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
+    _TEXTS.clear()
     return out
 
 
