@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import errno
 import os
-from operator import attrgetter
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Literal
 
 from linter.cache import stat_signature
@@ -549,7 +549,7 @@ def _walk(
                 continue
             if name in excl_names or (excl is not None and _matches(excl, rel, False)):
                 continue
-            needs_head = "." not in name.lstrip(".")  # _needs_head
+            needs_head = _needs_head(name)
             kind_by_name = classify(path, b"", name) if not needs_head else None
             if kind_by_name is None and not needs_head and not is_link and is_file:
                 continue  # not a kind we lint: no ignore check, no stat

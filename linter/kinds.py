@@ -192,8 +192,8 @@ def classify(path: str, head: bytes = b"", name: str | None = None) -> str | Non
     ``name``: ``path``'s last component when the caller has it (a walk does)."""
     lower = (os.path.basename(path) if name is None else name).lower()
     ext = os.path.splitext(lower)[1]
-    for k in KINDS.values():  # Kind.is_name of each row with a reader, in table order (inlined: a walk asks for every file)
-        if k.reader is not None and (k.claims(path, lower, ext, head) if k.claims is not None else ext in k.extensions):
+    for k in KINDS.values():
+        if k.reader is not None and k.is_name(path, lower, ext, head):
             return k.name
     if any(ext in k.extensions for k in KINDS.values()):  # `notes.txt`: a known extension whose kind did not want the name
         return None
