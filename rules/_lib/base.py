@@ -76,16 +76,18 @@ class Rule(Record):
 
         A launch rule runs once per launch: VL601 asks the launch rules what would still stop
         the launch (:func:`rules._lib.blocking.blockers`) on the context the engine runs them
-        on, and the answers of the launch being checked are kept for the other asker."""
+        on, and the answers of the launch being checked are kept for the other asker
+        (:func:`linter.checking.launch_memo`)."""
         if self._check is None:
             return iter(())
         if self.scope != "launch":
             return self._stamped(ctx, None)
-        if _RAN[0] is not ctx:
-            _RAN[0], _RAN[1] = ctx, {}
-        got = _RAN[1].get(self.code)
+        from linter.checking import launch_memo
+
+        memo = launch_memo(ctx)
+        got = memo.get(self.code)
         if got is None:
-            got = _RAN[1][self.code] = list(self._stamped(ctx, str(ctx.version)))
+            got = memo[self.code] = list(self._stamped(ctx, str(ctx.version)))
         return iter(got)
 
     def _stamped(self, ctx, version: str | None) -> Iterator[Diagnostic]:
@@ -119,9 +121,6 @@ class Rule(Record):
 
 
 _REGISTRY: dict[str, Rule] = {}
-# the launch context whose launch rules ran last, and their diagnostics by code (Rule.run); held
-# until the next launch's, so the context cannot be another's with the same id
-_RAN: list = [None, {}]
 
 
 def register(rule: Rule) -> Rule:

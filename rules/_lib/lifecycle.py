@@ -11,7 +11,7 @@ from typing import Literal
 
 from linter import knowledge
 from linter.argmodel import ParsedOption
-from linter.checking import LaunchContext
+from linter.checking import LaunchContext, launch_memo
 from linter.knowledge import OptionFact
 from linter.records import Record
 from rules._lib import facts
@@ -53,15 +53,11 @@ def classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     rules for each option a launch's release does not know: answered once per launch."""
     if opt.spec is not None or opt.match != "unknown" or opt.name.opaque:
         return None
-    if _ASKED[0] is not ctx:
-        _ASKED[0], _ASKED[1] = ctx, {}
-    kept = _ASKED[1].get(id(opt))
+    memo = launch_memo(ctx)
+    kept = memo.get(("lifecycle", id(opt)))
     if kept is None or kept[0] is not opt:
-        kept = _ASKED[1][id(opt)] = (opt, _classify(ctx, opt))  # the option held: its id is no other's
+        kept = memo[("lifecycle", id(opt))] = (opt, _classify(ctx, opt))  # the option held: its id is no other's
     return kept[1]
-
-
-_ASKED: list = [None, {}]  # the launch context last asked about, and (option, answer) by the option's id
 
 
 def _classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:

@@ -73,3 +73,25 @@ def test_pin_fix_replaces_the_post_release_suffix_too(tmp_path):
     assert "vllm==0.33.0\n" in fixed(tmp_path, "task.yaml", task, "yaml", "0.33", unsafe=True)
     pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: v, image: 'vllm/vllm-openai:v0.8.5.post1', args: [m]}]\n"
     assert "vllm/vllm-openai:v0.33.0'" in fixed(tmp_path, "pod.yaml", pod, "yaml", "0.33", unsafe=True)
+
+
+def test_each_launch_rule_runs_once_per_launch_though_the_pin_asks_them_again(tmp_path, monkeypatch):
+    """VL601 asks the launch rules what would still stop the launch after the fixes; they answer
+    from their own run on the same launch, not from a second one, and a second launch (another
+    context) is checked anew; the findings are what two runs would give."""
+    from rules._lib import lifecycle
+    from rules._lib.base import all_rules
+
+    removed = all_rules()["VL101"]
+    calls: list[int] = []
+    real = removed._check
+    monkeypatch.setattr(removed, "_check", lambda ctx: calls.append(id(ctx)) or real(ctx))
+    asked: list[str] = []
+    real_classify = lifecycle._classify
+    monkeypatch.setattr(lifecycle, "_classify", lambda ctx, opt: asked.append(opt.normalized) or real_classify(ctx, opt))
+    text = MANIFEST.replace('"--max-model-len", "8192"]', '"--max-model-len", "8192", "--swap-space", "4"]')
+    r = lint(tmp_path, "pod.yaml", text + "---\n" + text.replace("name: vllm\nspec", "name: vllm-b\nspec"), "yaml", "0.32")
+    assert flagged(r, "VL101") == ["--swap-space", "--swap-space"]
+    assert codes(r).count("VL601") == 2  # the pin's question was asked for each launch
+    assert len(calls) == 2 and len(set(calls)) == 2  # yet VL101 ran once for each launch
+    assert asked.count("--swap-space") == 2  # four rules ask about it, for each launch: worked out once each
