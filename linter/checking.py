@@ -20,24 +20,6 @@ from linter.records import Frozen, _set
 from linter.source_file import SourceFile
 
 
-# the file whose launches were asked about last, and for each of its launch contexts (by id, the
-# context held beside its answers, so no other has that id) what was worked out (:func:`launch_memo`)
-_MEMO: list = [None, {}]
-
-
-def launch_memo(ctx: LaunchContext) -> dict:
-    """A dict for answers worked out once per launch: a rule's diagnostics (VL601, after the
-    launch rules ran, asks them again for each launch of the file:
-    :func:`rules._lib.blocking.blockers`), an option's lifecycle (four rules ask).  The launches
-    of the file being checked are the only ones remembered."""
-    if _MEMO[0] is not ctx.src:
-        _MEMO[0], _MEMO[1] = ctx.src, {}
-    kept = _MEMO[1].get(id(ctx))
-    if kept is None or kept[0] is not ctx:
-        kept = _MEMO[1][id(ctx)] = (ctx, {})
-    return kept[1]
-
-
 class LaunchContext(Frozen):
     __slots__ = ("src", "parsed", "pin", "pin_known", "target_explicit", "settings")
 

@@ -77,13 +77,11 @@ class Rule(Record):
         A launch rule runs once per launch: VL601 asks the launch rules what would still stop
         the launch (:func:`rules._lib.blocking.blockers`) on the context the engine runs them
         on, and the answers of the launch being checked are kept for the other asker
-        (:func:`linter.checking.launch_memo`)."""
+        (:func:`launch_memo`)."""
         if self._check is None:
             return iter(())
         if self.scope != "launch":
             return self._stamped(ctx, None)
-        from linter.checking import launch_memo
-
         memo = launch_memo(ctx)
         got = memo.get(self.code)
         if got is None:
@@ -118,6 +116,24 @@ class Rule(Record):
         if self.until:
             return f"before {self.until}"
         return "all releases"
+
+
+# the file whose launches were asked about last, and for each of its launch contexts (by id, the
+# context held beside its answers, so no other has that id) what was worked out (:func:`launch_memo`)
+_MEMO: list = [None, {}]
+
+
+def launch_memo(ctx: LaunchContext) -> dict:
+    """A dict for answers worked out once per launch: a rule's diagnostics (VL601, after the
+    launch rules ran, asks them again for each launch of the file:
+    :func:`rules._lib.blocking.blockers`), an option's lifecycle (four rules ask).  The launches
+    of the file being checked are the only ones remembered."""
+    if _MEMO[0] is not ctx.src:
+        _MEMO[0], _MEMO[1] = ctx.src, {}
+    kept = _MEMO[1].get(id(ctx))
+    if kept is None or kept[0] is not ctx:
+        kept = _MEMO[1][id(ctx)] = (ctx, {})
+    return kept[1]
 
 
 _REGISTRY: dict[str, Rule] = {}

@@ -11,10 +11,11 @@ from typing import Literal
 
 from linter import knowledge
 from linter.argmodel import ParsedOption
-from linter.checking import LaunchContext, launch_memo
+from linter.checking import LaunchContext
 from linter.knowledge import OptionFact
 from linter.records import Record
 from rules._lib import facts
+from rules._lib.base import launch_memo
 
 
 class Lifecycle(Record):
