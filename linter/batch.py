@@ -616,13 +616,15 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     answers = {i: res for i, res, _u in packed}
     by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
     out = []
-    for i, slot in enumerate(slots):
-        if slot is not None:
-            out.append(slot)
-            continue
-        path, res = by_slot[i]
-        out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
-    _TEXTS.clear()
+    try:
+        for i, slot in enumerate(slots):
+            if slot is not None:
+                out.append(slot)
+                continue
+            path, res = by_slot[i]
+            out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
+    finally:
+        _TEXTS.clear()  # the results hold the texts now (or the run is over)
     return out
 
 

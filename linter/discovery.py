@@ -46,6 +46,9 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "build", "dist", "node_modules", "site-packages", ".vllm-lint-cache",
 )
 
+# the words without which a file cannot launch vLLM (Ray Serve LLM's ``LLMConfig`` starts it
+# without naming it): :func:`might_launch` looks for them, lower-cased; the Python reader too
+VLLM_WORDS = ("vllm", "lmcache", "ray.serve.llm")
 _NAME = attrgetter("name")
 HEAD_SIZE = 256  # bytes read from an extension-less file to find its shebang
 _CHUNK = 1 << 20
@@ -158,7 +161,7 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        # each ``in`` scans the whole chunk: ``vllm`` and ``ray.serve.llm`` are looked for only where ``llm`` is
+        # VLLM_WORDS, each ``in`` a scan of the whole chunk: ``vllm`` and ``ray.serve.llm`` are looked for only where ``llm`` is
         if b"llm" in chunk and (b"vllm" in chunk or b"ray.serve.llm" in chunk) or b"lmcache" in chunk:
             return True
         if any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
@@ -170,7 +173,7 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
 
 
 _WIDE_NEEDLES = tuple(
-    word.encode(enc) for word in ("vllm", "lmcache", "ray.serve.llm") for enc in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+    word.encode(enc) for word in VLLM_WORDS for enc in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 )
 
 

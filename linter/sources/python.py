@@ -69,6 +69,7 @@ import sys
 import warnings
 from typing import Any
 
+from linter.discovery import VLLM_WORDS
 from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
@@ -97,7 +98,7 @@ SHELL_CALLS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell", "shlex.split"}
 )
 _LINE_RE = re.compile(r"\r\n|\r|\n")
-_MENTION_RE = re.compile(r"vllm|lmcache|ray\.serve\.llm", re.IGNORECASE)
+_MENTION_RE = re.compile("|".join(map(re.escape, VLLM_WORDS)), re.IGNORECASE)
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
 _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
@@ -1581,7 +1582,7 @@ def _might_launch(text: str) -> bool:
     """A launch names vLLM or LMCache somewhere (a command word, an import, an image), or Ray Serve LLM."""
     if text.isascii():  # what _MENTION_RE finds, without its case-blind scan (ten times slower)
         low = text.lower()
-        return "vllm" in low or "lmcache" in low or "ray.serve.llm" in low
+        return any(word in low for word in VLLM_WORDS)
     return _MENTION_RE.search(text) is not None
 
 
@@ -1698,7 +1699,7 @@ def _mentions(text: str) -> list[tuple[int, int]]:
         return [(m.start(), m.end()) for m in _MENTION_RE.finditer(text)]
     low = text.lower()
     out = []
-    for word in ("vllm", "lmcache", "ray.serve.llm"):
+    for word in VLLM_WORDS:
         i = low.find(word)
         while i >= 0:
             out.append((i, i + len(word)))
