@@ -35,7 +35,6 @@ import os
 import posixpath
 
 import tree_sitter as _ts
-import tree_sitter_bash as _tsb
 
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.lazy_re import lazy_re
@@ -49,7 +48,31 @@ from linter.sources.words import SHELLS, kept_env, nearest_pin, shell_script_ind
 
 __all__ = ["extract", "extract_script", "pip_pins_in_words"]
 
-_LANGUAGE = _ts.Language(_tsb.language())
+
+def _bash_grammar():
+    """tree-sitter-bash's compiled grammar: its ``_binding`` extension module, loaded from the
+    package's folder without running the package's ``__init__``, which imports
+    ``importlib.resources`` (and through it ``tempfile``, ``shutil``, ``random``: a third of the
+    start of a one-file run beyond click) for a highlight query the linter never reads.  The
+    package itself when its folder holds no such module (another layout of the package)."""
+    import importlib.machinery
+    import importlib.util
+
+    spec = importlib.util.find_spec("tree_sitter_bash")  # a top-level package: found, not imported
+    for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "_binding" + suffix)
+            if os.path.isfile(path):
+                loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+                module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("tree_sitter_bash._binding", path, loader=loader))
+                loader.exec_module(module)
+                return module
+    import tree_sitter_bash
+
+    return tree_sitter_bash
+
+
+_LANGUAGE = _ts.Language(_bash_grammar().language())
 
 _MAX_DEPTH = 6
 _MAX_RESTARTS = 8  # later words a broken line is read again from (a budget, not a grammar)

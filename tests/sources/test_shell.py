@@ -390,3 +390,22 @@ def test_word_shapes() -> None:
     assert not args[8].splat and args[8].is_opaque  # quoted: one word
     assert not args[9].splat  # "$*" is one word
     assert args[10].splat  # unquoted: split
+
+
+def test_the_grammar_is_tree_sitter_bashs_own(monkeypatch) -> None:
+    """The grammar loaded from the package's folder (without its ``__init__``) is the package's:
+    a script parses to the same tree; a package of another layout is imported as it is."""
+    import importlib.util
+
+    import tree_sitter as ts
+    import tree_sitter_bash
+
+    binding = shell._bash_grammar()
+    assert binding.__name__ == "tree_sitter_bash._binding"
+    script = SCRIPT.encode()
+    ours = ts.Parser(ts.Language(binding.language())).parse(script).root_node
+    theirs = ts.Parser(ts.Language(tree_sitter_bash.language())).parse(script).root_node
+    assert str(ours) == str(theirs) and not ours.has_error
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, package=None: None)
+    assert shell._bash_grammar() is tree_sitter_bash
