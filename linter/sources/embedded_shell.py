@@ -12,12 +12,15 @@ from linter import placeholders
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction
-from linter.sources.shell import extract_script
 
 
 def extract(src: SourceFile, script: str, offsets: OffsetMap, *, kind: str, group: str, editable: bool = True) -> Extraction:
     """The launches of ``script``; documentation placeholders in it (``vllm serve <MODEL>``,
-    ``--model <model path>``) are read as unknown words, not as redirections."""
+    ``--model <model path>``) are read as unknown words, not as redirections.  The shell
+    reader (tree-sitter and its grammar) is imported by the first script met: a manifest or a
+    Python file that runs none does not load it."""
+    from linter.sources.shell import extract_script
+
     holes = placeholders.shell_holes(script)
     try:
         out = extract_script(src, placeholders.stand_in(script, holes), offsets, kind=kind, group=group, editable=editable)
