@@ -454,7 +454,7 @@ def source_digest(text: bytes) -> str:
 
 
 def parse_data_yaml(text: bytes) -> dict:
-    import yaml
+    from linter.sources.pyyaml import yaml
 
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
 

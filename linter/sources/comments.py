@@ -70,7 +70,7 @@ def _hash_comments(text: str, covered: list[tuple[int, int]]) -> list[Comment]:
 
 
 def yaml_comments(text: str) -> list[Comment]:
-    import yaml
+    from linter.sources.pyyaml import yaml
 
     covered: list[tuple[int, int]] = []
     literal_blocks: list[tuple[int, int]] = []

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 
-import yaml
-
 from linter import placeholders
 from linter.launch import Launch, Setting, Span, Token
 from linter.lazy_re import lazy_re
 from linter.source_file import SourceFile
 from linter.sources import Extraction
+from linter.sources.pyyaml import yaml
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents
 from linter.sources.yaml_scalars import scalar_token
 

@@ -28,14 +28,12 @@ import bisect
 import re
 from collections.abc import Iterator
 
-import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
+from linter.lazy_re import lazy_re
 from linter.launch import Span
 from linter.sources import Problem
+from linter.sources.pyyaml import printable, yaml
 
-
-_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+MappingNode, Node, ScalarNode, SequenceNode = yaml.MappingNode, yaml.Node, yaml.ScalarNode, yaml.SequenceNode
 _MAX_RESUMES = 100  # broken documents read past; each costs a copy of the rest of the text
 
 
@@ -148,9 +146,9 @@ def _parses(text: str) -> bool:
 # composer's own errors, an undefined alias, need it composed); it is never a file's first
 # document (``--config`` files read only that one).  Its syntax is still checked by libyaml's
 # parser, so a broken schema is reported as before.
-_TOP_KIND = re.compile(r"^kind:[ ]*(.*?)[ ]*(?:#.*)?$", re.M)
+_TOP_KIND = lazy_re(r"^kind:[ ]*(.*?)[ ]*(?:#.*)?$", re.M)
 _NO_LAUNCH_KINDS = frozenset({"CustomResourceDefinition", "'CustomResourceDefinition'", '"CustomResourceDefinition"'})
-_ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,])[&*]")
+_ANCHOR_OR_ALIAS = lazy_re(r"(?:^|[\s\[{,])[&*]")
 
 
 def _top_kinds(text: str, start: int = 0, end: int | None = None, first: bool = False) -> list[str]:
@@ -261,7 +259,7 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     documents costs linear time, not quadratic.
     """
     # characters YAML refuses (control characters) become spaces: offsets stay true
-    text = _NON_PRINTABLE.sub(" ", text)
+    text = printable(text)
     docs, problems = _compose_all(text)
     if problems and "\t" in text and any("'\\t'" in p.message for p in problems):
         # A tab after a value (``type: LoadBalancer<TAB>``) is white space to YAML 1.2 and to
@@ -273,7 +271,7 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     return docs, problems
 
 
-_TRAILING_TABS = re.compile(r"[ \t]*\t[ \t]*(?=\r?$|\s#)", re.M)
+_TRAILING_TABS = lazy_re(r"[ \t]*\t[ \t]*(?=\r?$|\s#)", re.M)
 
 
 def _compose_all(text: str) -> tuple[list[Node], list[Problem]]:

@@ -14,6 +14,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from linter.sources import yaml_nodes
+from linter.sources.pyyaml import printable
 
 pytestmark = pytest.mark.skipif(getattr(yaml, "CSafeLoader", None) is None, reason="PyYAML without libyaml")
 
@@ -119,7 +120,7 @@ data:
     "\ufeff" + DEPLOYMENT.rstrip("\n"), "\ufeff" + TABBED.replace("\n", "\r\n"), "\ufeff---\na: 1\n---\nb: 2",
 ])
 def test_libyaml_nodes_are_the_pure_composers(text, monkeypatch):
-    assert yaml_nodes._compose_c(yaml_nodes._NON_PRINTABLE.sub(" ", text)) is not None, "libyaml composes these"
+    assert yaml_nodes._compose_c(printable(text)) is not None, "libyaml composes these"
     fast = yaml_nodes.compose_documents(text)
     assert shape(fast[0]) == shape(pure(text, monkeypatch)[0])
     assert fast[1] == []
@@ -137,7 +138,7 @@ def test_libyaml_nodes_are_the_pure_composers(text, monkeypatch):
     "k: 'unterminated\n",
 ])
 def test_what_libyaml_reads_differently_is_the_pure_composers(text, monkeypatch):
-    assert yaml_nodes._compose_c(yaml_nodes._NON_PRINTABLE.sub(" ", text)) is None
+    assert yaml_nodes._compose_c(printable(text)) is None
     fast = yaml_nodes.compose_documents(text)
     slow = pure(text, monkeypatch)
     assert shape(fast[0]) == shape(slow[0])
@@ -299,7 +300,7 @@ def test_tabs_and_a_bom_anywhere_compose_as_the_pure_composer_does(monkeypatch):
             else:
                 chars.insert(i, "\t")
         text = ("\ufeff" if rnd.random() < 0.2 else "") + "".join(chars)
-        through_c += yaml_nodes._compose_c(yaml_nodes._NON_PRINTABLE.sub(" ", text)) is not None
+        through_c += yaml_nodes._compose_c(printable(text)) is not None
         fast, slow = yaml_nodes.compose_documents(text), pure(text, monkeypatch)
         assert (shape(fast[0]), fast[1]) == (shape(slow[0]), slow[1]), repr(text)
     assert through_c > 100  # libyaml reads a good share of them (143 of 1200 with this seed)
