@@ -97,8 +97,8 @@ EXEC_ARGS_CALLS = frozenset({"asyncio.create_subprocess_exec"})
 SHELL_CALLS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell", "shlex.split"}
 )
-_LINE_RE = re.compile(r"\r\n|\r|\n")
-_MENTION_RE = re.compile("|".join(map(re.escape, VLLM_WORDS)), re.IGNORECASE)
+_LINE_RE = lazy_re(r"\r\n|\r|\n")
+_MENTION_RE = lazy_re("|".join(map(re.escape, VLLM_WORDS)), re.IGNORECASE)
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _PREFIXES = frozenset({"r", "u", "b", "f", "br", "rb", "fr", "rf"})
 _PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
@@ -1796,7 +1796,7 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:k]
 
 
-_MAGIC_RE = re.compile(r"(?m)^[ \t]*([!%])[^\r\n]*")
+_MAGIC_RE = lazy_re(r"(?m)^[ \t]*([!%])[^\r\n]*")
 
 
 def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -1815,7 +1815,7 @@ def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(chars), shell
 
 
-_PROMPT_RE = re.compile(r"(?m)^([ \t]*)(>>>|\.\.\.)( |$)")
+_PROMPT_RE = lazy_re(r"(?m)^([ \t]*)(>>>|\.\.\.)( |$)")
 
 
 def _session_code(text: str) -> str | None:
@@ -1915,14 +1915,14 @@ def _parse_quietly(text: str) -> ast.Module:
 
 # documentation pseudo-code: an argument left out (``LLM(model="m", ...)``) and a placeholder
 # where an expression goes (``LLM(model=<your-model>)``)
-_DOC_ELLIPSIS = re.compile(r"(?<=,)([ \t]*(?:\r?\n[ \t]*)*)\.\.\.(?=\s*[,)])")
+_DOC_ELLIPSIS = lazy_re(r"(?<=,)([ \t]*(?:\r?\n[ \t]*)*)\.\.\.(?=\s*[,)])")
 # what a launch looks like in Python text (a documentation block that cannot be read and holds
 # none of these lost nothing)
-_LAUNCH_FORM = re.compile(
+_LAUNCH_FORM = lazy_re(
     r"\b(?:LLM|EngineArgs|AsyncEngineArgs|LLMConfig|AsyncLLMEngine\.from_engine_args|LLMEngine\.from_engine_args)\s*\("
     r"|vllm\.entrypoints|\bvllm\s+serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|vllm/vllm-openai"
 )
-_DOC_HOLE = re.compile(DOC_PLACEHOLDER)
+_DOC_HOLE = lazy_re(DOC_PLACEHOLDER)
 
 
 def _doc_code(text: str) -> str | None:

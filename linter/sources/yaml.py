@@ -23,6 +23,7 @@ import posixpath
 import re
 
 from linter import placeholders
+from linter.lazy_re import lazy_re
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
@@ -31,12 +32,12 @@ from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNod
 from linter.sources.yaml_scalars import approximate, fold_spans, remap_token, scalar_offsets, scalar_token
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
-_SETTINGS_KEY = re.compile(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
-_OPTIONISH = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$")
-_PIN = re.compile(r"^vllm(?:\[[^\]]*\])?==([0-9][^\s;,]*)$")
+_SETTINGS_KEY = lazy_re(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
+_OPTIONISH = lazy_re(r"^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$")
+_PIN = lazy_re(r"^vllm(?:\[[^\]]*\])?==([0-9][^\s;,]*)$")
 # a vLLM command or image in a YAML document's text, in any style (``vllm serve``, ``[vllm, serve]``, ``- vllm\n- serve``)
-_LOST_HINT = re.compile(r"\bvllm\b[\W_]{1,12}serve\b|vllm\.entrypoints\.|\bvllm/vllm-|\blmcache\s+server")
-_COMMAND_HINT = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.|\blmcache\s+server\b|lmcache\.v1\.multiprocess")
+_LOST_HINT = lazy_re(r"\bvllm\b[\W_]{1,12}serve\b|vllm\.entrypoints\.|\bvllm/vllm-|\blmcache\s+server")
+_COMMAND_HINT = lazy_re(r"\bvllm\s+serve\b|vllm\.entrypoints\.|\blmcache\s+server\b|lmcache\.v1\.multiprocess")
 
 
 def kind_of_file(path: str, templated: bool) -> str:
@@ -116,7 +117,7 @@ def _settings_mapping(node: Node) -> bool:
     return scalars >= max(1, len(node.value) // 2)
 
 
-_CAMEL = re.compile(r"^[a-z]+(?:[A-Z0-9][a-z0-9]*)+$|^[a-z]+(?:[A-Z]+[a-z0-9]*)+$")
+_CAMEL = lazy_re(r"^[a-z]+(?:[A-Z0-9][a-z0-9]*)+$|^[a-z]+(?:[A-Z]+[a-z0-9]*)+$")
 
 
 def _chart_settings(node: Node) -> bool:
@@ -126,7 +127,7 @@ def _chart_settings(node: Node) -> bool:
 
 _SERVE_CONFIG_KEYS = frozenset({"serveConfigV2", "serveConfig", "serve_config"})  # KubeRay RayService: a Serve config as a string
 _NOT_SHELL_FILES = (".py", ".json", ".yaml", ".yml", ".toml", ".txt", ".md", ".conf", ".cfg", ".ini", ".js", ".ts", ".jinja", ".j2", ".tpl")
-_SCRIPT_KEY = re.compile(r"(?i)(command|cmd|script|run|entrypoint|setup|exec|\.sh$|\.bash$)")
+_SCRIPT_KEY = lazy_re(r"(?i)(command|cmd|script|run|entrypoint|setup|exec|\.sh$|\.bash$)")
 
 
 class _Generic:
@@ -660,7 +661,7 @@ def _extract(src: SourceFile) -> Extraction:
 
 
 _MAX_RECOVERED_BLOCKS = 16
-_CONTAINERS_KEY = re.compile(r"^([ ]*)(-[ ]+)?((?:init)?[cC]ontainers:)[ ]*(?:#.*)?$", re.M)
+_CONTAINERS_KEY = lazy_re(r"^([ ]*)(-[ ]+)?((?:init)?[cC]ontainers:)[ ]*(?:#.*)?$", re.M)
 
 
 def _recover_containers(src: SourceFile, out: Extraction, kind: str) -> None:
