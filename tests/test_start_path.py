@@ -44,7 +44,9 @@ ours = [m for name, m in sorted(sys.modules.items()) if name.split(".")[0] in ("
 dataclasses_built = sorted(f"{m.__name__}.{k}" for m in ours for k, v in vars(m).items()
                            if isinstance(v, type) and v.__module__ == m.__name__ and "__dataclass_fields__" in vars(v))
 compiled = sorted(f"{m.__name__}.{k}" for m in ours for k, v in vars(m).items() if isinstance(v, re.Pattern))
-print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.modules), "dataclasses": dataclasses_built, "compiled": compiled}))
+reader = sys.modules["yaml"].reader.Reader.__dict__["NON_PRINTABLE"] if "yaml" in sys.modules else None
+print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.modules), "dataclasses": dataclasses_built, "compiled": compiled,
+                  "yaml_reader_compiled": isinstance(reader, re.Pattern)}))
 """
 
 
@@ -63,7 +65,7 @@ def test_one_shell_file_imports_what_it_needs(tmp_path):
     assert run["code"] == 1  # it did lint: the removed --swap-space is an error
     assert "VL201" in run["out"] and "VL101" in run["out"]
     modules = set(run["modules"])
-    assert "linter.sources.shell" in modules and "tree_sitter_bash" in modules
+    assert "linter.sources.shell" in modules and "tree_sitter" in modules
     unneeded = {
         "libcst", "yaml", "tree_sitter_dockerfile",
         "packaging.requirements", "packaging.markers", "packaging.specifiers",
@@ -71,6 +73,8 @@ def test_one_shell_file_imports_what_it_needs(tmp_path):
         "linter.sources.kubernetes", "linter.sources.compose", "linter.sources.helm", "linter.sources.requirements",
         "linter.fixer", "linter.fix_check", "linter.stored_extraction", "linter.server",
         "linter.hybrid_block", "linter.batch_defaults", "pkgutil", "traceback", "difflib",
+        # the grammar is loaded without tree_sitter_bash's __init__ (its highlight query's imports)
+        "tree_sitter_bash", "importlib.resources", "tempfile", "shutil", "random",
     }
     assert sorted(modules & unneeded) == []
 
@@ -93,3 +97,71 @@ def test_fixing_one_shell_file_needs_no_yaml_nor_diff(tmp_path):
     assert "--enable-chunked-prefill" in (tmp_path / "serve.sh").read_text(encoding="utf-8")
     assert sorted(set(run["modules"]) & {"yaml", "difflib", "libcst", "linter.sources.yaml"}) == []
     assert run["dataclasses"] == [] and run["compiled"] == []
+
+
+MANIFEST = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llm
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.10.1
+          command: ["vllm", "serve"]
+          args: ["meta-llama/Llama-3.1-8B-Instruct", "--enable-chunked", "--max-model-len", "32768"]
+          env:
+            - name: VLLM_LOGGING_LEVEL
+              value: "INFO"
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: llm
+spec:
+  ports:
+    - port: 80
+"""
+
+LAUNCHER = """\"\"\"Start the server.\"\"\"
+import subprocess
+
+cmd = ["vllm", "serve", "Qwen/Qwen2.5-7B-Instruct", "--enable-chunked", "--max-num-seqs", "64"]
+subprocess.run(cmd, check=True)
+"""
+
+# what neither a manifest nor a Python launcher needs: the shell reader (no script is embedded)
+# and the readers of the other kinds
+NO_SHELL = {"linter.sources.shell", "linter.sources.shell_words", "tree_sitter", "tree_sitter_bash", "tree_sitter_dockerfile",
+            "importlib.resources", "tempfile", "libcst", "linter.sources.dockerfile", "linter.sources.markdown",
+            "linter.fixer", "linter.fix_check", "linter.stored_extraction", "linter.server", "difflib", "traceback", "pkgutil"}
+
+
+def test_one_manifest_imports_what_it_needs(tmp_path):
+    run = _run(tmp_path, "deploy.yaml", MANIFEST)
+    assert run["code"] == 1 and "VL201" in run["out"], run["out"]  # it did lint (warnings fail the run)
+    modules = set(run["modules"])
+    assert {"linter.sources.kubernetes", "yaml"} <= modules
+    assert sorted(modules & (NO_SHELL | {"linter.sources.python", "packaging.requirements"})) == []
+    assert run["yaml_reader_compiled"] is False  # libyaml composed it: the pure reader's pattern is left uncompiled
+    assert run["dataclasses"] == [] and run["compiled"] == []
+
+
+def test_one_python_launcher_imports_what_it_needs(tmp_path):
+    run = _run(tmp_path, "launch.py", LAUNCHER)
+    assert "VL202" in run["out"], run["out"]  # ambiguous in the newest release
+    modules = set(run["modules"])
+    assert "linter.sources.python" in modules
+    assert sorted(modules & (NO_SHELL | {"yaml", "linter.sources.yaml"})) == []
+    assert run["dataclasses"] == [] and run["compiled"] == []
+
+
+def test_a_script_embedded_in_a_manifest_loads_the_shell_reader(tmp_path):
+    embedded = MANIFEST.replace(
+        'command: ["vllm", "serve"]\n          args: ["meta-llama/Llama-3.1-8B-Instruct", "--enable-chunked", "--max-model-len", "32768"]',
+        'command: ["sh", "-c"]\n          args: ["vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-chunked --max-model-len 32768"]')
+    assert embedded != MANIFEST
+    run = _run(tmp_path, "job.yaml", embedded)
+    assert "VL201" in run["out"], run["out"]
+    assert "linter.sources.shell" in run["modules"] and "tree_sitter_bash" not in run["modules"]
