@@ -1,19 +1,22 @@
 """PyYAML, imported once for every YAML reader of the linter (``from linter.sources.pyyaml import yaml``).
 
-Importing PyYAML compiles, in the class body of its pure-Python reader, the pattern of the
-characters YAML refuses (``yaml.reader.Reader.NON_PRINTABLE``): a negated class over every
-plane, which Python's regular expression compiler spends 58 million instructions on (5 ms,
-more than the rest of PyYAML's import), the largest single cost of a one-file run on a YAML
-file.  Composing is libyaml's (:mod:`linter.sources.yaml_nodes`), which checks the characters
-itself: the pattern is used only by the pure-Python reader (a text libyaml reads differently,
-the comment scan of :func:`linter.sources.comments.yaml_comments`, a PyYAML without libyaml).
-So while PyYAML is imported here that one pattern is made a :func:`linter.lazy_re.lazy_re`,
-compiled the first time the pure-Python reader uses it; every other pattern, and every other
-caller, gets :func:`re.compile` itself.  A PyYAML imported before (or whose reader spells the
-pattern otherwise) is used as it is.
+Importing PyYAML compiles a dozen regular expressions in its modules' bodies, most of which a
+run never matches.  The dearest by far is its pure-Python reader's pattern of the characters
+YAML refuses (``yaml.reader.Reader.NON_PRINTABLE``): a negated class over every plane, which
+Python's compiler spends 58 million instructions on (5 ms, more than the rest of PyYAML's
+import), the largest single cost of a one-file run on a YAML file; composing is libyaml's
+(:mod:`linter.sources.yaml_nodes`), which checks the characters itself, so only the
+pure-Python reader uses it (a text libyaml reads differently, the comment scan of
+:func:`linter.sources.comments.yaml_comments`, a PyYAML without libyaml).  Then come the
+resolver's implicit-tag patterns (a scalar is matched only against those of its first
+character: a manifest of strings and integers never needs the timestamp's or the merge
+key's) and the constructor's timestamp.  So while PyYAML is imported here, every pattern a
+``yaml`` module compiles is made a :func:`linter.lazy_re.lazy_re`, compiled the first time it
+is used (PyYAML calls them only through ``match`` and ``search``); every other caller gets
+:func:`re.compile` itself.  A PyYAML imported before is used as it is.
 
-:data:`NOT_PRINTABLE` and :data:`ASCII_NOT_PRINTABLE` are the same set of characters written
-as what it holds (a few small ranges, cheap to compile), for the linter's own use.
+:data:`NOT_PRINTABLE` and :data:`ASCII_NOT_PRINTABLE` are the reader's set of characters
+written as what it holds (a few small ranges, cheap to compile), for the linter's own use.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ def _import():
     compile_now = re.compile
 
     def compile(pattern, flags=0):
-        if flags == 0 and pattern == READER_NON_PRINTABLE:
-            return lazy_re(pattern)
+        if sys._getframe(1).f_globals.get("__name__", "").partition(".")[0] == "yaml":
+            return lazy_re(pattern, flags)
         return compile_now(pattern, flags)
 
     re.compile = compile
