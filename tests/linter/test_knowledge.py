@@ -120,3 +120,17 @@ def test_a_release_names_every_option_string_its_specs_hold():
     for v in knowledge.known_versions():
         r = knowledge.release(v)
         assert r.names == frozenset(r.by_name)
+
+
+def test_history_inventories_are_the_same_with_versions_parsed_once(monkeypatch):
+    """Release strings of the data are parsed once a run (knowledge._parsed); every names-only
+    inventory and every option's history read as with a fresh parse of each string."""
+    from packaging.version import Version
+
+    shared = {str(v): knowledge._history_inventory(v) for v in knowledge.history_versions()}
+    options = sorted(knowledge.history()["options"])[:40]
+    histories = [knowledge.option_history(o) for o in options]
+    monkeypatch.setattr(knowledge, "_parsed", Version)
+    assert {str(v): knowledge._history_inventory(v) for v in knowledge.history_versions()} == shared
+    assert [knowledge.option_history(o) for o in options] == histories
+    assert knowledge._parsed("0.10.1") is not knowledge._parsed("0.10.1")  # the plain parse, patched in
