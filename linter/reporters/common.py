@@ -4,7 +4,6 @@ lines moving.  Imports no reporter (:mod:`linter.reporters` dispatches to them).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -208,8 +207,11 @@ def fingerprinted(results: list[FileResult]) -> Iterator[tuple[FileResult, Diagn
     The hash covers the path, the rule code, the text of the flagged span and
     the occurrence index of that (path, code, text) triple in the file, never
     a line number: inserting lines above a finding keeps its fingerprint, and
-    two identical findings in one file still get different ones.
+    two identical findings in one file still get different ones.  (hashlib, whose OpenSSL
+    takes 2 ms to load, is imported by the reports that print fingerprints, not at start.)
     """
+    import hashlib
+
     for result in results:
         seen: Counter[tuple[str, str]] = Counter()
         path = rel_path(result.path)
