@@ -83,6 +83,8 @@ _NOT_DOCKERFILE_SUFFIXES = frozenset(
 
 
 def _dockerfile_name(path: str, lower: str, ext: str, head: bytes) -> bool:
+    if ext not in (".dockerfile", ".containerfile") and not lower.startswith(("dockerfile", "containerfile")):
+        return False  # (most names: a walk asks about every file)
     if lower in ("dockerfile", "containerfile") or ext in (".dockerfile", ".containerfile"):
         return True
     for base in ("dockerfile", "containerfile"):
@@ -187,15 +189,22 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("skypilot", edit="words"),  # a `run:`/`setup:` script
 )}
 
-def classify(path: str, head: bytes = b"", name: str | None = None) -> str | None:
+def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict | None = None) -> str | None:
     """The kind of file ``path`` is, from its name and (for extension-less files) its first bytes;
-    ``name``: ``path``'s last component when the caller has it (a walk does)."""
+    ``name``: ``path``'s last component when the caller has it (a walk does); ``rows``: a dict
+    the caller keeps for the calls of one walk (:func:`rows_for` each extension, once)."""
     lower = (os.path.basename(path) if name is None else name).lower()
     ext = os.path.splitext(lower)[1]
-    for k in KINDS.values():
-        if k.reader is not None and k.is_name(path, lower, ext, head):
+    found = rows.get(ext) if rows is not None else None
+    if found is None:
+        found = rows_for(ext)
+        if rows is not None:
+            rows[ext] = found
+    tried, known = found
+    for k in tried:
+        if k.is_name(path, lower, ext, head):
             return k.name
-    if any(ext in k.extensions for k in KINDS.values()):  # `notes.txt`: a known extension whose kind did not want the name
+    if known:  # `notes.txt`: a known extension whose kind did not want the name
         return None
     interpreter = shebang_interpreter(head)
     if interpreter is not None:
@@ -203,6 +212,15 @@ def classify(path: str, head: bytes = b"", name: str | None = None) -> str | Non
             if k.interpreter is not None and k.interpreter(interpreter):
                 return k.name
     return None
+
+
+def rows_for(ext: str) -> tuple[tuple[Kind, ...], bool]:
+    """The rows of :data:`KINDS` that can claim a name of extension ``ext``, in table order (every
+    reader row with ``claims``, which is asked about any name, and those whose ``extensions``
+    hold it), and whether a row names ``ext`` at all.  A walk classifies thousands of names of
+    a few extensions, and most rows say no to each."""
+    rows = tuple(k for k in KINDS.values() if k.reader is not None and (k.claims is not None or ext in k.extensions))
+    return rows, any(ext in k.extensions for k in KINDS.values())
 
 
 # ---------------------------------------------------------------------------

@@ -257,3 +257,56 @@ def test_fixes_of_suppressions_keep_quotes_and_line_ends() -> None:
     crlf = "a=1\r\nvllm serve m --port 8000  # vllm-lint: ignore[VL102]\r\n"
     fixed = fix_source(SourceFile("crlf.sh", crlf), "shell", settings, all_rules(), False).fixed
     assert fixed == "a=1\r\nvllm serve m --port 8000\r\n"
+
+
+def _classify_row_by_row(path: str, head: bytes = b"") -> str | None:
+    """classify as the table reads: every reader row in order, then the shebang."""
+    import os
+
+    lower = os.path.basename(path).lower()
+    ext = os.path.splitext(lower)[1]
+    for k in KINDS.values():
+        if k.reader is not None and k.is_name(path, lower, ext, head):
+            return k.name
+    if any(ext in k.extensions for k in KINDS.values()):
+        return None
+    prog = kinds.shebang_interpreter(head)
+    for k in KINDS.values():
+        if prog is not None and k.interpreter is not None and k.interpreter(prog):
+            return k.name
+    return None
+
+
+NAMES = [
+    "serve.sh", "Dockerfile", "Dockerfile.gpu", "dockerfile.md", "Containerfile-cuda", "app.dockerfile", "values.yaml",
+    "charts/x/templates/deploy.yaml", "charts/x/templates/_helpers.tpl", "infra/main.tpl", "compose.yml", "model.json",
+    "launch.py", "README.md", "guide.mdx", "requirements.txt", "requirements/base.in", "constraints-gpu.txt", "notes.txt",
+    "main.go", "index.ts", ".bashrc", "..foo", "Makefile", "start", "x.BASH", "DOCKERFILE.PROD", "a.b.c.yaml",
+]
+
+
+@pytest.mark.parametrize("path", NAMES)
+@pytest.mark.parametrize("head", [b"", b"#!/usr/bin/env bash\n", b"#!/usr/bin/python3\n", b"{{ .Values }}"])
+def test_classify_tries_only_the_rows_that_can_claim_the_extension(path: str, head: bytes) -> None:
+    rows: dict = {}
+    assert kinds.classify(path, head) == _classify_row_by_row(path, head)
+    assert kinds.classify(path, head, rows=rows) == kinds.classify(path, head, rows=rows) == _classify_row_by_row(path, head)
+
+
+def test_classify_agrees_with_the_table_on_any_name() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    names = st.text("abdfkrcilenopqstuxy.-_/", min_size=1, max_size=24)
+
+    @settings(max_examples=2000, deadline=None)
+    @given(names, st.sampled_from([b"", b"#!/bin/sh\n", b"#!/usr/bin/env python3\n"]))
+    def check(path: str, head: bytes) -> None:
+        assert kinds.classify(path, head, rows={}) == _classify_row_by_row(path, head)
+
+    check()
+
+
+def test_a_row_added_at_run_time_is_tried_by_the_next_walk(procfile, tmp_path: Path) -> None:
+    (tmp_path / "Procfile").write_text("web: vllm serve m\n")
+    assert kinds.classify(str(tmp_path / "Procfile"), rows={}) == "procfile"
