@@ -191,15 +191,17 @@ def _read_lines(path: str) -> list[str] | None:
 
 
 def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec | None:
-    lines = [line for line in lines if line.strip() and not line.startswith("#")]
-    if not lines:
-        return None
     import pathspec
 
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a malformed pattern must not stop discovery
         return None
+
+
+def _patterns(lines: list[str] | None) -> list[str]:
+    """The pattern lines of an ignore file (not blank, not a comment)."""
+    return [line for line in lines or () if line.strip() and not line.startswith("#")]
 
 
 def _check(spec: pathspec.GitIgnoreSpec, rel: str) -> bool | None:
@@ -215,26 +217,63 @@ def _check(spec: pathspec.GitIgnoreSpec, rel: str) -> bool | None:
     return verdict
 
 
+# a literal stretch of a gitignore pattern: no wildcard, escape (the escaped character starts
+# the next stretch), separator or blank (trailing blanks are not part of a pattern); with the
+# separator that follows it, which a matching path holds there too (``foo/`` matches a folder
+# ``foo``, given as ``foo/``, and what lies in it)
+_LITERAL = lazy_re(r"[^*?\\/\s]+/?")
+
+
+def needed_text(pattern: str) -> str:
+    """A stretch of text that every path the gitignore ``pattern`` matches holds, as written
+    (matching is case-sensitive; a folder is given with its trailing ``/``); ``""`` when there
+    is none (``*``, ``[ab]*``).  The longest literal stretch of the pattern before any ``[`` (a
+    bracket class is no literal, and where it ends is left to pathspec)."""
+    body = pattern[1:] if pattern.startswith("!") else pattern
+    return max((m.group() for m in _LITERAL.finditer(body.split("[", 1)[0])), key=len, default="")
+
+
 class _IgnoreFile:
-    """One ignore file's patterns (``spec``), read in ``folder``."""
+    """One ignore file's patterns (``patterns``, its lines that are not blank or comments), read
+    in ``folder``; compiled by pathspec when a path holds the text one of them needs."""
 
-    __slots__ = ("folder", "prefix", "spec", "_screens")
+    __slots__ = ("folder", "prefix", "patterns", "needles", "_spec", "_screens")
 
-    def __init__(self, folder: str, spec: pathspec.GitIgnoreSpec):
+    def __init__(self, folder: str, patterns: list[str]):
         self.folder = folder
         self.prefix = folder if folder.endswith(os.sep) else folder + os.sep
-        self.spec = spec
-        # the regular expressions of the patterns that can decide: pathspec tries a path with
-        # each one's ``regex`` (``search``, or ``match`` in old releases, which finds less), so
-        # a path none of them finds is decided by no pattern, and costs no full check
-        self._screens = tuple(p.regex for p in spec.patterns if p.include is not None and getattr(p, "regex", None) is not None)
+        self.patterns = patterns
+        # what a path must hold for some pattern to match it (None: a pattern matches without
+        # any text, ``*``): a path holding none is decided by no pattern, and pathspec is not
+        # even imported for a walk whose paths hold none (``*.pyc``, ``/build/``)
+        needles = {needed_text(p) for p in patterns}
+        self.needles = None if "" in needles else tuple(sorted(needles))
+        self._spec = None
+        self._screens: tuple | None = None
+
+    def _compiled(self) -> tuple:
+        if self._screens is None:
+            self._spec = _gitignore_spec(self.patterns)
+            # the regular expressions of the patterns that can decide: pathspec tries a path with
+            # each one's ``regex`` (``search``, or ``match`` in old releases, which finds less), so
+            # a path none of them finds is decided by no pattern, and costs no full check
+            self._screens = () if self._spec is None else tuple(
+                p.regex for p in self._spec.patterns if p.include is not None and getattr(p, "regex", None) is not None)
+        return self._screens
 
     def verdict(self, rel: str) -> bool | None:
         """:func:`_check` of ``rel`` (a path from ``folder``, ``/``-separated)."""
+        needles = self.needles
+        if needles is not None:
+            for needle in needles:
+                if needle in rel:
+                    break
+            else:
+                return None
         norm = rel[1:] if rel.startswith("/") else rel[2:] if rel.startswith("./") else rel  # as pathspec normalises it
-        for regex in self._screens:
+        for regex in self._compiled():
             if regex.search(norm) is not None:
-                return _check(self.spec, rel)
+                return _check(self._spec, rel)
         return None
 
 
@@ -272,16 +311,14 @@ class _Rules(Frozen):
         files = self.files
         if (".git" in names) if names is not None else os.path.lexists(os.path.join(folder, ".git")):
             files = ()
-            exclude = _read_lines(os.path.join(folder, ".git", "info", "exclude"))
-            spec = _gitignore_spec(exclude) if exclude else None
-            if spec is not None:
-                files = (_IgnoreFile(folder, spec),)
+            exclude = _patterns(_read_lines(os.path.join(folder, ".git", "info", "exclude")))
+            if exclude:
+                files = (_IgnoreFile(folder, exclude),)
         if names is not None and ".gitignore" not in names:
             return _Rules(files) if files is not self.files else self
-        lines = _read_lines(os.path.join(folder, ".gitignore"))
-        spec = _gitignore_spec(lines) if lines else None
-        if spec is not None:
-            files = (*files, _IgnoreFile(folder, spec))
+        lines = _patterns(_read_lines(os.path.join(folder, ".gitignore")))
+        if lines:
+            files = (*files, _IgnoreFile(folder, lines))
         return _Rules(files) if files is not self.files else self
 
 
@@ -504,6 +541,7 @@ def _walk(
     # so a folder is stacked with its parent's rules and ``entered`` False (the root's are given)
     stack: list[tuple[str, str, str, _Rules, bool]] = [(root, root_abs, "", rules, True)]
     links: list[tuple[str, tuple[int, int]]] = []
+    rows: dict = {}  # classify's rows by name extension, for this walk
     while stack:
         folder, folder_abs, folder_rel, folder_rules, entered = stack.pop()
         try:
@@ -526,11 +564,11 @@ def _walk(
             name = entry.name
             path = folder_sep + name
             path_abs = folder_abs_sep + name
-            rel = folder_rel + "/" + name if folder_rel else name
+            rel = (folder_rel + "/" + name if folder_rel else name) if excl is not None or incl is not None else None  # only patterns read it
             try:
-                is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=False)
-                is_file = entry.is_file(follow_symlinks=False)
+                is_file = not is_dir and entry.is_file(follow_symlinks=False)
+                is_link = not is_dir and not is_file and entry.is_symlink()  # (a folder or a regular file is not a link)
             except OSError as exc:
                 yield Candidate.failed(path, exc.strerror or str(exc))
                 continue
@@ -553,7 +591,7 @@ def _walk(
             if name in excl_names or (excl is not None and _matches(excl, rel, False)):
                 continue
             needs_head = _needs_head(name)
-            kind_by_name = classify(path, b"", name) if not needs_head else None
+            kind_by_name = classify(path, b"", name, rows) if not needs_head else None
             if kind_by_name is None and not needs_head and not is_link and is_file:
                 continue  # not a kind we lint: no ignore check, no stat
             if respect_gitignore and folder_rules.ignored(path_abs, False):
@@ -601,7 +639,7 @@ def _walk(
                 if head is None:
                     yield Candidate.failed(path, err or "unreadable")
                     continue
-                kind = classify(path, head, name)
+                kind = classify(path, head, name, rows)
             else:
                 kind = kind_by_name
                 if kind is not None:

@@ -177,6 +177,83 @@ def test_gitignore_negation_and_nesting(tmp_path: Path) -> None:
     assert "secret/x.py" in found(tmp_path, respect_gitignore=False)
 
 
+# the text a gitignore pattern needs (the walk's screen before pathspec): every path a pattern
+# matches holds it, so a path without it is decided by no pattern, and a tree whose paths hold
+# none never imports pathspec
+
+_PATTERN_CHARS = "ab.*?[]!\\/ -"
+_PATH_CHARS = "ab.-/ "
+
+
+def _matches_one(pattern: str, path: str) -> bool:
+    import pathspec
+
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+    except Exception:
+        return False
+    return spec.check_file(path).include is not None
+
+
+@pytest.mark.parametrize(
+    "pattern,path",
+    [("*.pyc", "src/x.pyc"), ("/build/", "build/"), ("/build/", "build/x.sh"), ("a/**/b", "a/b"), ("**/b/", "b/"), ("logs/", "a/logs/"), ("!keep.sh", "keep.sh"), ("a\\*b", "a*b"),
+     ("trail  ", "trail"), ("foo\\ ", "foo "), ("**/gen/**", "x/gen/y.py"), ("[ab]c.yaml", "bc.yaml"), ("[]a]x", "]x"), ("Build", "a/Build/x")],
+)
+def test_a_matching_path_holds_the_needed_text(pattern: str, path: str) -> None:
+    from linter.discovery import needed_text
+
+    assert _matches_one(pattern, path)
+    assert needed_text(pattern) in path
+
+
+def test_the_needed_text_holds_for_any_pattern_and_path() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter.discovery import needed_text
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text(_PATTERN_CHARS, min_size=1, max_size=8), st.text(_PATH_CHARS, min_size=1, max_size=8))
+    def check(pattern: str, path: str) -> None:
+        if _matches_one(pattern, path):  # a file
+            assert needed_text(pattern) in path
+        if _matches_one(pattern, path + "/"):  # a folder, as the walk gives it
+            assert needed_text(pattern) in path + "/"
+
+    check()
+
+
+def test_patterns_without_text_always_reach_pathspec(tmp_path: Path) -> None:
+    # `*` needs no text: every path is checked (and ignored); a `!` pattern re-includes
+    write(tmp_path, ".gitignore", "*\n!*.sh\n")
+    write(tmp_path, "run.sh")
+    write(tmp_path, "x.py")
+    write(tmp_path, "a/deep.sh")  # the folder `a/` is ignored (pathspec: `!*.sh` does not re-include it)
+    assert found(tmp_path) == {"run.sh": "shell"}
+
+
+def test_a_walk_whose_paths_hold_no_needed_text_does_not_import_pathspec(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    write(tmp_path, ".gitignore", "*.pyc\n/generated/\n")
+    write(tmp_path, "svc/serve.sh")
+    write(tmp_path, "generated/old.sh")
+    code = (
+        "import sys; from linter.discovery import discover\n"
+        f"got = sorted(c.path for c in discover([{str(tmp_path)!r}]))\n"
+        "print(got, 'pathspec' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # `generated/` holds `generated`: pathspec decides it (ignored), and is imported for it
+    assert out.strip() == f"{[str(tmp_path / 'svc' / 'serve.sh')]} True"
+    (tmp_path / "generated" / "old.sh").unlink()
+    (tmp_path / "generated").rmdir()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == f"{[str(tmp_path / 'svc' / 'serve.sh')]} False"
+
+
 def test_gitignore_above_the_walked_folder(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     write(tmp_path, ".gitignore", "generated/\n*.tmp.sh\n")
