@@ -268,24 +268,24 @@ _MISS = object()
 
 def _from_index(path: str, kind: str, prefilter: bool, signature):
     """What the stat index and the cache answer without linting (``_MISS`` when they cannot)."""
-    from linter.cache import stat_signature
-
-    cache = _STATE["cache"]
     if signature is None:
+        from linter.cache import stat_signature
+
         try:
             signature = stat_signature(os.stat(path))
         except OSError:
             return _MISS
     known = _STATE["index"].get(path)
-    if known is None or tuple(known[:5]) != tuple(signature):
+    if known is None or tuple(known[:5]) != (signature if type(signature) is tuple else tuple(signature)):
         return _MISS
     digest, might = known[5], known[6]
-    if prefilter and kinds.prefiltered(kind) and not might:
+    if not might and prefilter and kinds.prefiltered(kind):
         if _STATE["settings"].vllm_images:
             return _MISS  # screened without the configured images' names: screen it again
         if might is None and _STATE["settings"].built_images:
             return _MISS  # screened without the build words, which now count (see _screen_one)
         return None  # nothing to read
+    cache = _STATE["cache"]
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
         return _MISS

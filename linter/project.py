@@ -70,9 +70,10 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
     )
     out = []
     for c in found:
-        tidy = tidy_path(c.path)
-        if tidy != c.path:
-            c = replace(c, path=tidy)
+        if c.explicit:  # (a walked path is born tidy: its root is tidied, then names are joined on)
+            tidy = tidy_path(c.path)
+            if tidy != c.path:
+                c = replace(c, path=tidy)
         if config_of is not None and c.status == "ok" and (not c.explicit or force_exclude):
             own = config_of(c.path)
             if own is not cfg and _excluded_by(own, c.path):
@@ -199,7 +200,7 @@ class _Places:
     def find(self, real: str) -> int | None:
         if self.by_abs is None:
             cwd = os.getcwd()  # os.path.abspath, with the working folder asked once
-            self.by_abs = {os.path.normpath(os.path.join(cwd, p)): i for i, p in enumerate(self.paths)}
+            self.by_abs = {_absolute(cwd, p): i for i, p in enumerate(self.paths)}
         i = self.by_abs.get(real)
         if i is not None and os.path.realpath(self.paths[i]) == real:
             return i
@@ -208,6 +209,15 @@ class _Places:
         if self.by_real is None:
             self.by_real = {os.path.realpath(p): i for i, p in enumerate(self.paths)}
         return self.by_real.get(real)
+
+
+def _absolute(cwd: str, path: str) -> str:
+    """``os.path.normpath(os.path.join(cwd, path))``; a relative path with nothing to normalise
+    (no ``.`` or ``..`` component, no repeated separator: a walked path) is only joined."""
+    sep = os.sep
+    if os.altsep is None and path and not path.startswith((".", sep)) and not path.endswith(sep) and f"{sep}." not in path and sep * 2 not in path:
+        return (cwd if cwd.endswith(sep) else cwd + sep) + path
+    return os.path.normpath(os.path.join(cwd, path))
 
 
 def _renamed(result: FileResult, path: str) -> FileResult:

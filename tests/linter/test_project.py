@@ -111,3 +111,20 @@ def test_lint_document_and_fix_document_read_bytes_not_files(tmp_path):
     assert ff.src.encode(ff.outcome.fixed) == b"vllm serve Qwen/Qwen3-8B --max-num-seqs 8\n"
     assert not (tmp_path / "unsaved.sh").exists()
     assert project.fix_document("x.sh", b"\xff\xfe\x00bad\xff", settings, "shell") is None
+
+
+def test_a_walked_path_is_made_absolute_as_normpath_would() -> None:
+    import os
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter.project import _absolute
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.text("ab./", max_size=12), st.sampled_from(["/work/repo", "/", "/work/repo/"]))
+    def check(path: str, cwd: str) -> None:
+        assert _absolute(cwd, path) == os.path.normpath(os.path.join(cwd, path))
+
+    check()
+    assert _absolute("/w", "deploy/k8s/vllm.yaml") == "/w/deploy/k8s/vllm.yaml"
