@@ -99,6 +99,24 @@ def test_might_launch() -> None:
     assert not might_launch(b"")
     assert not might_launch(b"nginx -g 'daemon off;'")
     assert not might_launch(b"vll m")
+    assert might_launch(b"from ray.serve.llm import LLMConfig")
+    # `lm` without a launch word: helm charts, films, realms
+    assert not might_launch(b"helm install film realm --set llm=false lmcach")
+
+
+def test_might_launch_agrees_with_the_words() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter.discovery import VLLM_WORDS
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text("vlmVLMcahersy. ", max_size=40))
+    def check(text: str) -> None:
+        lower = text.lower()
+        assert might_launch(text.encode()) == any(w in lower for w in VLLM_WORDS)
+
+    check()
 
 
 def test_might_launch_across_chunks() -> None:

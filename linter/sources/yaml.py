@@ -28,7 +28,7 @@ from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kserve, kubernetes, vllm_config
-from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of, walk
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, refused, text_of, walk
 from linter.sources.yaml_scalars import approximate, fold_spans, remap_token, scalar_offsets, scalar_token
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
@@ -721,6 +721,8 @@ def _actions_in_scalars(text: str) -> bool:
     """True when ``text`` parses as YAML and every template action lies inside a scalar that
     holds no vLLM command (a command's conditional flags are read from the masked text, where
     the first branch of each ``{{ if }}`` stays)."""
+    if refused(text):  # most templates (``{{ if }}`` lines, ``- {{ . }}`` items) are no YAML
+        return False
     docs, problems = compose_documents(text)
     if problems:
         return False

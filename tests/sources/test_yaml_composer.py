@@ -321,3 +321,54 @@ def test_top_kinds_are_the_multiline_scan_s() -> None:
         assert _top_kinds(text) == _TOP_KIND.findall(text)
         assert _top_kinds(text, a, b) == _TOP_KIND.findall(text, a, b), (text, a, b)
         assert bool(_top_kinds(text, a, b, first=True)) == bool(_TOP_KIND.search(text, a, b)), (text, a, b)
+
+
+HELM_TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          args:
+            - {{ .Values.model | quote }}
+            - "--max-model-len"
+            {{- range .Values.extraArgs }}
+            - {{ . | quote }}
+            {{- end }}
+"""
+CHAT_TEMPLATE = """\
+apiVersion: v1
+kind: ConfigMap
+data:
+  template.jinja: |
+    {{- bos_token }}{% for m in messages %}{{ m['content'] }}{% endfor %}
+"""
+
+
+@pytest.mark.parametrize("text", [
+    HELM_TEMPLATE, CHAT_TEMPLATE, "{{- if .Values.enabled }}\n" + CHAT_TEMPLATE + "{{- end }}\n", "a: [1, 2\nb: c\n",
+    "a: b\n---\nc: [d\n---\ne: f\n", "k: 'unterminated\n", "a: b\t\nc: d\n", "x: " + "[" * 600 + "]" * 600 + "\n", "a: \x07b\n",
+])
+def test_libyaml_refuses_only_what_the_pure_composer_refuses(text, monkeypatch):
+    if yaml_nodes.refused(text):
+        assert pure(text, monkeypatch)[1], "refused by libyaml, read by the pure composer"
+    elif "\t" not in text and "[" * 600 not in text:
+        assert not pure(text, monkeypatch)[1]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no shared corpus")
+def test_corpus_yaml_refused_by_libyaml_is_refused_by_the_pure_composer(monkeypatch):
+    refused = 0
+    for path in sorted(CORPUS.rglob("*")):
+        if not path.is_file() or path.suffix not in (".yaml", ".yml", ".tpl"):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if yaml_nodes.refused(text):
+            refused += 1
+            assert pure(text, monkeypatch)[1], path
+    assert refused > 5  # the corpus's Helm templates
