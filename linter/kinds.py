@@ -33,7 +33,8 @@ EditStyle = Literal["words", "yaml-items", "json-items", "python-items"]
 
 
 class Kind(Frozen):
-    __slots__ = ("name", "reader", "extensions", "claims", "interpreter", "comments", "fix_check", "edit", "prefilter", "languages", "holds_launches")
+    __slots__ = ("name", "reader", "extensions", "claims", "interpreter", "comments", "fix_check", "edit", "prefilter", "languages", "holds_launches",
+                 "claims_any_name")
 
     name: str
     reader: str | None  # module exposing ``extract(src) -> Extraction``; None: a form inside other kinds' files
@@ -52,8 +53,12 @@ class Kind(Frozen):
     # kind: what classifies an unnamed buffer (``untitled:``) for the language server
     languages: frozenset[str]
     holds_launches: bool  # False: the kind pins releases but never starts a server (requirements)
+    # False: ``claims`` says no to every name whose extension is not one of ``extensions``, so it
+    # is not asked about them (the walk asks about thousands of names); True: about any name
+    claims_any_name: bool
 
-    def __init__(self, name, reader=None, extensions=frozenset(), claims=None, interpreter=None, comments=None, fix_check=None, edit=None, prefilter=True, languages=frozenset(), holds_launches=True):
+    def __init__(self, name, reader=None, extensions=frozenset(), claims=None, interpreter=None, comments=None, fix_check=None, edit=None, prefilter=True, languages=frozenset(), holds_launches=True,
+                 claims_any_name=True):
         _set(self, "name", name)
         _set(self, "reader", reader)
         _set(self, "extensions", extensions)
@@ -65,6 +70,7 @@ class Kind(Frozen):
         _set(self, "prefilter", prefilter)
         _set(self, "languages", languages)
         _set(self, "holds_launches", holds_launches)
+        _set(self, "claims_any_name", claims_any_name)
 
     def is_name(self, path: str, lower: str, ext: str, head: bytes) -> bool:
         if self.claims is not None:
@@ -168,7 +174,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          fix_check=_F + "check_dockerfile", edit="json-items", languages=frozenset({"dockerfile"})),  # the reader reports its comments
     Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELLS.__contains__,
          fix_check=_F + "check_shell", edit="words", languages=frozenset({"shellscript", "sh", "bash", "zsh"})),  # the reader reports its comments
-    Kind("helm-template", "linter.sources.yaml", _YAML | {".tpl"}, claims=_helm_template,
+    Kind("helm-template", "linter.sources.yaml", _YAML | {".tpl"}, claims=_helm_template, claims_any_name=False,
          comments=_S + "helm_comments", fix_check=_F + "check_yaml", edit="yaml-items"),
     # JSON is YAML: engine-argument files (Triton's model.json), read for their launches only
     Kind("yaml", "linter.sources.yaml", _YAML | {".json"}, comments=_S + "yaml_comments", fix_check=_F + "check_yaml", edit="yaml-items",
@@ -177,7 +183,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          comments=_S + "python_comments", fix_check=_F + "check_python", edit="python-items", languages=frozenset({"python"})),
     Kind("markdown", "linter.sources.markdown", frozenset({".md", ".markdown", ".mdx"}),
          comments=_S + "markdown_comments", fix_check=_F + "check_markdown", edit="words", languages=frozenset({"markdown"})),
-    Kind("requirements", "linter.sources.requirements", frozenset({".txt", ".in"}), claims=_requirements_name,
+    Kind("requirements", "linter.sources.requirements", frozenset({".txt", ".in"}), claims=_requirements_name, claims_any_name=False,
          comments=_S + "requirements_comments", prefilter=False, languages=frozenset({"pip-requirements", "requirements"}), holds_launches=False),  # a pin alone is worth reading (VL601)
     # a file named by ``--config FILE`` (never found by its name); YAML or JSON, which has no comments
     Kind("vllm-config", "linter.sources.vllm_config", comments=_S + "yaml_comments", fix_check=_F + "check_yaml"),
@@ -194,7 +200,7 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
     ``name``: ``path``'s last component when the caller has it (a walk does); ``rows``: a dict
     the caller keeps for the calls of one walk (:func:`rows_for` each extension, once)."""
     lower = (os.path.basename(path) if name is None else name).lower()
-    ext = os.path.splitext(lower)[1]
+    ext = extension(lower)
     found = rows.get(ext) if rows is not None else None
     if found is None:
         found = rows_for(ext)
@@ -216,12 +222,19 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
 
 
 def rows_for(ext: str) -> tuple[tuple[Kind, ...], bool]:
-    """The rows of :data:`KINDS` that can claim a name of extension ``ext``, in table order (every
-    reader row with ``claims``, which is asked about any name, and those whose ``extensions``
-    hold it), and whether a row names ``ext`` at all.  A walk classifies thousands of names of
-    a few extensions, and most rows say no to each."""
-    rows = tuple(k for k in KINDS.values() if k.reader is not None and (k.claims is not None or ext in k.extensions))
+    """The rows of :data:`KINDS` that can claim a name of extension ``ext``, in table order (the
+    reader rows whose ``extensions`` hold it, and those whose ``claims`` is asked about any
+    name), and whether a row names ``ext`` at all.  A walk classifies thousands of names of a
+    few extensions, and most rows say no to each."""
+    rows = tuple(k for k in KINDS.values() if k.reader is not None and (ext in k.extensions or (k.claims is not None and k.claims_any_name)))
     return rows, any(ext in k.extensions for k in KINDS.values())
+
+
+def extension(name: str) -> str:
+    """``os.path.splitext(name)[1]`` of a file name (no separator in it): from the last dot, unless
+    only dots come before it (``.bashrc`` and ``..x`` have none)."""
+    dot = name.rfind(".")
+    return name[dot:] if dot > 0 and name[:dot].strip(".") else ""
 
 
 # ---------------------------------------------------------------------------

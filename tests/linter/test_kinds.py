@@ -310,3 +310,27 @@ def test_classify_agrees_with_the_table_on_any_name() -> None:
 def test_a_row_added_at_run_time_is_tried_by_the_next_walk(procfile, tmp_path: Path) -> None:
     (tmp_path / "Procfile").write_text("web: vllm serve m\n")
     assert kinds.classify(str(tmp_path / "Procfile"), rows={}) == "procfile"
+
+
+def test_the_extension_is_splitexts() -> None:
+    import os
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text("ab.", max_size=8))
+    def check(name: str) -> None:
+        assert kinds.extension(name) == os.path.splitext(name)[1]
+
+    check()
+
+
+def test_rows_that_claim_only_their_extensions_say_no_to_others() -> None:
+    # claims_any_name=False promises that claims says no to a name of another extension
+    for path in [*NAMES, "charts/c/templates/notes.txt", "requirements/gpu.yaml", "templates/x.json", "requirements.lock"]:
+        lower = path.rsplit("/", 1)[-1].lower()
+        ext = kinds.extension(lower)
+        for k in KINDS.values():
+            if k.claims is not None and not k.claims_any_name and ext not in k.extensions:
+                assert not k.claims(path, lower, ext, b"{{ x }}"), (k.name, path)
