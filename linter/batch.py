@@ -1,20 +1,22 @@
-"""Lint many files fast: the cache, a process pool over the files, and a compact result form.
+"""Lint many files fast: the cache, shares of the files on every core, and a compact result form.
 
 :func:`lint_many` lints walked or named candidates and returns one
 :class:`~linter.engine.FileResult` per candidate, in the candidates' order
-whatever the number of processes.  Each result travels (from a worker, or from
-the cache) in a compact form holding what the reports need: the diagnostics
+whatever the number of processes.  Each result travels (from another process, or
+from the cache) in a compact form holding what the reports need: the diagnostics
 (with their fixes and related locations), and for each launch the release it
 was checked against, the pin and why; the file's bytes come along when there
 are diagnostics, to rebuild the :class:`~linter.source_file.SourceFile` the
 reporters take positions from.  ``--show-launches`` and ``--fix`` need the
 launches themselves and do not come here.
 
-Every file is read and screened in the calling process; the files left to
-lint use every core only when they hold over :data:`POOL_BYTES` bytes (``fork``
-processes, balanced chunks): a pool costs more than it gains on a few small
-files, however many files were screened.  A progress bar goes to standard error
-when it is a terminal and the run takes a while.
+What the stat index and the cache answer is answered in the calling process.
+The files left are read, screened and linted there, or, when they are work
+enough for it (over :data:`SPLIT_BYTES` bytes or :data:`SPLIT_FILES` files), in
+shares of about equal weight, one per core: the calling process takes the first
+and a ``fork``ed process each other one, whose results come back through a pipe
+(a share whose process fails is linted here after all).  A progress bar goes to
+standard error when it is a terminal and the run takes a while.
 """
 
 from __future__ import annotations
@@ -32,7 +34,12 @@ from linter.diagnostic import Diagnostic, Edit, Fix, Severity
 from linter.launch import Span
 from linter.records import replace
 
-POOL_BYTES = 4 << 20  # the files left to lint after screening must hold more bytes than this for a pool
+# the files left must hold more bytes to read than this, or be more files, for shares on several
+# cores: forking, and the readers' and releases' first use in each process, cost more than they
+# gain on less
+SPLIT_BYTES = 4 << 20
+SPLIT_FILES = 2000
+PER_FILE = 8 << 10  # a file's weight in a share besides its bytes (opening, screening, its result)
 # the bytes of the files left after screening kept in this process until they are linted; a file
 # past it is read (and screened) again then.  A few multi-megabyte install manifests fit: each
 # was read twice.
@@ -41,7 +48,7 @@ CHUNK = 48
 CHUNK_BYTES = 1 << 20  # a chunk's files hold at most this many bytes (a bigger file is a chunk alone)
 PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
 
-# set in the parent before the pool forks (workers inherit them)
+# set in the calling process before the shares fork (their processes inherit them)
 _STATE: dict = {}
 
 
@@ -490,10 +497,6 @@ def _pack(result, data):
     return payload, (result.src if payload.get("d") and result.src is not None and data is not None else None)
 
 
-def _chunk(jobs):
-    return [(i, *lint_one(path, kind, prefilter, signature)) for i, path, kind, prefilter, signature in jobs]
-
-
 # ---------------------------------------------------------------------------
 # many files
 
@@ -561,48 +564,32 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     else:
         jobs_left = jobs
     if cache is not None and jobs_left:
-        cache.load_extractions()  # before the pool forks: the workers inherit it
+        cache.load_extractions()  # before the shares fork: their processes inherit it
     progress = _Progress(len(jobs_left))
     n = processes if processes is not None else _workers()
+    children: list = []
     try:
-        # read and screen every file here (most files end there), then lint the rest in a pool
-        # only when they are work enough to gain from one: forking and warming up workers costs
-        # more than it gains on a few small files, whatever their number
-        left: list = []
-        kept = 0
-        work = 0  # bytes to read anew: a file whose extraction the cache holds leaves only the rules (a new --target-version)
-        images = images_key(settings)
-        for done, job in enumerate(jobs_left, 1):
-            answer, read = _screen_one(*job[1:5])
-            if answer is not None:
-                packed.append((job[0], *answer))
-            else:
-                size = len(read[0])
-                keep = kept + size <= KEEP_BYTES  # bounded: bytes kept for this process
-                left.append((job, read if keep else None, size))
-                kept += size if keep else 0
-                if cache is None or cache.get_extraction(cache.extraction_key(job[1], job[2], read[1], images)) is None:
-                    work += size
-            progress.update(done - len(left))
-        if n > 1 and len(left) > 1 and work > POOL_BYTES and _can_fork():
-            import multiprocessing
-
-            _warm_up(settings, (job[2] for job, _read, _size in left))
-
-            chunks = balanced_chunks([job for job, _read, _size in left])
-            ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(min(n, len(chunks)), initializer=_worker_signals) as pool:
-                done = len(jobs_left) - len(left)
-                for part in pool.imap_unordered(_chunk, chunks):  # results find their slots by index
-                    packed.extend(part)
-                    done += len(part)
-                    progress.update(done)
-        else:
-            for done, (job, read, _size) in enumerate(left, len(jobs_left) - len(left) + 1):
-                answer = _lint_read(*job[1:4], *read) if read is not None else lint_one(*job[1:5])
-                packed.append((job[0], *answer))
-                progress.update(done)
+        shares = [jobs_left]
+        if n > 1 and len(jobs_left) > 1 and _can_fork():
+            weights = [_weight(job, cache) for job in jobs_left]
+            if len(jobs_left) > SPLIT_FILES or sum(weights) > SPLIT_BYTES + PER_FILE * len(jobs_left):
+                _warm_up(settings, {job[2] for job, w in zip(jobs_left, weights) if w > PER_FILE})
+                shares = _shares(jobs_left, weights, n)
+                children = _fork_shares(shares[1:])
+        packed.extend(_run(shares[0], progress))
+        done = len(shares[0])
+        while children:
+            share, child = children.pop(0)
+            part = _collect(child, share)
+            if part is None:  # its process failed: the share is linted here
+                part = _run(share, progress, done)
+            packed.extend(part)
+            done += len(share)
+            progress.update(done)
     finally:
+        for _share, child in children:  # interrupted: the other processes end with this one
+            if child is not None:
+                _end(*child)
         progress.close()
         _STATE.clear()
     if cache is not None:  # saved by the caller, once, with the named config files' entries (Cache.save)
@@ -629,8 +616,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
 
 
 def _worker_signals() -> None:
-    """Workers leave interruptions to the parent: Ctrl-C reaches the whole process group, and
-    the pool ends its workers with SIGTERM; neither must print a trace from each worker."""
+    """A share's process leaves interruptions to the calling one: Ctrl-C reaches the whole
+    process group, and an interrupted run ends the others; neither must print a trace from each."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -638,12 +625,11 @@ def _worker_signals() -> None:
 
 
 def _warm_up(settings, kinds_left: Iterable[str] = ()) -> None:
-    """Import the rules, the readers of the kinds left to lint (files that passed the screening:
-    some worker meets each kind; a Python reader is not loaded for a tree whose Python files
-    hold no launch) and load the release every worker will need (the target, or the newest one
-    that unpinned launches are checked against) before forking, so that the workers inherit
-    them instead of loading them again.  Other releases are loaded by the workers whose files
-    pin them."""
+    """Import the rules, the readers of the kinds left to read (each share is likely to meet each
+    kind) and load the release every share will need (the target, or the newest one that
+    unpinned launches are checked against) before forking, so that the shares' processes
+    inherit them instead of loading them again.  Other releases are loaded by the processes
+    whose files pin them."""
     from linter import knowledge
 
     _rules()
@@ -652,35 +638,183 @@ def _warm_up(settings, kinds_left: Iterable[str] = ()) -> None:
     knowledge.release(settings.target or knowledge.newest()).by_name
 
 
-def balanced_chunks(jobs) -> list:
-    """The jobs in chunks of about equal work for the pool: the biggest files first, each big one
-    alone (so two big manifests never wait in one chunk while another worker idles), the rest
-    in chunks of at most :data:`CHUNK` files and :data:`CHUNK_BYTES` bytes."""
-    def size(job):
-        sig = job[4]
-        if sig is None:
-            try:
-                return os.stat(job[1]).st_size
-            except OSError:
-                return 0
-        return sig[0]
+def _run(jobs, progress, done: int = 0) -> list:
+    """Read and screen each of ``jobs`` (most files end there), then lint the rest: their packed
+    results (see :func:`lint_one`)."""
+    packed: list = []
+    left: list = []
+    kept = 0
+    for k, job in enumerate(jobs, 1):
+        answer, read = _screen_one(*job[1:5])
+        if answer is not None:
+            packed.append((job[0], *answer))
+        else:
+            size = len(read[0])
+            keep = kept + size <= KEEP_BYTES  # bounded: bytes kept in this process
+            left.append((job, read if keep else None))
+            kept += size if keep else 0
+        progress.update(done + k - len(left))
+    done += len(jobs) - len(left)
+    for job, read in left:
+        answer = _lint_read(*job[1:4], *read) if read is not None else lint_one(*job[1:5])
+        packed.append((job[0], *answer))
+        done += 1
+        progress.update(done)
+    return packed
 
-    sized = sorted(((size(job), k, job) for k, job in enumerate(jobs)), key=lambda t: (-t[0], t[1]))
-    chunks: list = []
-    current: list = []
-    weight = 0
-    for n, _k, job in sized:
-        if current and (len(current) >= CHUNK or weight + n > CHUNK_BYTES):
-            chunks.append(current)
-            current, weight = [], 0
-        current.append(job)
-        weight += n
-    if current:
-        chunks.append(current)
-    return chunks
+
+def _weight(job, cache) -> int:
+    """The work of ``job`` for the shares: its bytes (to read, screen and lint) plus
+    :data:`PER_FILE`; only :data:`PER_FILE` when the stat index has it unchanged and the cache
+    holds its extraction (a new ``--target-version``: only the rules are left)."""
+    sig = job[4]
+    if sig is None:
+        try:
+            return os.stat(job[1]).st_size + PER_FILE
+        except OSError:
+            return PER_FILE
+    if cache is not None:
+        known = _STATE["index"].get(job[1])
+        if known is not None and known[5] and tuple(known[:5]) == tuple(sig):
+            if cache.get_extraction(cache.extraction_key(job[1], job[2], known[5], images_key(_STATE["settings"]))) is not None:
+                return PER_FILE
+    return sig[0] + PER_FILE
+
+
+def _shares(jobs, weights: list[int], n: int) -> list:
+    """``jobs`` in ``n`` shares of about equal weight (:func:`_weight`): the heaviest first, each
+    to the lightest share so far (two big manifests never fall in one share while another has
+    none); each share in the jobs' order; no share empty."""
+    import heapq
+
+    n = min(n, len(jobs))
+    heap = [(0, i) for i in range(n)]
+    members: list[list[int]] = [[] for _ in range(n)]
+    for weight, k in sorted(zip(weights, range(len(jobs))), key=lambda t: (-t[0], t[1])):
+        load, i = heapq.heappop(heap)
+        members[i].append(k)
+        heapq.heappush(heap, (load + weight, i))
+    return [[jobs[k] for k in sorted(m)] for m in members if m]
+
+
+def _fork_shares(shares) -> list:
+    """A forked process for each share, writing its packed results to a pipe: [(share, (pid,
+    read end))]; a share that cannot fork is left out (linted here: see :func:`lint_many`)."""
+    import gc
+
+    out = []
+    gc.freeze()  # the collector of each process leaves the inherited objects alone: their pages stay shared
+    try:
+        for share in shares:
+            child = _fork(share)
+            out.append((share, child))
+    finally:
+        gc.unfreeze()
+    return out
+
+
+def _fork(share) -> tuple[int, int] | None:
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the share's process: never returns
+        code = 1
+        try:
+            os.close(read_end)
+            _worker_signals()
+            data = _to_wire(_run(share, _Progress(0)))
+            with os.fdopen(write_end, "wb") as f:
+                f.write(data)
+            code = 0
+        except BaseException:  # noqa: BLE001 - reported by the exit code: the parent lints the share
+            pass
+        finally:
+            os._exit(code)  # no atexit handlers, no flush of the parent's buffers
+    os.close(write_end)
+    return pid, read_end
+
+
+def _collect(child, share) -> list | None:
+    """The packed results of ``share``'s process, or None when it failed (or never forked)."""
+    if child is None:
+        return None
+    pid, fd = child
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read()
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    try:
+        return _from_wire(data, {job[0]: job[1] for job in share})
+    except (ValueError, TypeError, KeyError, IndexError):  # a share cut short: linted here
+        return None
+
+
+def _to_wire(packed: list) -> bytes:
+    """A share's packed results as JSON, the form the cache keeps them in (results, stat index
+    rows, entries, extractions), with the texts that place their diagnostics (a SourceFile's
+    text, encoding and BOM; a file's bytes as base64)."""
+    import base64
+    import json
+
+    from linter.source_file import SourceFile
+
+    rows = []
+    for slot, answer, updates in packed:
+        if answer is not None:
+            payload, src = answer
+            if isinstance(src, SourceFile):
+                src = {"t": src.text, "e": src.encoding, "b": src.bom.hex()}
+            elif src is not None:
+                src = {"d": base64.b64encode(src).decode("ascii")}
+            answer = [payload, src]
+        rows.append([slot, answer, list(updates)])
+    return json.dumps(rows, separators=(",", ":")).encode("ascii")  # ASCII: a lone surrogate of a text as its escape
+
+
+def _from_wire(data: bytes, paths: dict) -> list:
+    """:func:`_to_wire`'s results again, SourceFiles made anew (its text is not decoded again)."""
+    import base64
+    import json
+
+    from linter.source_file import SourceFile
+
+    out = []
+    for slot, answer, updates in json.loads(data):
+        if answer is not None:
+            payload, src = answer
+            if src is not None and "t" in src:
+                src = SourceFile(paths[slot], src["t"], src["e"], bytes.fromhex(src["b"]))
+            elif src is not None:
+                src = base64.b64decode(src["d"])
+            answer = (payload, src)
+        out.append((slot, answer, tuple(updates)))
+    return out
+
+
+def _end(pid: int, fd: int) -> None:
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def _can_fork() -> bool:
-    import multiprocessing
+    """A ``fork`` that copies only this thread is safe: no other thread runs (the language
+    server's, an embedding program's), and the platform has it."""
+    import threading
 
-    return "fork" in multiprocessing.get_all_start_methods()
+    return hasattr(os, "fork") and threading.active_count() == 1

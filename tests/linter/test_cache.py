@@ -114,8 +114,7 @@ def _report(results, fmt):
 @pytest.mark.parametrize("processes", [1, 2])
 def test_compact_results_report_like_full_results(tree, monkeypatch, processes):
     """The compact form (from a worker or the cache) gives every reporter what the full objects give."""
-    monkeypatch.setattr(batch, "POOL_BYTES", 0)
-    monkeypatch.setattr(batch, "CHUNK", 3)
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 0)  # shares on `processes` cores, however few the files
     monkeypatch.setattr(batch, "_workers", lambda: processes)
     cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
     settings = Settings()
@@ -358,17 +357,41 @@ def test_corrupt_extraction_pack_is_ignored(tree):
         shutil.rmtree(next((tree / DIRNAME).glob("v*")))  # the results too: the extractions must be read
 
 
-def test_balanced_chunks_put_each_big_file_alone_and_every_job_once(tmp_path):
-    """Three 3 MB manifests among a thousand small files: each manifest is a chunk of its own,
-    first, so two workers share them; every job is in exactly one chunk."""
+def test_shares_put_the_big_files_apart_and_every_job_once(tmp_path):
+    """Three 3 MB manifests among a thousand small files on two cores: the manifests fall in
+    both shares (never all three in one), every job is in exactly one share, in the jobs' order,
+    and the shares weigh about the same."""
     jobs = []
     for k in range(1000):
         size = 3_000_000 if k in (10, 500, 990) else 2_000 + k
         jobs.append((k, f"f{k}.yaml", "yaml", True, (size, 0, k)))
-    chunks = batch.balanced_chunks(jobs)
-    assert sorted(j for c in chunks for j in c) == sorted(jobs)
-    assert [len(c) for c in chunks[:3]] == [1, 1, 1] and {c[0][0] for c in chunks[:3]} == {10, 500, 990}
-    assert all(len(c) <= batch.CHUNK and sum(j[4][0] for j in c) <= batch.CHUNK_BYTES for c in chunks[3:])
+    weights = [j[4][0] + batch.PER_FILE for j in jobs]
+    shares = batch._shares(jobs, weights, 2)
+    assert sorted(j for share in shares for j in share) == jobs
+    assert all(share == sorted(share) for share in shares)
+    big = [sum(1 for j in share if j[4][0] == 3_000_000) for share in shares]
+    assert sorted(big) == [1, 2]
+    weights = [sum(j[4][0] + batch.PER_FILE for j in share) for share in shares]
+    assert max(weights) - min(weights) <= 3_000_000 + batch.PER_FILE
+    assert batch._shares(jobs[:1], weights[:1], 4) == [jobs[:1]]  # never an empty share
+
+
+def test_a_share_whose_process_fails_is_linted_here(tree, monkeypatch):
+    """A share's process that dies (killed, out of memory) costs its speed, not its results."""
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(batch, "_workers", lambda: 3)
+    cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
+    settings = Settings()
+    want = _report(project.lint(cands, settings), "concise")
+    real_run = batch._run
+
+    def dying(jobs, progress, done=0):
+        if progress.total == 0:  # a forked share (its progress is not shown)
+            os._exit(3)
+        return real_run(jobs, progress, done)
+
+    monkeypatch.setattr(batch, "_run", dying)
+    assert _report(project.lint(cands, settings, compact=True), "concise") == want
 
 
 def test_files_without_a_launch_are_not_linted_again_for_a_new_target(tmp_path, monkeypatch):
@@ -394,3 +417,44 @@ def test_files_without_a_launch_are_not_linted_again_for_a_new_target(tmp_path, 
             assert sorted(cached) == ["backends.py", "notes.yaml", "serve.sh"]
         else:
             assert cached == ["serve.sh"]
+
+
+def test_a_shares_results_cross_the_pipe_whole():
+    """What a share's process sends back is what it packed: payloads, texts (a BOM, a UTF-16
+    file, a lone surrogate), a cached result's bytes, stat index rows, entries, extractions."""
+    from linter.source_file import SourceFile
+
+    src = SourceFile("a.sh", "vllm serve m \udcff --x\n", "utf-16-le", b"\xff\xfe")
+    packed = [
+        (0, ({"d": [["VL101", "m", None, 0, 4, "error", None, None, [], []]]}, src), (("a.sh", [1, 2, 3, 4, 5, "ab", True]), ("k" * 40, "a.sh", {"l": []}), None)),
+        (3, ({"l": [["0.33.0", None, "newest"]]}, b"\xef\xbb\xbfvllm serve m\n"), (None, None, ("x" * 40, "b.yaml", {"L": []}))),
+        (5, None, (("c.md", [9, 9, 9, 9, 9, "", None]), None, None)),
+    ]
+    back = batch._from_wire(batch._to_wire(packed), {0: "a.sh", 3: "b.yaml", 5: "c.md"})
+    assert [(slot, answer[0] if answer else None) for slot, answer, _u in back] == [(slot, answer[0] if answer else None) for slot, answer, _u in packed]
+    assert back[0][1][1] == src and back[1][1][1] == packed[1][1][1]
+    assert [[list(x) if x is not None else None for x in u] for _s, _a, u in back] == [[list(x) if x is not None else None for x in u] for _s, _a, u in packed]
+
+
+def test_a_new_target_weighs_only_the_files_whose_extraction_is_not_kept(tree, monkeypatch):
+    """After a run, every unchanged file's extraction is in the cache: a new --target-version
+    leaves only the rules, which are not work enough to fork for (as a pool would not have been)."""
+    (tree / "examples" / "notes.md").write_text("# Notes\n\nNothing about serving here.\n" * 50)
+    for p in tree.rglob("*"):
+        if p.is_file():
+            os.utime(p, (1_600_000_000, 1_600_000_000))
+    cache = Cache(str(tree / "c"))
+    cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
+    project.lint(cands, Settings(), compact=True, cache=cache)
+    cache = Cache(str(tree / "c"))
+    index = cache.load()
+    cache.load_extractions()
+    batch._STATE.update(settings=Settings(), cache=cache, index=index)
+    try:
+        weights = {c.path: batch._weight((0, c.path, c.kind, True, c.signature), cache) for c in cands if c.status == "ok"}
+    finally:
+        batch._STATE.clear()
+    kept = {p for p, w in weights.items() if w == batch.PER_FILE}
+    assert any(p.endswith("serve.sh") for p in kept)  # read before: only its rules are left
+    notes = next(p for p in weights if p.endswith("notes.md"))  # screened out: nothing kept, read again
+    assert weights[notes] == os.path.getsize(notes) + batch.PER_FILE

@@ -27,6 +27,9 @@ FORBIDDEN_MODULES = {
 FORBIDDEN_SUBMODULES = {"urllib.request", "urllib.urlopen", "asyncio.subprocess"}
 FORBIDDEN_BUILTINS = {"eval", "exec", "compile", "__import__", "breakpoint", "input"}
 FORBIDDEN_OS = {"system", "popen", "startfile", "fork", "forkpty", "kill", "killpg"}
+# os.fork and os.kill only where vllm-lint runs shares of its own work on other cores (no exec, no
+# shell: the forked process runs the same linting and ends; an interrupted run ends them)
+OS_ALLOWED = {("linter/batch.py", "_fork", "fork"), ("linter/batch.py", "_end", "kill")}
 FORBIDDEN_OS_PREFIXES = ("exec", "spawn", "posix_spawn")
 UNSAFE_YAML = {"unsafe_load", "unsafe_load_all", "full_load", "full_load_all", "Loader", "UnsafeLoader", "FullLoader", "CLoader", "CUnsafeLoader", "CFullLoader"}
 # importlib.import_module is allowed only where the module name comes from vllm-lint's own tables
@@ -78,7 +81,7 @@ def audit_source(text: str, rel: str) -> list[str]:
             last = name.rsplit(".", 1)[-1]
             if name in FORBIDDEN_BUILTINS:
                 bad(node, f"{name}()")
-            if name.startswith("os.") and (last in FORBIDDEN_OS or last.startswith(FORBIDDEN_OS_PREFIXES)):
+            if name.startswith("os.") and (last in FORBIDDEN_OS or last.startswith(FORBIDDEN_OS_PREFIXES)) and (rel, enclosing(node.lineno), last) not in OS_ALLOWED:
                 bad(node, f"{name}()")
             if name.startswith("yaml.") and last in ("load", "load_all"):
                 loader = next((k.value for k in node.keywords if k.arg == "Loader"), node.args[1] if len(node.args) > 1 else None)
@@ -123,6 +126,13 @@ def test_audit_is_clean() -> None:
 )
 def test_audit_catches(snippet: str) -> None:
     assert audit_source(snippet + "\n", "linter/x.py"), snippet
+
+
+def test_fork_and_kill_are_allowed_only_for_the_shares() -> None:
+    assert audit_source("def _fork():\n    os.fork()\n", "linter/batch.py") == []
+    assert audit_source("def _other():\n    os.fork()\n", "linter/batch.py")
+    assert audit_source("def _fork():\n    os.fork()\n", "linter/engine.py")
+    assert audit_source("def _fork():\n    os.kill(1, 9)\n", "linter/batch.py")
 
 
 @pytest.mark.parametrize(
