@@ -101,7 +101,7 @@ def refused(text: str) -> bool:
     pure-Python composer, which reads up to the error to word it."""
     if _CLoader is None or "\ufeff" in text or "\t" in text:
         return False
-    loader = _CLoader(_NON_PRINTABLE.sub(" ", text))
+    loader = _CLoader(printable(text))
     try:
         loader.raw_parse()
         return False
