@@ -303,3 +303,21 @@ vllm serve MODEL_NAME --tensor-parallel-size N --swap-space 4
     # the synopsis lines are no launches; `N` names a value; the removed flag is still reported
     assert codes(result) == ["VL101"] and flagged(result, "VL101") == ["--swap-space"]
     assert len(result.launches) == 1
+
+
+def test_blanking_keeps_offsets_and_line_ends() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter.sources.markdown import _blank
+
+    def one_by_one(text: str) -> str:
+        out = ["\n" if c == "\r" and text[i + 1 : i + 2] != "\n" else c if c in "\r\n" else " " for i, c in enumerate(text)]
+        return "".join(out)
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.text("ab \t\r\né😀", max_size=30))
+    def check(text: str) -> None:
+        assert _blank(text) == one_by_one(text)
+
+    check()
