@@ -12,10 +12,11 @@ launches themselves and do not come here.
 
 What the stat index and the cache answer is answered in the calling process.
 The files left are read, screened and linted there, or, when they are work
-enough for it (over :data:`SPLIT_BYTES` bytes or :data:`SPLIT_FILES` files), in
-shares of about equal weight, one per core: the calling process takes the first
-and a ``fork``ed process each other one, whose results come back through a pipe
-(a share whose process fails is linted here after all).  A progress bar goes to
+enough for it (over :data:`SPLIT_BYTES` bytes or :data:`SPLIT_FILES` files), by
+one process per core: the calling one and ``fork``ed ones take chunks of them in
+turn, the heaviest first, from a queue (a pipe); the forked ones send their
+results back as JSON through a pipe each (what a failed one took is linted here
+after all).  A progress bar goes to
 standard error when it is a terminal and the run takes a while.
 """
 
@@ -39,7 +40,8 @@ from linter.records import replace
 # gain on less
 SPLIT_BYTES = 4 << 20
 SPLIT_FILES = 2000
-PER_FILE = 8 << 10  # a file's weight in a share besides its bytes (opening, screening, its result)
+PER_FILE = 8 << 10  # a file's weight besides its bytes (opening, screening, its result)
+CHUNK_WEIGHT = 128 << 10  # what the processes take at a time, at least (a heavier file alone)
 # the bytes of the files left after screening kept in this process until they are linted; a file
 # past it is read (and screened) again then.  A few multi-megabyte install manifests fit: each
 # was read twice.
@@ -569,27 +571,38 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     n = processes if processes is not None else _workers()
     children: list = []
     try:
-        shares = [jobs_left]
+        chunks = None
         if n > 1 and len(jobs_left) > 1 and _can_fork():
             weights = [_weight(job, cache) for job in jobs_left]
             if len(jobs_left) > SPLIT_FILES or sum(weights) > SPLIT_BYTES + PER_FILE * len(jobs_left):
                 _warm_up(settings, {job[2] for job, w in zip(jobs_left, weights) if w > PER_FILE})
-                shares = _shares(jobs_left, weights, n)
-                children = _fork_shares(shares[1:])
-        packed.extend(_run(shares[0], progress))
-        done = len(shares[0])
-        while children:
-            share, child = children.pop(0)
-            part = _collect(child, share)
-            if part is None:  # its process failed: the share is linted here
-                part = _run(share, progress, done)
-            packed.extend(part)
-            done += len(share)
-            progress.update(done)
+                chunks = _chunks(jobs_left, weights)
+        if chunks is None:
+            packed.extend(_run(jobs_left, progress))
+        else:
+            _STATE["paths"] = {job[0]: job[1] for job in jobs_left}
+            queue, children = _fork_takers(len(chunks), n - 1, chunks)
+            try:
+                mine, _taken = _take(queue, chunks, progress)
+            finally:
+                os.close(queue)
+            packed.extend(mine)
+            done = len(mine)
+            while children:
+                child = children.pop(0)
+                part = _collect(child)
+                if part is None:  # its process failed: what it took is linted here (below)
+                    continue
+                packed.extend(part)
+                done += len(part)
+                progress.update(done)
+            got = {item[0] for item in packed}
+            missing = [job for job in jobs_left if job[0] not in got]
+            if missing:
+                packed.extend(_run(missing, progress, done))
     finally:
-        for _share, child in children:  # interrupted: the other processes end with this one
-            if child is not None:
-                _end(*child)
+        for pid, fd in children:  # interrupted: the other processes end with this one
+            _end(pid, fd)
         progress.close()
         _STATE.clear()
     if cache is not None:  # saved by the caller, once, with the named config files' entries (Cache.save)
@@ -681,39 +694,64 @@ def _weight(job, cache) -> int:
     return sig[0] + PER_FILE
 
 
-def _shares(jobs, weights: list[int], n: int) -> list:
-    """``jobs`` in ``n`` shares of about equal weight (:func:`_weight`): the heaviest first, each
-    to the lightest share so far (two big manifests never fall in one share while another has
-    none); each share in the jobs' order; no share empty."""
-    import heapq
+def _chunks(jobs, weights: list[int]) -> list:
+    """``jobs`` in chunks for the processes to take in turn (:func:`_take`): the heaviest first
+    (:func:`_weight`), so that the last ones taken are small and the processes end together;
+    a job alone when it weighs :data:`CHUNK_WEIGHT` or more, the others together up to about
+    that much; each chunk in the jobs' order; at most about 800 chunks."""
+    target = max(CHUNK_WEIGHT, sum(weights) // 400 + 1)  # a closed chunk weighs over half of it
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    weight = 0
+    for k in sorted(range(len(jobs)), key=lambda k: (-weights[k], k)):
+        if current and weight + weights[k] > target:
+            chunks.append(current)
+            current, weight = [], 0
+        current.append(k)
+        weight += weights[k]
+    if current:
+        chunks.append(current)
+    return [[jobs[k] for k in sorted(c)] for c in chunks]
 
-    n = min(n, len(jobs))
-    heap = [(0, i) for i in range(n)]
-    members: list[list[int]] = [[] for _ in range(n)]
-    for weight, k in sorted(zip(weights, range(len(jobs))), key=lambda t: (-t[0], t[1])):
-        load, i = heapq.heappop(heap)
-        members[i].append(k)
-        heapq.heappush(heap, (load + weight, i))
-    return [[jobs[k] for k in sorted(m)] for m in members if m]
 
-
-def _fork_shares(shares) -> list:
-    """A forked process for each share, writing its packed results to a pipe: [(share, (pid,
-    read end))]; a share that cannot fork is left out (linted here: see :func:`lint_many`)."""
+def _fork_takers(count: int, n: int, chunks) -> tuple[int, list]:
+    """A queue of the ``count`` chunk numbers (a pipe, written whole before any process reads
+    it) and ``n`` forked processes taking chunks from it (:func:`_taker`): (the queue's read
+    end, [(pid, the read end of its results)]); fewer processes when a fork fails."""
     import gc
 
-    out = []
+    queue, feed = os.pipe()
+    os.write(feed, b"".join(k.to_bytes(2, "little") for k in range(count)))  # (under 2 KiB: fits any pipe)
+    children = []
     gc.freeze()  # the collector of each process leaves the inherited objects alone: their pages stay shared
     try:
-        for share in shares:
-            child = _fork(share)
-            out.append((share, child))
+        for _ in range(n):
+            child = _fork(queue, feed, chunks)
+            if child is not None:
+                children.append(child)
     finally:
         gc.unfreeze()
-    return out
+        os.close(feed)  # the queue ends once every number is taken
+    return queue, children
 
 
-def _fork(share) -> tuple[int, int] | None:
+def _take(queue: int, chunks, progress) -> tuple[list, list[int]]:
+    """Take chunk numbers from ``queue`` until it is empty, linting each chunk: (the packed
+    results, the numbers taken).  Two bytes a read: a read of a pipe takes its bytes whole,
+    and every number was written before the first read."""
+    packed: list = []
+    taken: list[int] = []
+    while True:
+        data = os.read(queue, 2)
+        if len(data) < 2:
+            break
+        k = int.from_bytes(data, "little")
+        taken.append(k)
+        packed.extend(_run(chunks[k], progress, len(packed)))
+    return packed, taken
+
+
+def _fork(queue: int, feed: int, chunks) -> tuple[int, int] | None:
     read_end, write_end = os.pipe()
     try:
         pid = os.fork()
@@ -721,16 +759,18 @@ def _fork(share) -> tuple[int, int] | None:
         os.close(read_end)
         os.close(write_end)
         return None
-    if pid == 0:  # the share's process: never returns
+    if pid == 0:  # a taker's process: never returns
         code = 1
         try:
             os.close(read_end)
+            os.close(feed)
             _worker_signals()
-            data = _to_wire(_run(share, _Progress(0)))
+            packed, _taken = _take(queue, chunks, _Progress(0))
+            data = _to_wire(packed)
             with os.fdopen(write_end, "wb") as f:
                 f.write(data)
             code = 0
-        except BaseException:  # noqa: BLE001 - reported by the exit code: the parent lints the share
+        except BaseException:  # noqa: BLE001 - reported by the exit code: the parent lints what it took
             pass
         finally:
             os._exit(code)  # no atexit handlers, no flush of the parent's buffers
@@ -738,10 +778,8 @@ def _fork(share) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _collect(child, share) -> list | None:
-    """The packed results of ``share``'s process, or None when it failed (or never forked)."""
-    if child is None:
-        return None
+def _collect(child) -> list | None:
+    """The packed results of a taker's process, or None when it failed."""
     pid, fd = child
     try:
         with os.fdopen(fd, "rb") as f:
@@ -751,8 +789,8 @@ def _collect(child, share) -> list | None:
     if os.waitstatus_to_exitcode(status) != 0:
         return None
     try:
-        return _from_wire(data, {job[0]: job[1] for job in share})
-    except (ValueError, TypeError, KeyError, IndexError):  # a share cut short: linted here
+        return _from_wire(data, _STATE["paths"])
+    except (ValueError, TypeError, KeyError, IndexError):  # cut short: what it took is linted here
         return None
 
 

@@ -357,23 +357,22 @@ def test_corrupt_extraction_pack_is_ignored(tree):
         shutil.rmtree(next((tree / DIRNAME).glob("v*")))  # the results too: the extractions must be read
 
 
-def test_shares_put_the_big_files_apart_and_every_job_once(tmp_path):
-    """Three 3 MB manifests among a thousand small files on two cores: the manifests fall in
-    both shares (never all three in one), every job is in exactly one share, in the jobs' order,
-    and the shares weigh about the same."""
+def test_chunks_put_each_big_file_alone_first_and_every_job_once(tmp_path):
+    """Three 3 MB manifests among a thousand small files: each manifest is a chunk of its own,
+    taken first; every job is in exactly one chunk, in the jobs' order there; no chunk of small
+    files weighs much over CHUNK_WEIGHT."""
     jobs = []
     for k in range(1000):
         size = 3_000_000 if k in (10, 500, 990) else 2_000 + k
         jobs.append((k, f"f{k}.yaml", "yaml", True, (size, 0, k)))
     weights = [j[4][0] + batch.PER_FILE for j in jobs]
-    shares = batch._shares(jobs, weights, 2)
-    assert sorted(j for share in shares for j in share) == jobs
-    assert all(share == sorted(share) for share in shares)
-    big = [sum(1 for j in share if j[4][0] == 3_000_000) for share in shares]
-    assert sorted(big) == [1, 2]
-    weights = [sum(j[4][0] + batch.PER_FILE for j in share) for share in shares]
-    assert max(weights) - min(weights) <= 3_000_000 + batch.PER_FILE
-    assert batch._shares(jobs[:1], weights[:1], 4) == [jobs[:1]]  # never an empty share
+    chunks = batch._chunks(jobs, weights)
+    assert sorted(j for c in chunks for j in c) == jobs
+    assert all(c == sorted(c) for c in chunks)
+    assert [len(c) for c in chunks[:3]] == [1, 1, 1] and {c[0][0] for c in chunks[:3]} == {10, 500, 990}
+    assert all(sum(j[4][0] + batch.PER_FILE for j in c) <= batch.CHUNK_WEIGHT + 3_000 + batch.PER_FILE for c in chunks[3:])
+    many = [(k, f"f{k}", "yaml", True, (1_000, 0, k)) for k in range(100_000)]  # never more numbers than the queue holds
+    assert len(batch._chunks(many, [1_000 + batch.PER_FILE] * len(many))) <= 800
 
 
 def test_a_share_whose_process_fails_is_linted_here(tree, monkeypatch):
