@@ -375,7 +375,7 @@ def _lint_read(path: str, kind: str, prefilter: bool, data: bytes, digest: str, 
     images = images_key(settings)
     built = built_key(settings)
     reader = (lambda src, kind: _counted(cached_extract(cache, src, kind, digest, stored, images, built, looked), launches)) if cache is not None else extract
-    result = lint_file(path, kind, settings, _rules(), data=data, prefilter=prefilter, reader=reader)
+    result = lint_file(path, kind, settings, _rules(), data=data, reader=reader)  # screened already (_screen_one)
     packed = _pack(result, data)
     payload = packed[0] if packed is not None else {}
     if looked:  # the reading looked up the tree's Dockerfiles: the result holds while they are the same
