@@ -939,20 +939,42 @@ def release_names(version: Version) -> frozenset[str]:
     ``rules/data/release_names.compiled.json`` while the names it holds for ``version`` carry
     the sha256 of that inventory: a run asks it of every release before its target (a removed
     option) without parsing their inventories.  Else the inventory's own :attr:`Release.names`."""
-    entry = compiled_names().get(str(version))
-    if entry is not None:
-        try:
-            if entry["sha256"] == source_digest((DATA / "releases" / f"{version}.json").read_bytes()):
-                return frozenset(entry["names"])
-        except (OSError, KeyError, TypeError):
-            pass
+    entry = _compiled_entry(version)
+    if entry is not None and isinstance(entry.get("names"), list):
+        return frozenset(entry["names"])
     return release(version).names
 
 
 @cache
+def release_env_names(version: Version) -> frozenset[str]:
+    """The ``VLLM_*`` variables the envs.py of ``version`` reads (:attr:`Release.env`'s keys),
+    from ``rules/data/release_names.compiled.json`` while its digest holds (as
+    :func:`release_names`): a variable the target does not read is looked up in every
+    release before it, which need not parse their inventories.  Else the inventory's own."""
+    entry = _compiled_entry(version)
+    if entry is not None and isinstance(entry.get("env"), list):
+        return frozenset(entry["env"])
+    return frozenset(release(version).env)
+
+
+@cache
+def _compiled_entry(version: Version) -> dict | None:
+    """The entry of ``version`` in the compiled names, when it carries the sha256 of that
+    inventory as it is now (else None: the inventory is read instead, never stale)."""
+    entry = compiled_names().get(str(version))
+    if isinstance(entry, dict):
+        try:
+            if entry["sha256"] == source_digest((DATA / "releases" / f"{version}.json").read_bytes()):
+                return entry
+        except (OSError, KeyError, TypeError):
+            pass
+    return None
+
+
+@cache
 def compiled_names() -> dict[str, dict]:
-    """Release -> {"sha256": its inventory's digest, "names": its option strings} (empty when
-    the compiled file is missing or unreadable)."""
+    """Release -> {"sha256": its inventory's digest, "names": its option strings, "env": the
+    variables its envs.py reads} (empty when the compiled file is missing or unreadable)."""
     try:
         with open(DATA / NAMES, "rb") as f:
             out = json.load(f)["releases"]

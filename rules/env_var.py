@@ -102,7 +102,7 @@ def check(ctx):
 
 def _read_by(ctx, name: str) -> list:
     """The releases before the target that read ``name`` (the last one only, before the inventories)."""
-    older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release(v).env]
+    older = [v for v in knowledge.known_versions() if v < ctx.version and name in knowledge.release_env_names(v)]
     runs = knowledge.history().get("env", {}).get(name, {}).get("accepted", [])
     if not older and runs:
         older = [Version(runs[-1][1])]  # read by a release before the first inventory

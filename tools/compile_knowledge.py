@@ -4,8 +4,9 @@
 :data:`SOURCES`: the YAML's data and its sha256 (:func:`linter.knowledge.data_yaml` reads
 the JSON only while the digest is the YAML's, else parses the YAML: the YAML stays the
 source of truth).  It also writes ``release_names.compiled.json``: the option strings of each
-release inventory with the inventory's sha256 (:func:`linter.knowledge.release_names`, which
-answers from it without parsing the inventory, while the digest holds).  ``--check`` exits 1
+release inventory and the variables its envs.py reads, with the inventory's sha256
+(:func:`linter.knowledge.release_names`, :func:`linter.knowledge.release_env_names`, which
+answer from it without parsing the inventory, while the digest holds).  ``--check`` exits 1
 when a compiled file is not what its sources give.
 Maintainer tooling only; ``tests/linter/test_knowledge.py`` checks the committed files.
 """
@@ -31,11 +32,13 @@ def compiled_text(name: str) -> str:
 
 
 def names_text() -> str:
-    """What ``rules/data/release_names.compiled.json`` holds: each inventory's option strings and sha256."""
+    """What ``rules/data/release_names.compiled.json`` holds: each inventory's option strings,
+    the variables its envs.py reads, and its sha256."""
     out = {}
     for v in known_versions():
         text = (DATA / "releases" / f"{v}.json").read_bytes()
-        out[str(v)] = {"sha256": source_digest(text), "names": sorted(Release(v, json.loads(text)).names)}
+        inventory = Release(v, json.loads(text))
+        out[str(v)] = {"sha256": source_digest(text), "names": sorted(inventory.names), "env": sorted(inventory.env)}
     return json_text({"source": "releases/*.json", "releases": out})
 
 

@@ -68,8 +68,9 @@ def test_compiled_knowledge_is_what_the_yaml_gives():
 
 
 def test_release_names_are_the_inventories_and_never_stale(tmp_path, monkeypatch):
-    """The committed names of each inventory are what it holds; a regenerated inventory whose
-    digest they do not carry is parsed instead (slower, never stale)."""
+    """The committed names of each inventory (its option strings, the variables its envs.py
+    reads) are what it holds; a regenerated inventory whose digest they do not carry is parsed
+    instead (slower, never stale)."""
     from tools import compile_knowledge
 
     assert (knowledge.DATA / knowledge.NAMES).read_text(encoding="utf-8") == compile_knowledge.names_text()
@@ -77,17 +78,21 @@ def test_release_names_are_the_inventories_and_never_stale(tmp_path, monkeypatch
     assert set(knowledge.compiled_names()) == {str(v) for v in versions}
     for v in versions:
         assert knowledge.release_names(v) == knowledge.release(v).names
+        assert knowledge.release_env_names(v) == frozenset(knowledge.release(v).env)
+    assert "VLLM_ENGINE_ITERATION_TIMEOUT_S" in knowledge.release_env_names(versions[0])  # read by 0.28, gone later
+    assert "VLLM_ENGINE_ITERATION_TIMEOUT_S" not in knowledge.release_env_names(versions[-1])
     old = versions[0]
     (tmp_path / "releases").mkdir()
-    inventory = {"schema": 1, "options": [{"names": ["--only-here"], "dest": "only_here"}]}
+    inventory = {"schema": 1, "options": [{"names": ["--only-here"], "dest": "only_here"}], "env": [{"name": "VLLM_ONLY_HERE"}]}
     (tmp_path / "releases" / f"{old}.json").write_text(json.dumps(inventory), encoding="utf-8")
     (tmp_path / knowledge.NAMES).write_text((knowledge.DATA / knowledge.NAMES).read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.setattr(knowledge, "DATA", tmp_path)
-    caches = (knowledge.compiled_names, knowledge.release, knowledge.release_names)
+    caches = (knowledge.compiled_names, knowledge.release, knowledge.release_names, knowledge.release_env_names, knowledge._compiled_entry)
     for c in caches:
         c.cache_clear()
     try:
         assert knowledge.release_names(old) == {"--only-here"}  # the stale entry is not read
+        assert knowledge.release_env_names(old) == {"VLLM_ONLY_HERE"}
     finally:
         for c in caches:
             c.cache_clear()
