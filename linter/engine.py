@@ -243,19 +243,15 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         ctx = LaunchContext(src, parsed, pin, pin_known, settings.target is not None, settings=settings)
         contexts.append(ctx)
         result.launches.append(LaunchReport(launch, version, str(pin) if pin else None, reason))
-        for rule in rules.values():
-            if rule.scope != "launch" or not settings.enabled(rule.code, rule.default) or not rule.applies_to(version):
-                continue
-            if launch.program != "vllm":
-                continue
+        if launch.program != "vllm":
+            continue
+        for rule in _selected(rules, settings, "launch", version):
             found = rule.run(ctx)
             if not launch.strong:  # weak evidence: report, never edit
                 found = (replace(d, fix=None) if d.fix is not None else d for d in found)
             result.diagnostics.extend(found)
     fctx = FileContext(src, tuple(contexts))
-    for rule in rules.values():
-        if rule.scope != "file" or not settings.enabled(rule.code, rule.default):
-            continue
+    for rule in _selected(rules, settings, "file"):
         result.diagnostics.extend(rule.run(fctx))
     if not result.launches and kinds.holds_launches(kind):
         from linter.discovery import might_launch
@@ -280,6 +276,28 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
     result.diagnostics.sort(key=lambda d: (d.span.start, d.code))
     result.standalone = any(rep.launch.kind != "vllm-config" for rep in result.launches)
     return result
+
+
+# the rules and settings of the run (held, so that no other pair takes their ids) and, per scope
+# and release, the rules of that scope the settings select that apply to the release
+_SELECTED: list = [None, None, 0, {}]
+
+
+def _selected(rules: dict, settings: Settings, scope: str, version: Version | None = None) -> list:
+    """The rules of ``rules`` of ``scope`` that ``settings`` select (and, for launch rules,
+    that apply to ``version``), in their order: worked out once per run and release, not for
+    every launch (a selection's matching and a rule's release range cost more than most checks)."""
+    memo = _SELECTED
+    if memo[0] is not rules or memo[1] is not settings or memo[2] != len(rules):
+        memo[:] = [rules, settings, len(rules), {}]
+    key = (scope, version)
+    got = memo[3].get(key)
+    if got is None:
+        got = memo[3][key] = [
+            rule for rule in rules.values()
+            if rule.scope == scope and settings.enabled(rule.code, rule.default) and (version is None or rule.applies_to(version))
+        ]
+    return got
 
 
 def config_path(launch: Launch, path: str, roots: tuple[str, ...] | None = None) -> tuple[str | None, Token | None]:

@@ -128,7 +128,7 @@ class Release(Record):
         self.version = version
         self.data = data
 
-    @property
+    @cached_property
     def name(self) -> str:
         return str(self.version)
 

@@ -85,7 +85,7 @@ class Rule(Record):
         memo = launch_memo(ctx)
         got = memo.get(self.code)
         if got is None:
-            got = memo[self.code] = list(self._stamped(ctx, str(ctx.version)))
+            got = memo[self.code] = list(self._stamped(ctx, ctx.release.name))
         return iter(got)
 
     def _stamped(self, ctx, version: str | None) -> Iterator[Diagnostic]:
