@@ -203,6 +203,10 @@ class Cache:
         self._extract_folder: str | None = None
         self.extractions: dict | None = None  # read on first use: a warm run never needs it
         self.extractions_added: dict = {}
+        # pack name ("" for the version folder's) -> the stat signature of the pack file as it
+        # was when this run read it ("absent"), or None (it could not tell): the save reads a
+        # pack again only when another run replaced it meanwhile
+        self._read_as: dict = {}
 
     @staticmethod
     def digest(data: bytes) -> str:
@@ -299,8 +303,10 @@ class Cache:
 
         folder = self._open_folder(create=False, name=name)
         if folder is None:
+            self._read_as[name or ""] = None
             return {}
         try:
+            self._read_as[name or ""] = _pack_signature(folder)  # before reading: a replacement after it shows
             data = read_file(PACK, MAX_PACK_BYTES, follow=False, dir_fd=folder)  # never blocks, never follows a link
             if len(data) > MAX_PACK_BYTES:
                 return {}
@@ -349,17 +355,38 @@ class Cache:
         extractions' pack."""
         if self.extractions_added:
             name = os.path.basename(self.extract_folder)
-            stored = self._read_json(name).get("entries")
-            extractions = _renew(_valid_entries(stored) if isinstance(stored, dict) else {}, self.extractions_added)
+            if self.extractions is not None and self._unchanged(name):
+                stored = self.extractions  # as this run read it: no other run saved since
+            else:
+                stored = self._read_json(name).get("entries")
+                stored = _valid_entries(stored) if isinstance(stored, dict) else {}
+            extractions = _renew(stored, self.extractions_added)
             if self._write({"v": FORMAT, "entries": extractions}, name):
                 self.extractions, self.extractions_added = extractions, {}
         if not self.added and not self.file_updates:
             return
-        files, entries = self._read_pack()  # a concurrent run's additions are kept
+        if self._loaded and self._unchanged(""):
+            files, entries = dict(self.files), self.entries  # as this run read them: no other run saved since
+        else:
+            files, entries = self._read_pack()  # a concurrent run's additions are kept
         files.update(self.file_updates)
         entries = _renew(entries, self.added)
         if self._write({"v": FORMAT, "files": files, "entries": entries}):
             self.files, self.entries, self.added, self.file_updates = files, entries, {}, {}
+
+    def _unchanged(self, name: str) -> bool:
+        """Whether the pack ``name`` ("": the version folder's) is the file this run read: the
+        same signature (size, modification and change times, inode, device), or absent then and now."""
+        before = self._read_as.get(name)
+        if before is None:
+            return False
+        folder = self._open_folder(create=False, name=name or None)
+        if folder is None:
+            return False
+        try:
+            return _pack_signature(folder) == before
+        finally:
+            os.close(folder)
 
     def _write(self, pack: dict, name: str | None = None) -> bool:
         """Write ``pack`` atomically as the pack of the version folder (or of the root's folder
@@ -388,6 +415,17 @@ class Cache:
         finally:
             os.close(folder)
         return True
+
+
+def _pack_signature(folder: int):
+    """The stat signature of the pack file in the folder descriptor ``folder`` (its link's, when
+    it is one), "absent", or None when it cannot be told."""
+    try:
+        return stat_signature(os.stat(PACK, dir_fd=folder, follow_symlinks=False))
+    except FileNotFoundError:
+        return "absent"
+    except OSError:
+        return None
 
 
 def _valid_entries(entries: dict) -> dict:

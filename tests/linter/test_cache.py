@@ -157,6 +157,40 @@ def test_concurrent_writers_leave_whole_entries(tree):
         os.chmod(tree / "c", 0o700)
 
 
+def test_a_save_reads_the_pack_again_only_when_another_run_replaced_it(tree, monkeypatch):
+    """Runs that load an existing pack and save after one another keep each other's entries
+    (the second sees the first replaced the pack and merges it); a run whose pack nobody
+    replaced writes what it read without reading the pack again."""
+    first = Cache(str(tree / "c"), tool="t")
+    first.put("0" * 40, "w.sh", {})
+    first.put_extraction("e0" * 20, "w.sh", {})
+    first.save()
+    a, b = Cache(str(tree / "c"), tool="t"), Cache(str(tree / "c"), tool="t")
+    a.load(), b.load()
+    a.load_extractions(), b.load_extractions()
+    a.put("a" * 40, "x.sh", {})
+    a.put_extraction("ea" * 20, "x.sh", {})
+    b.put("b" * 40, "y.sh", {})
+    b.put_extraction("eb" * 20, "y.sh", {})
+    a.save()
+    b.save()  # a replaced both packs since b read them: b reads them again
+    c = Cache(str(tree / "c"), tool="t")
+    c.load()
+    assert all(c.get(k * 40) == {} for k in "0ab")
+    assert all(c.get_extraction(k * 20) == {} for k in ("e0", "ea", "eb"))
+    reads = []
+    original = Cache._read_json
+    monkeypatch.setattr(Cache, "_read_json", lambda self, name=None: reads.append(name) or original(self, name))
+    c.put("c" * 40, "z.sh", {})
+    c.put_extraction("ec" * 20, "z.sh", {})
+    c.save()
+    assert reads == [], "nobody replaced the packs c read: they are not read again"
+    d = Cache(str(tree / "c"), tool="t")
+    d.load()
+    assert all(d.get(k * 40) == {} for k in "0abc")
+    assert all(d.get_extraction(k * 20) == {} for k in ("e0", "ea", "eb", "ec"))
+
+
 def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
     """Files older than the racy window are recorded by size, mtime and inode; an edit changes the mtime."""
     old = 1_600_000_000
