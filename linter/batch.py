@@ -412,6 +412,7 @@ def cached_extract(cache, src, kind: str, digest: str, stored: list, images: str
     from linter import stored_extraction
     from linter.engine import extract
     from linter.sources.commands import built_consulted
+    from linter.suppression import directive_comments
 
     key = cache.extraction_key(src.path, kind, digest, images)
     hit = cache.get_extraction(key)
@@ -425,6 +426,7 @@ def cached_extract(cache, src, kind: str, digest: str, stored: list, images: str
             pass
     extraction = extract(src, kind)
     consulted = built_consulted()
+    extraction.directives = directive_comments(src, kind)  # searched once, kept for the next target
     if consulted and looked is not None:
         looked.append(True)
     if stored_extraction.storable(extraction):

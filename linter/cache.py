@@ -74,7 +74,7 @@ def default_dir() -> str:
 # what the readers are made of: what an extraction depends on (kept apart from the rules,
 # the argument model and the release data, so that changing those keeps the extractions)
 _EXTRACTOR_CODE = ("linter/sources", "linter/launch.py", "linter/source_file.py", "linter/offset_map.py", "linter/placeholders.py", "linter/records.py", "linter/lazy_re.py",
-                   "linter/kinds.py", "linter/stored_extraction.py", "linter/cache.py")
+                   "linter/kinds.py", "linter/stored_extraction.py", "linter/cache.py", "linter/suppression.py")
 
 
 def tool_key() -> str:

@@ -268,7 +268,7 @@ def lint_source(src: SourceFile, kind: str, settings: Settings, rules: dict, *, 
         if at not in seen_at:
             seen_at.add(at)
             unique.append(d)
-    result.diagnostics = finish(src, kind, unique, settings, extraction.comments)
+    result.diagnostics = finish(src, kind, unique, settings, extraction.comments, extraction.directives)
     if not any(rep.launch.strong for rep in result.launches):
         # No strong launch: --fix changes no byte, except to remove a `# vllm-lint: ignore`
         # directive that silences nothing (VL901): that comment is vllm-lint's own.

@@ -217,6 +217,8 @@ def encode(x: Extraction) -> dict:
         out["V"] = [_hint(h) for h in x.pins]
     if x.comments is not None:
         out["C"] = [[c.start, c.end, c.text] for c in x.comments]
+    if x.directives is not None:
+        out["D"] = [[c.start, c.end, c.text] for c in x.directives]
     return out
 
 
@@ -224,7 +226,7 @@ def decode(d: dict, size: int) -> Extraction:
     """The extraction :func:`encode` wrote as ``d``, for a text of ``size`` characters; raises
     :class:`BadExtraction` (a ValueError) for anything else: an unknown part, a wrong type or
     value, a span outside the text."""
-    if not isinstance(d, dict) or not set(d) <= {"L", "P", "V", "C"}:
+    if not isinstance(d, dict) or not set(d) <= {"L", "P", "V", "C", "D"}:
         raise BadExtraction("not a stored extraction")
     rows = _list(d.get("L", []), len(_LAUNCH_FIELDS))
     launches = [
@@ -237,4 +239,5 @@ def decode(d: dict, size: int) -> Extraction:
     if None in pins:
         raise BadExtraction("missing pin")
     comments = [Comment(_span(s, e, size).start, e, _str(t)) for s, e, t in _list(d["C"], 3)] if "C" in d else None
-    return Extraction(launches, problems, pins, comments)
+    directives = [Comment(_span(s, e, size).start, e, _str(t)) for s, e, t in _list(d["D"], 3)] if "D" in d else None
+    return Extraction(launches, problems, pins, comments, directives=directives)

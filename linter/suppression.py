@@ -170,7 +170,24 @@ def parse(src: SourceFile, comment: Comment) -> Suppression | None:
     return sup
 
 
-def suppressions(src: SourceFile, kind: str, found: list[Comment] | None = None) -> list[Suppression]:
+def directive_comments(src: SourceFile, kind: str) -> list[Comment] | None:
+    """The comments of ``src`` that hold a directive, for a kind whose row names a comment
+    finder (None for the others: their readers report the comments, ``Extraction.comments``).
+    What :func:`suppressions` reads of such a file, kept with its stored extraction
+    (``Extraction.directives``) so that a run whose results miss (a new ``--target-version``)
+    does not search a multi-megabyte text for the marker again."""
+    if comment_finder(kind) is None:
+        return None
+    if MARKER not in src.text.lower():
+        return []
+    return [c for c in comments(src, kind) if _DIRECTIVE_START.search(c.text) is not None]
+
+
+def suppressions(src: SourceFile, kind: str, found: list[Comment] | None = None, directives: list[Comment] | None = None) -> list[Suppression]:
+    """The suppressions of ``src``; ``found``: the comments its reader found; ``directives``:
+    :func:`directive_comments` of ``src``, when its stored extraction holds them."""
+    if directives is not None and comment_finder(kind) is not None:
+        return [s for s in (parse(src, c) for c in directives) if s is not None]
     if found is not None and comment_finder(kind) is None:
         # the comments are the reader's: a directive starts in one of them (:func:`parse`), so
         # their texts are searched, not the whole file lower-cased (a 3.5 MB manifest)
@@ -238,13 +255,14 @@ def _vl901(src: SourceFile, finding: Finding, version: str | None) -> Diagnostic
 
 def apply(
     src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, known_codes=None, ignored: frozenset[str] = frozenset(),
-    found: list[Comment] | None = None,
+    found: list[Comment] | None = None, directives: list[Comment] | None = None,
 ) -> list[Diagnostic]:
     """The diagnostics that no suppression silences, plus VL901 for suppressions that silence nothing.
 
-    ``found``: the comments the file's reader found while it parsed (``Extraction.comments``).
+    ``found``: the comments the file's reader found while it parsed (``Extraction.comments``);
+    ``directives``: those that hold a directive, kept with a stored extraction (``Extraction.directives``).
     """
-    sups = suppressions(src, kind, found)
+    sups = suppressions(src, kind, found, directives)
     if not sups:
         return diagnostics
     from rules._lib.base import all_rules
@@ -291,10 +309,12 @@ def apply(
     return kept
 
 
-def finish(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, found: list[Comment] | None = None) -> list[Diagnostic]:
+def finish(src: SourceFile, kind: str, diagnostics: list[Diagnostic], settings, found: list[Comment] | None = None,
+           directives: list[Comment] | None = None) -> list[Diagnostic]:
     """Per-file ignores of the configuration, then inline suppressions (and VL901); ``found``: the
-    comments the file's reader found (``Extraction.comments``)."""
+    comments the file's reader found (``Extraction.comments``); ``directives``: those holding a
+    directive, kept with a stored extraction (``Extraction.directives``)."""
     ignored = settings.ignored_in(src.path)
     if ignored:
         diagnostics = [d for d in diagnostics if not matches(d.code, ignored)]
-    return apply(src, kind, diagnostics, settings, ignored=ignored, found=found)
+    return apply(src, kind, diagnostics, settings, ignored=ignored, found=found, directives=directives)

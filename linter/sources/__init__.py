@@ -67,7 +67,7 @@ class WrittenFile(Frozen):
 
 
 class Extraction(Record):
-    __slots__ = ("launches", "problems", "pins", "comments", "written")
+    __slots__ = ("launches", "problems", "pins", "comments", "written", "directives")
 
     launches: list[Launch]
     problems: list[Problem]
@@ -77,13 +77,18 @@ class Extraction(Record):
     comments: list[Comment] | None
     # data files the scripts of the file write from heredocs (:mod:`linter.sources.written_files` reads them)
     written: list[WrittenFile]
+    # of a kind whose row names a comment finder: the comments that hold a ``vllm-lint:``
+    # directive, found when the extraction is stored (:func:`linter.suppression.directive_comments`),
+    # so that a new target does not search the text again; None: not looked for
+    directives: list[Comment] | None
 
-    def __init__(self, launches=None, problems=None, pins=None, comments=None, written=None):
+    def __init__(self, launches=None, problems=None, pins=None, comments=None, written=None, directives=None):
         self.launches = ([] if launches is None else launches)
         self.problems = ([] if problems is None else problems)
         self.pins = ([] if pins is None else pins)
         self.comments = comments
         self.written = ([] if written is None else written)
+        self.directives = directives
 
     def extend(self, other: Extraction) -> None:
         self.launches.extend(other.launches)

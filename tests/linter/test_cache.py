@@ -372,6 +372,55 @@ def test_a_new_target_reads_the_stored_extractions_and_prints_what_an_uncached_r
     assert cached_calls == len(calls) * 3  # only the --no-cache runs read files again
 
 
+MANIFEST_WITH_DIRECTIVES = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: qwen  # vllm-lint: ignore-file[VL999] a code no rule has
+  annotations:
+    note: "# vllm-lint: ignore[VL103] quoted, so no comment"
+spec:
+  template:
+    spec:
+      containers:
+      - name: server
+        image: vllm/vllm-openai:v0.30.1
+        command: ["vllm", "serve"]
+        # VLLM-LINT: ignore[VL101] the launcher strips it
+        args: ["Qwen/Qwen3-8B", "--swap-space", "8", "--max-num-seqs", "4"]
+"""
+
+
+def test_a_new_target_reads_the_directives_kept_with_the_extraction(tmp_path, monkeypatch):
+    """The comments of a manifest that hold a directive (found by its kind's finder, which a
+    quoted `#` never fools) are kept with its stored extraction: a new target applies the same
+    suppressions without searching the text or running the finder again."""
+    from linter import kinds, stored_extraction, suppression
+    from linter.source_file import SourceFile
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    (tmp_path / "deploy.yaml").write_text(MANIFEST_WITH_DIRECTIVES)
+    kind = kinds.classify("deploy.yaml")
+    src = SourceFile.from_bytes("deploy.yaml", MANIFEST_WITH_DIRECTIVES.encode())
+    directives = suppression.directive_comments(src, kind)
+    assert [c.text for c in directives] == ["# vllm-lint: ignore-file[VL999] a code no rule has", "# VLLM-LINT: ignore[VL101] the launcher strips it"]
+    assert suppression.directive_comments(src, "shell") is None  # the shell reader reports its comments itself
+    assert suppression.directive_comments(SourceFile.from_text("x.yaml", "a: 1  # vllm serve\n"), kind) == []
+    assert suppression.suppressions(src, kind, None, directives) == suppression.suppressions(src, kind)
+    args = ["--output-format", "json", "."]
+    uncached = {target: run("--no-cache", "--target-version", target, *args) for target in ("0.30", "0.31")}
+    assert "VL999" in uncached["0.30"][1], "the unknown code is reported (VL901)"
+    run(*args)  # stores the extraction
+    searched = []
+    real = suppression.comments
+    monkeypatch.setattr(suppression, "comments", lambda *a: searched.append(a) or real(*a))
+    for target, expected in uncached.items():
+        assert run("--target-version", target, *args) == expected
+    assert searched == [], "a new target finds the directives in the stored extraction"
+    stored = next(iter(json.loads(next(tmp_path.glob(f"{DIRNAME}/x*/cache.json")).read_text())["entries"].values()))[1]
+    assert stored_extraction.decode(stored, len(src.text)).directives == directives
+
+
 def test_an_edited_file_is_read_again_for_a_new_target(tree):
     run(".")
     serve = tree / "examples" / "deploy" / "serve.sh"
