@@ -308,7 +308,7 @@ def _delete_env_entry(text: str, start: int, end: int) -> Edit | None:
     """The edit deleting the Dockerfile ``ENV`` entry ``text[start:end]`` (``NAME=value``, or a
     legacy ``NAME value``): the whole instruction when it is its only entry (its lines go), else
     the entry with its separator, a ``\\`` continuation included (as shell words)."""
-    from linter.sources.dockerfile import env_instruction_at
+    from linter.sources.dockerfile_grammar import env_instruction_at  # not the reader: a new target reads none
 
     found = env_instruction_at(text, start)
     if found is None:

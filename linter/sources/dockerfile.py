@@ -15,24 +15,20 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-import warnings
 
 import tree_sitter as _ts
-import tree_sitter_dockerfile as _tsd
 
 from linter.launch import EnvVar, Launch, Span, VersionHint
 from linter.offset_map import OffsetMap
 from linter.records import Record
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem, char_offsets, commands, masked_stretch, shell, shifted
+from linter.sources.dockerfile_grammar import LANGUAGE as _LANGUAGE
 from linter.sources.placed import PlacedText
 from linter.sources.words import SHELLS, kept_env, shell_script_index
 
 __all__ = ["extract"]
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)  # the 0.2 wheel hands over an int pointer
-    _LANGUAGE = _ts.Language(_tsd.language())
 INSTRUCTIONS = frozenset(
     "FROM RUN CMD LABEL MAINTAINER EXPOSE ENV ADD COPY ENTRYPOINT VOLUME USER WORKDIR ARG ONBUILD "
     "STOPSIGNAL HEALTHCHECK SHELL".split()
@@ -923,26 +919,6 @@ def tree_comments(text: str, root, char: Callable[[int], int], spans=None) -> li
         base, masked = masked_stretch(text, [(char(a), char(b)) for a, b in shell_spans])
         out.extend(shifted(shell.script_comments(masked), base))
     return out
-
-
-def env_instruction_at(text: str, at: int) -> tuple[Span, list[Span]] | None:
-    """The ``ENV`` instruction of ``text`` that holds character offset ``at`` (where a variable's
-    name stands), as its span and the spans of its ``NAME=value`` pairs; None when no cleanly
-    parsed ``ENV`` instruction of pairs holds it (the legacy ``ENV NAME value`` form gives one
-    pair spanning the instruction's body)."""
-    data = text.encode("utf-8", "surrogatepass")
-    root = _ts.Parser(_LANGUAGE).parse(data if data.endswith(b"\n") else data + b"\n").root_node
-    byte = len(text[:at].encode("utf-8", "surrogatepass"))
-    for node in root.named_children:
-        if node.type != "env_instruction" or not node.start_byte <= byte < node.end_byte or node.has_error:
-            continue
-        pairs = [c for c in node.named_children if c.type == "env_pair"]
-        if not pairs:
-            return None
-        conv = char_offsets(data, [b for n in (node, *pairs) for b in (n.start_byte, min(n.end_byte, len(data)))])
-        span = lambda n: Span(conv[n.start_byte], conv[min(n.end_byte, len(data))])  # noqa: E731
-        return span(node), [span(p) for p in pairs]
-    return None
 
 
 def vllm_base(src: SourceFile) -> str | None:
