@@ -394,9 +394,7 @@ class Cache:
         folder = self._open_folder(create=True, name=name)
         if folder is None:
             return False  # refused (a link) or cannot be made: the run is only slower
-        import secrets  # only when there is something to write
-
-        tmp = f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+        tmp = f".tmp-{os.getpid()}-{os.urandom(4).hex()}"  # what secrets.token_hex(4) gives, without importing it (random, hmac, base64)
         try:
             data = json.dumps(pack, ensure_ascii=False, separators=(",", ":"))
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=folder)
