@@ -37,11 +37,12 @@ launch names, wherever it was looked for) stores their signature (size,
 modification and change times, inode and device, as git's index keeps; or
 their absence) and is used only while they are unchanged.
 
-Everything is in one pack file per tool version (``cache.json``: the entries
-and a stat index that spares reading unchanged files), read once at the start
-and written once at the end.  Writes are atomic (a temporary file in the same
-folder, then ``os.replace``) and merge what a concurrent run saved meanwhile.
-The pack is untrusted input (anyone who can write the folder can write it): it is
+Everything is in two pack files per tool version (``cache.json``: the entries;
+``index.json``: a stat index that spares reading unchanged files), read once at
+the start and written once at the end, each only when the run changed it (a new
+``--target-version`` adds entries and leaves the index as it was).  Writes are
+atomic (a temporary file in the same folder, then ``os.replace``) and merge what
+a concurrent run saved meanwhile.  A pack is untrusted input (anyone who can write the folder can write it): it is
 read without blocking, up to :data:`MAX_PACK_BYTES`, never through a symbolic
 link, and every row and entry is checked before use (:func:`linter.batch.decode`
 checks an entry's spans against the file's text); a pack, row or entry that fails
@@ -60,9 +61,11 @@ import os
 
 from linter.records import field_names
 
-FORMAT = 2  # bump when the entry layout changes (2: ctime and device in every signature)
+FORMAT = 3  # bump when the entry layout changes (2: ctime and device in every signature; 3: the stat index in a file of its own)
 MAX_PACK_BYTES = 512 * 1024 * 1024
 DIRNAME = ".vllm-lint-cache"
+PACK = "cache.json"  # the entries (of results; of extractions, in the extractions' folder)
+INDEX = "index.json"  # the stat index of the version folder
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _WATCHED = ("linter", "rules")  # walked, sub-folders included
 
@@ -203,9 +206,9 @@ class Cache:
         self._extract_folder: str | None = None
         self.extractions: dict | None = None  # read on first use: a warm run never needs it
         self.extractions_added: dict = {}
-        # pack name ("" for the version folder's) -> the stat signature of the pack file as it
-        # was when this run read it ("absent"), or None (it could not tell): the save reads a
-        # pack again only when another run replaced it meanwhile
+        # (folder name, "" for the version folder; pack file) -> the stat signature of the pack
+        # as it was when this run read it ("absent"), or None (it could not tell): the save
+        # reads a pack again only when another run replaced it meanwhile
         self._read_as: dict = {}
 
     @staticmethod
@@ -247,14 +250,15 @@ class Cache:
     def put_extraction(self, key: str, path: str, payload: dict) -> None:
         self.extractions_added[key] = [path, payload]
 
-    # -- one pack file per tool version: the entries and the stat index
+    # -- two pack files per tool version: the entries (PACK) and the stat index (INDEX)
     #
     # ``entries``: key -> [path, compact result].  ``files`` (the stat index, like
     # git's): path -> [size, mtime_ns, ctime_ns, inode, device, content digest, whether
     # the bytes name vllm/lmcache]; it spares reading unchanged files.  A file is only
     # recorded when last changed over RACY_SECONDS before, so an edit in the same clock
     # tick as the recording cannot hide behind an equal mtime.  One file rather than one
-    # per entry: creating files is the slow part of a cold run on most file systems.
+    # per entry: creating files is the slow part of a cold run on most file systems; the
+    # index apart, since most runs that store entries change no row of it.
     # The extractions' pack (``entries`` only) is read and written the same way.
 
     def _open_folder(self, create: bool, name: str | None = None) -> int | None:
@@ -295,19 +299,19 @@ class Cache:
         finally:
             os.close(root)
 
-    def _read_json(self, name: str | None = None) -> dict:
-        """The pack of the version folder (or of the root's folder ``name``), or {}: read
-        non-blocking, bounded, never through a link, of this format."""
+    def _read_json(self, name: str | None = None, file: str = PACK) -> dict:
+        """The pack ``file`` of the version folder (or of the root's folder ``name``), or {}:
+        read non-blocking, bounded, never through a link, of this format."""
         from linter import bounded_json
         from linter.source_file import read_file
 
         folder = self._open_folder(create=False, name=name)
         if folder is None:
-            self._read_as[name or ""] = None
+            self._read_as[name or "", file] = None
             return {}
         try:
-            self._read_as[name or ""] = _pack_signature(folder)  # before reading: a replacement after it shows
-            data = read_file(PACK, MAX_PACK_BYTES, follow=False, dir_fd=folder)  # never blocks, never follows a link
+            self._read_as[name or "", file] = _pack_signature(folder, file)  # before reading: a replacement after it shows
+            data = read_file(file, MAX_PACK_BYTES, follow=False, dir_fd=folder)  # never blocks, never follows a link
             if len(data) > MAX_PACK_BYTES:
                 return {}
             pack = bounded_json.loads(data, max_depth=16)
@@ -319,19 +323,19 @@ class Cache:
             return {}
         return pack
 
-    def _read_pack(self) -> tuple[dict, dict]:
-        pack = self._read_json()
-        files, entries = pack.get("files"), pack.get("entries")
-        if not isinstance(files, dict) or not isinstance(entries, dict):
-            return {}, {}
-        files = {p: row for p, row in files.items() if _valid_row(row)}
-        return files, _valid_entries(entries)
+    def _read_entries(self) -> dict:
+        entries = self._read_json().get("entries")
+        return _valid_entries(entries) if isinstance(entries, dict) else {}
+
+    def _read_index(self) -> dict:
+        files = self._read_json(file=INDEX).get("files")
+        return {p: row for p, row in files.items() if _valid_row(row)} if isinstance(files, dict) else {}
 
     def load(self) -> dict:
-        """Read the pack (once: the run's later calls, one per group of files with their own
-        settings, reuse it); return the stat index."""
+        """Read the packs (once: the run's later calls, one per group of files with their own
+        settings, reuse them); return the stat index."""
         if not self._loaded:
-            self.files, self.entries = self._read_pack()
+            self.files, self.entries = self._read_index(), self._read_entries()
             self._loaded = True
         return self.files
 
@@ -348,14 +352,15 @@ class Cache:
             self.file_updates[path] = row
 
     def save(self) -> None:
-        """Write the pack: what another run saved meanwhile, then this run's entries and index updates.
+        """Write the packs this run changed: what another run saved meanwhile, then this run's
+        entries (``cache.json``) and index updates (``index.json``).
 
         An entry of a path that this run stored anew is dropped (the file changed, or
         the settings did), so the pack holds about one entry per file; likewise for the
         extractions' pack."""
         if self.extractions_added:
             name = os.path.basename(self.extract_folder)
-            if self.extractions is not None and self._unchanged(name):
+            if self.extractions is not None and self._unchanged(name, PACK):
                 stored = self.extractions  # as this run read it: no other run saved since
             else:
                 stored = self._read_json(name).get("entries")
@@ -363,34 +368,36 @@ class Cache:
             extractions = _renew(stored, self.extractions_added)
             if self._write({"v": FORMAT, "entries": extractions}, name):
                 self.extractions, self.extractions_added = extractions, {}
-        if not self.added and not self.file_updates:
-            return
-        if self._loaded and self._unchanged(""):
-            files, entries = dict(self.files), self.entries  # as this run read them: no other run saved since
-        else:
-            files, entries = self._read_pack()  # a concurrent run's additions are kept
-        files.update(self.file_updates)
-        entries = _renew(entries, self.added)
-        if self._write({"v": FORMAT, "files": files, "entries": entries}):
-            self.files, self.entries, self.added, self.file_updates = files, entries, {}, {}
+        if self.added:
+            # as this run read them when no other run saved since, else what it saved (kept)
+            entries = self.entries if self._loaded and self._unchanged("", PACK) else self._read_entries()
+            entries = _renew(entries, self.added)
+            if self._write({"v": FORMAT, "entries": entries}):
+                self.entries, self.added = entries, {}
+        if self.file_updates:
+            files = dict(self.files) if self._loaded and self._unchanged("", INDEX) else self._read_index()
+            files.update(self.file_updates)
+            if self._write({"v": FORMAT, "files": files}, file=INDEX):
+                self.files, self.file_updates = files, {}
 
-    def _unchanged(self, name: str) -> bool:
-        """Whether the pack ``name`` ("": the version folder's) is the file this run read: the
-        same signature (size, modification and change times, inode, device), or absent then and now."""
-        before = self._read_as.get(name)
+    def _unchanged(self, name: str, file: str) -> bool:
+        """Whether the pack ``file`` of the folder ``name`` ("": the version folder) is the file
+        this run read: the same signature (size, modification and change times, inode, device),
+        or absent then and now."""
+        before = self._read_as.get((name, file))
         if before is None:
             return False
         folder = self._open_folder(create=False, name=name or None)
         if folder is None:
             return False
         try:
-            return _pack_signature(folder) == before
+            return _pack_signature(folder, file) == before
         finally:
             os.close(folder)
 
-    def _write(self, pack: dict, name: str | None = None) -> bool:
-        """Write ``pack`` atomically as the pack of the version folder (or of the root's folder
-        ``name``), never through a link; False when it cannot be written."""
+    def _write(self, pack: dict, name: str | None = None, file: str = PACK) -> bool:
+        """Write ``pack`` atomically as the pack ``file`` of the version folder (or of the root's
+        folder ``name``), never through a link; False when it cannot be written."""
         folder = self._open_folder(create=True, name=name)
         if folder is None:
             return False  # refused (a link) or cannot be made: the run is only slower
@@ -401,7 +408,7 @@ class Cache:
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(data.encode("utf-8", "surrogateescape"))
-                os.replace(tmp, PACK, src_dir_fd=folder, dst_dir_fd=folder)
+                os.replace(tmp, file, src_dir_fd=folder, dst_dir_fd=folder)
             except BaseException:
                 try:
                     os.unlink(tmp, dir_fd=folder)
@@ -415,11 +422,11 @@ class Cache:
         return True
 
 
-def _pack_signature(folder: int):
-    """The stat signature of the pack file in the folder descriptor ``folder`` (its link's, when
-    it is one), "absent", or None when it cannot be told."""
+def _pack_signature(folder: int, file: str):
+    """The stat signature of the pack ``file`` in the folder descriptor ``folder`` (its link's,
+    when it is one), "absent", or None when it cannot be told."""
     try:
-        return stat_signature(os.stat(PACK, dir_fd=folder, follow_symlinks=False))
+        return stat_signature(os.stat(file, dir_fd=folder, follow_symlinks=False))
     except FileNotFoundError:
         return "absent"
     except OSError:
@@ -451,5 +458,4 @@ def _renew(entries: dict, added: dict) -> dict:
     return out
 
 
-PACK = "cache.json"
 RACY_SECONDS = 2.0

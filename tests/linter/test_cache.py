@@ -158,37 +158,49 @@ def test_concurrent_writers_leave_whole_entries(tree):
 
 
 def test_a_save_reads_the_pack_again_only_when_another_run_replaced_it(tree, monkeypatch):
-    """Runs that load an existing pack and save after one another keep each other's entries
-    (the second sees the first replaced the pack and merges it); a run whose pack nobody
-    replaced writes what it read without reading the pack again."""
+    """Runs that load existing packs and save after one another keep each other's entries and
+    index rows (the second sees the first replaced the packs and merges them); a run whose
+    packs nobody replaced writes what it read without reading them again, and a run that
+    changes no index row leaves the index file as it is (a new --target-version)."""
+    def row(n):
+        return [n, 1, 1, n, 1, "d" * 40, True]
+
     first = Cache(str(tree / "c"), tool="t")
     first.put("0" * 40, "w.sh", {})
     first.put_extraction("e0" * 20, "w.sh", {})
+    first.note_file("w.sh", row(0))
     first.save()
     a, b = Cache(str(tree / "c"), tool="t"), Cache(str(tree / "c"), tool="t")
-    a.load(), b.load()
-    a.load_extractions(), b.load_extractions()
-    a.put("a" * 40, "x.sh", {})
-    a.put_extraction("ea" * 20, "x.sh", {})
-    b.put("b" * 40, "y.sh", {})
-    b.put_extraction("eb" * 20, "y.sh", {})
+    for run_ in (a, b):
+        run_.load(), run_.load_extractions()
+    for run_, k, path in ((a, "a", "x.sh"), (b, "b", "y.sh")):
+        run_.put(k * 40, path, {})
+        run_.put_extraction("e" + k * 39, path, {})
+        run_.note_file(path, row(len(path) + ord(k)))
     a.save()
-    b.save()  # a replaced both packs since b read them: b reads them again
+    b.save()  # a replaced the packs since b read them: b reads them again
     c = Cache(str(tree / "c"), tool="t")
     c.load()
     assert all(c.get(k * 40) == {} for k in "0ab")
-    assert all(c.get_extraction(k * 20) == {} for k in ("e0", "ea", "eb"))
+    assert all(c.get_extraction(k) == {} for k in ("e0" * 20, "e" + "a" * 39, "e" + "b" * 39))
+    assert sorted(c.files) == ["w.sh", "x.sh", "y.sh"]
     reads = []
     original = Cache._read_json
-    monkeypatch.setattr(Cache, "_read_json", lambda self, name=None: reads.append(name) or original(self, name))
+    monkeypatch.setattr(Cache, "_read_json", lambda self, *a, **k: reads.append(a or k) or original(self, *a, **k))
+    index = next((tree / "c").glob("v*/index.json"))
+    before = index.stat()
     c.put("c" * 40, "z.sh", {})
     c.put_extraction("ec" * 20, "z.sh", {})
+    c.note_file("w.sh", row(0))  # as it is: no update
     c.save()
     assert reads == [], "nobody replaced the packs c read: they are not read again"
+    after = index.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns), "no index row changed: not rewritten"
     d = Cache(str(tree / "c"), tool="t")
     d.load()
     assert all(d.get(k * 40) == {} for k in "0abc")
-    assert all(d.get_extraction(k * 20) == {} for k in ("e0", "ea", "eb", "ec"))
+    assert all(d.get_extraction(k) == {} for k in ("e0" * 20, "e" + "a" * 39, "e" + "b" * 39, "ec" * 20))
+    assert d.files == c.files
 
 
 def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
@@ -199,7 +211,7 @@ def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
             os.utime(p, (old, old))
     expected = run("--no-cache", "--output-format", "concise", ".")
     assert run("--output-format", "concise", ".") == expected
-    index = json.loads(next((tree / DIRNAME).glob("v*/cache.json")).read_text())
+    index = json.loads(next((tree / DIRNAME).glob("v*/index.json")).read_text())
     assert index["files"], "unchanged old files are recorded"
     assert run("--output-format", "concise", ".") == expected  # served from the index and the entries
     serve = tree / "examples" / "deploy" / "serve.sh"

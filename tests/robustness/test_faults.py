@@ -254,8 +254,9 @@ def _run_cached(repo: Path, *args: str) -> tuple[int, str]:
     return proc.returncode, proc.stdout.decode()
 
 
-def _pack(repo: Path) -> Path:
-    (pack,) = (repo.parent / "cache").glob("v*/cache.json")
+def _pack(repo: Path, file: str = "cache.json") -> Path:
+    """The results' pack (``cache.json``: the entries; ``index.json``: the stat index)."""
+    (pack,) = (repo.parent / "cache").glob(f"v*/{file}")
     return pack
 
 
@@ -264,11 +265,14 @@ def _expected(repo: Path) -> tuple[int, str]:
     return proc.returncode, proc.stdout.decode()
 
 
-@pytest.mark.parametrize("attack", ["fifo", "dev-zero", "huge-spans", "wrong-types", "wrong-rows", "deep", "link"])
-def test_a_hostile_cache_pack_is_a_miss(cached_tree: Path, attack: str) -> None:
+@pytest.mark.parametrize(("attack", "file"), [
+    *((a, f) for a in ("fifo", "dev-zero", "deep", "link") for f in ("cache.json", "index.json")),
+    ("huge-spans", "cache.json"), ("wrong-types", "cache.json"), ("wrong-rows", "index.json"),
+])
+def test_a_hostile_cache_pack_is_a_miss(cached_tree: Path, attack: str, file: str) -> None:
     expected = _expected(cached_tree)
     assert _run_cached(cached_tree) == expected
-    pack = _pack(cached_tree)
+    pack = _pack(cached_tree, file)
     data = json.loads(pack.read_text())
     pack.unlink()
     if attack == "fifo":
