@@ -19,6 +19,7 @@ draws a conclusion from an opaque part.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from typing import Any, Literal
@@ -576,22 +577,37 @@ def resolve_option(release: Release, arg: str) -> _Resolved:
 
 
 def _option_tuples(release: Release, arg: str) -> list[tuple[OptionSpec, str, str | None]]:
+    """argparse's ``_get_option_tuples``: the options ``arg`` abbreviates, in registration order
+    (found through :func:`_starting`, not by testing every option string of the release)."""
     out: list[tuple[OptionSpec, str, str | None]] = []
+    by_name = release.by_name
     if len(arg) >= 2 and arg[1] == "-":
         if not release.allow_abbrev:
             return out
         prefix, explicit = (arg.split("=", 1) + [None])[:2] if "=" in arg else (arg, None)
-        for opt, spec in release.by_name.items():
-            if opt.startswith(prefix):
-                out.append((spec, opt, explicit))
+        for opt in _starting(release, prefix):
+            out.append((by_name[opt], opt, explicit))
     else:
         short_prefix, short_explicit = arg[:2], arg[2:]
-        for opt, spec in release.by_name.items():
+        # ``opt == arg[:2]`` or ``opt.startswith(arg)``: both start with ``arg[:2]``
+        for opt in _starting(release, short_prefix):
             if opt == short_prefix:
-                out.append((spec, opt, short_explicit))
+                out.append((by_name[opt], opt, short_explicit))
             elif opt.startswith(arg):
-                out.append((spec, opt, None))
+                out.append((by_name[opt], opt, None))
     return out
+
+
+def _starting(release: Release, prefix: str) -> list[str]:
+    """The option strings of ``release`` that start with ``prefix``, in registration order
+    (``by_name``'s): a bisection of its sorted strings (:attr:`Release.option_order`)."""
+    ordered, place = release.option_order
+    found = []
+    for i in range(bisect.bisect_left(ordered, prefix), len(ordered)):
+        if not ordered[i].startswith(prefix):
+            break
+        found.append(ordered[i])
+    return sorted(found, key=place.__getitem__)
 
 
 def _argparse(parsed: ParsedLaunch, items: list[Item], positional_slots: int) -> None:

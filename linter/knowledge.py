@@ -201,6 +201,13 @@ class Release(Record):
         """Every option string, in parser registration order (argparse's dict order)."""
         return list(self.by_name)
 
+    @cached_property
+    def option_order(self) -> tuple[list[str], dict[str, int]]:
+        """The option strings sorted (the abbreviations of a prefix are a stretch of them: what
+        :func:`linter.argmodel.resolve_option` looks up), and each one's place in
+        :attr:`option_strings`."""
+        return sorted(self.option_strings), {n: i for i, n in enumerate(self.option_strings)}
+
     @property
     def parser(self) -> dict:
         return self.data.get("parser", {})

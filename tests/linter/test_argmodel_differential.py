@@ -112,3 +112,41 @@ def test_model_agrees_with_argparse(version):
                 assert [v.text for v in o.values] == [w for w in want if w is not None], argv
 
     check()
+
+
+def _option_tuples_by_scan(release, arg):
+    """argparse 3.11's ``_get_option_tuples`` written out over the release's option strings in
+    registration order: every string tested (what the model's bisection must give)."""
+    out = []
+    if arg[1] == "-":
+        if not release.allow_abbrev:
+            return out
+        prefix, explicit = arg.split("=", 1) if "=" in arg else (arg, None)
+        return [(spec, opt, explicit) for opt, spec in release.by_name.items() if opt.startswith(prefix)]
+    for opt, spec in release.by_name.items():
+        if opt == arg[:2]:
+            out.append((spec, opt, arg[2:]))
+        elif opt.startswith(arg):
+            out.append((spec, opt, None))
+    return out
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=str)
+def test_abbreviations_are_found_as_a_scan_of_every_option_finds_them(version):
+    """Every prefix of every option string (with a value, and the single-dash forms: ``-tp``,
+    ``-tp4``, ``-O3``) gives the options it abbreviates in registration order, as argparse's
+    scan of every option string does: ambiguity candidates are listed in that order."""
+    release = knowledge.release(version)
+    args = {"--", "-", "--=x", "-x", "-tp4", "-O3", "-q8"}
+    for opt in release.option_strings:
+        for k in range(2, len(opt) + 1):
+            args.update((opt[:k], opt[:k] + "=8"))
+        if not opt.startswith("--"):
+            args.update((opt + "4", opt + "=4"))
+    checked = ambiguous = 0
+    for arg in sorted(a for a in args if len(a) >= 2):
+        got = argmodel._option_tuples(release, arg)
+        assert got == _option_tuples_by_scan(release, arg), arg
+        checked += 1
+        ambiguous += len(got) > 1
+    assert checked > 5000 and ambiguous > 1000
