@@ -77,6 +77,8 @@ def _one_of(v, allowed):
 
 _SETTING_KINDS = get_args(get_type_hints(Setting)["kind"])
 _ORIGINS = get_args(get_type_hints(VersionHint)["origin"])
+_PROGRAMS = get_args(Program)  # once: typing's get_args on every launch read back was a tenth of the decoding
+_STYLES = get_args(Style)
 
 
 def _tok(t: Token | None):
@@ -154,7 +156,7 @@ def _checked(check):
 _LAUNCH = {
     "path": _checked(_str), "kind": _checked(_str), "entrypoint": _checked(_str), "group": _checked(_str),
     "evidence": _checked(_str),
-    "program": _checked(lambda v: _one_of(v, get_args(Program))), "style": _checked(lambda v: _one_of(v, get_args(Style))),
+    "program": _checked(lambda v: _one_of(v, _PROGRAMS)), "style": _checked(lambda v: _one_of(v, _STYLES)),
     "editable": _checked(_bool), "shell_words": _checked(_bool), "strong": _checked(_bool),
     "span": (lambda s: [s.start, s.end], lambda d, size: _span(*_row(d, 2), size)),
     "entry": (lambda ts: [_tok(t) for t in ts], _tokens),
