@@ -85,14 +85,32 @@ def _classify(ctx: LaunchContext, opt: ParsedOption) -> Lifecycle | None:
     later = knowledge.first_accepted_after(name, target)
     if later is not None:
         return Lifecycle("not-yet", name, available_in=str(later))
+    if ctx.launch.entrypoint != "config" and opt.setting is not None:
+        suggestion = _closest(release, opt.written, True)
+    else:
+        suggestion = _closest(release, name, False)
+    return Lifecycle("unknown", name, suggestion=suggestion)
+
+
+# (id of a release, the word, whether it is a keyword) -> (that release, held so that no other
+# takes its id; the closest of its option strings or dests); bounded, as a run's typos are
+_CLOSEST: dict[tuple[int, str, bool], tuple[object, str | None]] = {}
+_CLOSEST_MAX = 4096
+
+
+def _closest(release, word: str, dest: bool) -> str | None:
+    """The option string (``dest``: the keyword, by dest) of ``release`` closest to ``word``, or
+    None: difflib's, once per release and word in a run (a typo copied into many files
+    is searched for once; a search compares it with each of the release's 400 options)."""
+    key = (id(release), word, dest)
+    kept = _CLOSEST.get(key)
+    if kept is not None and kept[0] is release:
+        return kept[1]
     import difflib  # here: only an option no release accepts needs it
 
-    suggestion = None
-    if ctx.launch.entrypoint != "config" and opt.setting is not None:
-        close = difflib.get_close_matches(opt.written, list(release.by_dest), n=1, cutoff=0.75)
-    else:
-        close = difflib.get_close_matches(name, release.option_strings, n=1, cutoff=0.75)
-    if close:
-        suggestion = close[0]
-    return Lifecycle("unknown", name, suggestion=suggestion)
+    close = difflib.get_close_matches(word, list(release.by_dest) if dest else release.option_strings, n=1, cutoff=0.75)
+    if len(_CLOSEST) >= _CLOSEST_MAX:
+        _CLOSEST.clear()
+    _CLOSEST[key] = (release, close[0] if close else None)
+    return close[0] if close else None
 

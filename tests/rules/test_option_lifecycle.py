@@ -80,3 +80,25 @@ def test_deprecated_option_uses_the_inventory(tmp_path):
     r = lint(tmp_path, "a.sh", "vllm serve m --mamba-cache-mode align\n", "shell", "0.33")
     # 0.33 deprecates --mamba-cache-mode and it has no effect: one report, by the more specific rule
     assert codes(r) in (["VL108"], ["VL103"])
+
+
+def test_a_typo_copied_into_many_files_is_searched_for_once(tmp_path, monkeypatch):
+    """The closest option to an unknown one is difflib's, asked once per release and word in a
+    run: every file with the same typo gets the same suggestion (a keyword by its dest)."""
+    import difflib
+
+    from rules._lib import lifecycle
+
+    monkeypatch.setattr(lifecycle, "_CLOSEST", {})
+    asked = []
+    real = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches", lambda word, *a, **k: asked.append(word) or real(word, *a, **k))
+    messages = []
+    for i in range(3):
+        r = lint(tmp_path, f"s{i}.sh", f"vllm serve m --max-modle-len {i + 4096} --port 8000\n", "shell", "0.31")
+        messages.extend(d.message for d in r.diagnostics if "did you mean" in d.message)
+    assert len(messages) == 3 and len(set(messages)) == 1 and "`--max-model-len`" in messages[0]
+    assert asked == ["--max-modle-len"]
+    r = lint(tmp_path, "launch.py", "from vllm import LLM\nllm = LLM(model='m', max_num_seq=8)\n", "python", "0.31")
+    assert [d.message for d in r.diagnostics if "did you mean" in d.message] == ["`max_num_seq` is not a vLLM 0.31.0 option; did you mean `max_num_seqs`?"]
+    assert asked == ["--max-modle-len", "max_num_seq"]
