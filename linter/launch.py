@@ -103,6 +103,12 @@ class Token(Frozen):
         return Span(self.value_start + start, self.value_start + end)
 
 
+# how a setting's value was written (:attr:`Setting.kind`), and where a pin was read
+# (:attr:`VersionHint.origin`): the stored extractions check them (:mod:`linter.stored_extraction`)
+SettingKind = Literal["str", "int", "float", "bool", "null", "json", "opaque"]
+Origin = Literal["image-tag", "pip-pin", "dockerfile-from", "requirements", "comment"]
+
+
 class Setting(Frozen):
     """A keyword-style option: a Python keyword argument or a ``--config`` YAML key.
 
@@ -117,7 +123,7 @@ class Setting(Frozen):
 
     name: Token
     value: Token | None
-    kind: Literal["str", "int", "float", "bool", "null", "json", "opaque"]
+    kind: SettingKind
 
     def __init__(self, name, value, kind="str"):
         _set(self, "name", name)
@@ -132,7 +138,7 @@ class VersionHint(Frozen):
 
     version: str  # as written, e.g. "v0.30.1", "0.30.0", "latest", "nightly"
     span: Span  # where the version text stands (for a fix that bumps it)
-    origin: Literal["image-tag", "pip-pin", "dockerfile-from", "requirements", "comment"]
+    origin: Origin
     editable: bool
 
     def __init__(self, version, span, origin, editable=True):

@@ -13,9 +13,9 @@ which the cache treats as a miss.
 
 from __future__ import annotations
 
-from typing import get_args, get_type_hints
+from typing import get_args
 
-from linter.launch import EnvVar, Launch, Program, Setting, Span, Style, Token, VersionHint
+from linter.launch import EnvVar, Launch, Origin, Program, Setting, SettingKind, Span, Style, Token, VersionHint
 from linter.records import field_names
 from linter.sources import Comment, Extraction, Problem
 
@@ -75,8 +75,8 @@ def _one_of(v, allowed):
     return v
 
 
-_SETTING_KINDS = get_args(get_type_hints(Setting)["kind"])
-_ORIGINS = get_args(get_type_hints(VersionHint)["origin"])
+_SETTING_KINDS = get_args(SettingKind)  # the aliases, not get_type_hints: that evaluates every annotation of the classes
+_ORIGINS = get_args(Origin)
 _PROGRAMS = get_args(Program)  # once: typing's get_args on every launch read back was a tenth of the decoding
 _STYLES = get_args(Style)
 
