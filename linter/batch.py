@@ -297,7 +297,7 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
     cache = _STATE["cache"]
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
-        return _MISS
+        return _Known(digest) if digest else _MISS  # unchanged: its digest is known (a new --target-version)
     if not hit:
         return None
     if not hit.get("d"):
@@ -309,6 +309,15 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
     return (hit, data) if hit else _MISS
 
 
+class _Known:
+    """Not answered by the cache, but unchanged since the stat index recorded its digest."""
+
+    __slots__ = ("digest",)
+
+    def __init__(self, digest: str):
+        self.digest = digest
+
+
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     """(compact result or None when there is nothing to report, the bytes when it has diagnostics),
     and for the parent's cache: (stat index row or None, new entry or None, new extraction entry or None)."""
@@ -316,10 +325,12 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     return done if done is not None else _lint_read(path, kind, prefilter, *read)
 
 
-def _screen_one(path: str, kind: str, prefilter: bool, signature=None):
+def _screen_one(path: str, kind: str, prefilter: bool, signature=None, known: str | None = None):
     """The cheap half of :func:`lint_one`: read the file and screen it.  (its answer, None) when
     that settles it (screened out, unreadable, or in the cache), else (None, (bytes, digest, stat
-    index update)) for :func:`_lint_read`."""
+    index update)) for :func:`_lint_read`.  ``known``: the digest of the file's bytes, from its
+    unchanged stat index row (:class:`_Known`): not computed again (a multi-megabyte manifest's
+    is 1 ms a megabyte); the screening is, as its needles depend on the settings."""
     from linter.engine import lint_file
 
     settings, cache = _STATE["settings"], _STATE.get("cache")
@@ -350,7 +361,7 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None):
         indexed = might = True
     else:
         indexed, might = None, False
-    digest = cache.digest(data) if cache is not None and indexed else ""
+    digest = (known or cache.digest(data)) if cache is not None and indexed else ""
     update = None
     if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
         update = (path, [*signature, digest, indexed])
@@ -562,6 +573,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             fast = _from_index(job[1], job[2], job[3], job[4])
             if fast is _MISS:
                 rest.append(job)
+            elif type(fast) is _Known:
+                rest.append((*job, fast.digest))
             else:
                 packed.append((job[0], fast, (None, None, None)))
         jobs_left = rest
@@ -660,7 +673,7 @@ def _run(jobs, progress, done: int = 0) -> list:
     left: list = []
     kept = 0
     for k, job in enumerate(jobs, 1):
-        answer, read = _screen_one(*job[1:5])
+        answer, read = _screen_one(*job[1:])
         if answer is not None:
             packed.append((job[0], *answer))
         else:

@@ -552,3 +552,32 @@ def test_a_new_target_weighs_only_the_files_whose_extraction_is_not_kept(tree, m
     assert any(p.endswith("serve.sh") for p in kept)  # read before: only its rules are left
     notes = next(p for p in weights if p.endswith("notes.md"))  # screened out: nothing kept, read again
     assert weights[notes] == os.path.getsize(notes) + batch.PER_FILE
+
+
+def test_a_new_target_does_not_digest_unchanged_files_again(tree, monkeypatch):
+    """A new --target-version reads the launch files again (the rules need their text) but takes
+    their digests from the stat index; the results are those of an uncached run."""
+    import traceback
+
+    for p in tree.rglob("*"):
+        if p.is_file():
+            os.utime(p, (1_600_000_000, 1_600_000_000))
+    run("--output-format", "concise", ".")
+    screened = []
+    real = Cache.digest
+
+    def digest(data):
+        if any(frame.name == "_screen_one" for frame in traceback.extract_stack()):
+            screened.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(Cache, "digest", staticmethod(digest))
+    got = run("--target-version", "0.30", "--output-format", "concise", ".")
+    assert screened == []
+    monkeypatch.setattr(Cache, "digest", staticmethod(real))
+    assert got == run("--no-cache", "--target-version", "0.30", "--output-format", "concise", ".")
+    # a file that changed is digested anew
+    (tree / "examples" / "deploy" / "serve.sh").write_text((tree / "examples" / "deploy" / "serve.sh").read_text() + "\n# edited\n")
+    monkeypatch.setattr(Cache, "digest", staticmethod(digest))
+    run("--target-version", "0.30", "--output-format", "concise", ".")
+    assert len(screened) == 1
