@@ -86,3 +86,19 @@ def test_show_launches_lists_config_with_its_path(tmp_path):
     assert not any("no such YAML file" in n for n in found["notes"])
     assert any(o["name"] == "--config" and o["value"] == "/etc/vllm/absent.yaml" for o in missing["options"])
     assert any("--config /etc/vllm/absent.yaml: no such YAML file" in n for n in missing["notes"])
+
+
+def test_the_command_line_collects_garbage_less_often_and_the_server_as_python_does(monkeypatch):
+    import gc
+
+    from linter import cli
+
+    assert gc.get_threshold() == (100_000, 50, 100)
+    seen = []
+    monkeypatch.setattr(gc, "set_threshold", lambda *t: seen.append(t))
+    import linter.server as server
+
+    monkeypatch.setattr(server, "serve", lambda argv: 0)
+    with pytest.raises(SystemExit):
+        cli.main(["server"])
+    assert seen == [cli.GC_DEFAULTS]
