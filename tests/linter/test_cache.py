@@ -581,3 +581,34 @@ def test_a_new_target_does_not_digest_unchanged_files_again(tree, monkeypatch):
     monkeypatch.setattr(Cache, "digest", staticmethod(digest))
     run("--target-version", "0.30", "--output-format", "concise", ".")
     assert len(screened) == 1
+
+
+def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
+    """Ctrl-C while the first process lints: the forked ones are ended and reaped, none is left behind."""
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(batch, "_workers", lambda: 3)
+    forked = []
+    real_fork = batch._fork
+
+    def fork(*args):
+        child = real_fork(*args)
+        if child is not None:
+            forked.append(child[0])
+        return child
+
+    real_run = batch._run
+
+    def run_then_interrupt(jobs, progress, done=0):
+        if progress.total:  # the first process
+            raise KeyboardInterrupt
+        return real_run(jobs, progress, done)
+
+    monkeypatch.setattr(batch, "_fork", fork)
+    monkeypatch.setattr(batch, "_run", run_then_interrupt)
+    cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
+    with pytest.raises(KeyboardInterrupt):
+        project.lint(cands, Settings(), compact=True)
+    assert len(forked) == 2
+    for pid in forked:
+        with pytest.raises(ChildProcessError):  # reaped already
+            os.waitpid(pid, os.WNOHANG)
