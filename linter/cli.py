@@ -151,7 +151,42 @@ class _Command(click.Command):
                 click.echo(f"vllm-lint server needs pygls: pip install 'vllm-lint[server]' ({exc})", err=True)
                 sys.exit(EXIT_ERROR)
             sys.exit(serve(argv[1:]))
-        return super().main(args, *rest, **kwargs)
+        if args is not None or not kwargs.get("standalone_mode", True):
+            return super().main(args, *rest, **kwargs)  # called as a function (tests, a program embedding it)
+        try:
+            super().main(args, *rest, **kwargs)
+        except SystemExit as exc:
+            _exit_now(exc.code)
+        _exit_now(EXIT_CLEAN)
+
+
+def _exit_now(code) -> None:
+    """End the process with ``code`` as ``sys.exit(code)`` would, without tearing the interpreter
+    down: freeing the run's objects one by one took 35 ms of a cold run of a 6,000-file tree and
+    15 ms of a warm one.  The report is flushed already (:func:`_flush_stdout`); both streams
+    are flushed again, and the ``atexit`` handlers run (none are vllm-lint's: coverage's, a
+    plugin's)."""
+    if code is None:
+        code = EXIT_CLEAN
+    elif not isinstance(code, int):
+        try:
+            sys.stderr.write(f"{code}\n")  # as sys.exit says a message, exit code 1
+        except (OSError, ValueError, AttributeError):
+            pass
+        code = 1
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()
+    except Exception:  # noqa: BLE001 - a handler's failure must not change the exit code (nor does it at a normal exit)
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code & 0xFF)  # (the status the system keeps of any code, as for sys.exit)
 
 
 def _print_version(ctx, _param, value) -> None:

@@ -102,3 +102,27 @@ def test_the_command_line_collects_garbage_less_often_and_the_server_as_python_d
     with pytest.raises(SystemExit):
         cli.main(["server"])
     assert seen == [cli.GC_DEFAULTS]
+
+
+def test_the_program_ends_without_tearing_down_but_as_sys_exit_would(tmp_path):
+    """Run as a program, vllm-lint ends with os._exit after flushing its streams and running the
+    atexit handlers (a coverage run's, a plugin's): the same output and exit code as before."""
+    import subprocess
+    import sys
+
+    (tmp_path / "serve.sh").write_text("vllm serve m --swap-space 4\n")
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+        "sys.argv = ['vllm-lint', '--no-cache', '--output-format', 'concise', 'serve.sh']\n"
+        "from linter.cli import main\n"
+        "main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    assert "serve.sh:1:" in run.stdout and "VL101" in run.stdout
+    assert run.stderr.endswith("atexit ran\n")
+    clean = subprocess.run([sys.executable, "-c", code.replace("'serve.sh'", "'--version'")], cwd=tmp_path, capture_output=True, text=True)
+    assert clean.returncode == 0 and clean.stdout.startswith("vllm-lint")
+    usage = subprocess.run([sys.executable, "-c", code.replace("'serve.sh'", "'--no-such-flag'")], cwd=tmp_path, capture_output=True, text=True)
+    assert usage.returncode == 2 and "No such option" in usage.stderr

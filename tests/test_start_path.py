@@ -37,7 +37,7 @@ code = None
 try:
     with contextlib.redirect_stdout(out):
         import linter.cli
-        linter.cli.main()
+        linter.cli.main(sys.argv[1:])  # (as a function: a program's run would end in os._exit, before the report below)
 except SystemExit as exc:
     code = exc.code
 ours = [m for name, m in sorted(sys.modules.items()) if name.split(".")[0] in ("linter", "rules") and m is not None]

@@ -41,7 +41,7 @@ out = io.StringIO()
 try:
     with contextlib.redirect_stdout(out):
         import linter.cli
-        linter.cli.main()
+        linter.cli.main(sys.argv[1:])  # (as a function: a program's run would end in os._exit, before the report below)
 except SystemExit:
     pass
 print(json.dumps({"out": out.getvalue(), "modules": sorted(sys.modules)}))
