@@ -598,7 +598,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             _STATE["paths"] = {job[0]: job[1] for job in jobs_left}
             queue, children = _fork_takers(len(chunks), n - 1, chunks)
             try:
-                mine, _taken = _take(queue, chunks, progress)
+                mine = _take(queue, chunks, progress)
             finally:
                 os.close(queue)
             packed.extend(mine)
@@ -750,20 +750,17 @@ def _fork_takers(count: int, n: int, chunks) -> tuple[int, list]:
     return queue, children
 
 
-def _take(queue: int, chunks, progress) -> tuple[list, list[int]]:
-    """Take chunk numbers from ``queue`` until it is empty, linting each chunk: (the packed
-    results, the numbers taken).  Two bytes a read: a read of a pipe takes its bytes whole,
-    and every number was written before the first read."""
+def _take(queue: int, chunks, progress) -> list:
+    """Take chunk numbers from ``queue`` until it is empty, linting each chunk: the packed
+    results.  Two bytes a read: a read of a pipe takes its bytes whole, and every number was
+    written before the first read."""
     packed: list = []
-    taken: list[int] = []
     while True:
         data = os.read(queue, 2)
         if len(data) < 2:
             break
-        k = int.from_bytes(data, "little")
-        taken.append(k)
-        packed.extend(_run(chunks[k], progress, len(packed)))
-    return packed, taken
+        packed.extend(_run(chunks[int.from_bytes(data, "little")], progress, len(packed)))
+    return packed
 
 
 def _fork(queue: int, feed: int, chunks) -> tuple[int, int] | None:
@@ -780,8 +777,7 @@ def _fork(queue: int, feed: int, chunks) -> tuple[int, int] | None:
             os.close(read_end)
             os.close(feed)
             _worker_signals()
-            packed, _taken = _take(queue, chunks, _Progress(0))
-            data = _to_wire(packed)
+            data = _to_wire(_take(queue, chunks, _Progress(0)))
             with os.fdopen(write_end, "wb") as f:
                 f.write(data)
             code = 0
