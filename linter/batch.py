@@ -46,8 +46,6 @@ CHUNK_WEIGHT = 128 << 10  # what the processes take at a time, at least (a heavi
 # past it is read (and screened) again then.  A few multi-megabyte install manifests fit: each
 # was read twice.
 KEEP_BYTES = 32 << 20
-CHUNK = 48
-CHUNK_BYTES = 1 << 20  # a chunk's files hold at most this many bytes (a bigger file is a chunk alone)
 PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
 
 # set in the calling process before the shares fork (their processes inherit them)
@@ -595,8 +593,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         if chunks is None:
             packed.extend(_run(jobs_left, progress))
         else:
-            _STATE["paths"] = {job[0]: job[1] for job in jobs_left}
-            queue, children = _fork_takers(len(chunks), n - 1, chunks)
+            queue, children = _fork_takers(chunks, n - 1)
             try:
                 mine = _take(queue, chunks, progress)
             finally:
@@ -605,7 +602,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             done = len(mine)
             while children:
                 child = children.pop(0)
-                part = _collect(child)
+                part = _collect(child, jobs_left)
                 if part is None:  # its process failed: what it took is linted here (below)
                     continue
                 packed.extend(part)
@@ -692,20 +689,18 @@ def _run(jobs, progress, done: int = 0) -> list:
 
 
 def _weight(job, cache) -> int:
-    """The work of ``job`` for the shares: its bytes (to read, screen and lint) plus
-    :data:`PER_FILE`; only :data:`PER_FILE` when the stat index has it unchanged and the cache
-    holds its extraction (a new ``--target-version``: only the rules are left)."""
+    """The work of ``job`` for the processes: its bytes (to read, screen and lint) plus
+    :data:`PER_FILE`; only :data:`PER_FILE` when its digest is known unchanged (:class:`_Known`,
+    the job's sixth item) and the cache holds its extraction (a new ``--target-version``: only
+    the rules are left)."""
+    if len(job) > 5 and cache.get_extraction(cache.extraction_key(job[1], job[2], job[5], images_key(_STATE["settings"]))) is not None:
+        return PER_FILE
     sig = job[4]
     if sig is None:
         try:
             return os.stat(job[1]).st_size + PER_FILE
         except OSError:
             return PER_FILE
-    if cache is not None:
-        known = _STATE["index"].get(job[1])
-        if known is not None and known[5] and tuple(known[:5]) == tuple(sig):
-            if cache.get_extraction(cache.extraction_key(job[1], job[2], known[5], images_key(_STATE["settings"]))) is not None:
-                return PER_FILE
     return sig[0] + PER_FILE
 
 
@@ -729,14 +724,14 @@ def _chunks(jobs, weights: list[int]) -> list:
     return [[jobs[k] for k in sorted(c)] for c in chunks]
 
 
-def _fork_takers(count: int, n: int, chunks) -> tuple[int, list]:
-    """A queue of the ``count`` chunk numbers (a pipe, written whole before any process reads
-    it) and ``n`` forked processes taking chunks from it (:func:`_taker`): (the queue's read
-    end, [(pid, the read end of its results)]); fewer processes when a fork fails."""
+def _fork_takers(chunks, n: int) -> tuple[int, list]:
+    """A queue of the numbers of ``chunks`` (a pipe, written whole before any process reads it)
+    and ``n`` forked processes taking chunks from it (:func:`_take`): (the queue's read end,
+    [(pid, the read end of its results)]); fewer processes when a fork fails."""
     import gc
 
     queue, feed = os.pipe()
-    os.write(feed, b"".join(k.to_bytes(2, "little") for k in range(count)))  # (under 2 KiB: fits any pipe)
+    os.write(feed, b"".join(k.to_bytes(2, "little") for k in range(len(chunks))))  # (under 2 KiB: fits any pipe)
     children = []
     gc.freeze()  # the collector of each process leaves the inherited objects alone: their pages stay shared
     try:
@@ -789,8 +784,8 @@ def _fork(queue: int, feed: int, chunks) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _collect(child) -> list | None:
-    """The packed results of a taker's process, or None when it failed."""
+def _collect(child, jobs) -> list | None:
+    """The packed results of a taker's process (which took some of ``jobs``), or None when it failed."""
     pid, fd = child
     try:
         with os.fdopen(fd, "rb") as f:
@@ -800,7 +795,7 @@ def _collect(child) -> list | None:
     if os.waitstatus_to_exitcode(status) != 0:
         return None
     try:
-        return _from_wire(data, _STATE["paths"])
+        return _from_wire(data, {job[0]: job[1] for job in jobs})
     except (ValueError, TypeError, KeyError, IndexError):  # cut short: what it took is linted here
         return None
 

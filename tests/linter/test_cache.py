@@ -545,7 +545,13 @@ def test_a_new_target_weighs_only_the_files_whose_extraction_is_not_kept(tree, m
     cache.load_extractions()
     batch._STATE.update(settings=Settings(), cache=cache, index=index)
     try:
-        weights = {c.path: batch._weight((0, c.path, c.kind, True, c.signature), cache) for c in cands if c.status == "ok"}
+        weights = {}
+        for c in cands:
+            if c.status != "ok":
+                continue
+            job = (0, c.path, c.kind, True, c.signature)
+            fast = batch._from_index(*job[1:])  # as lint_many makes its jobs
+            weights[c.path] = batch._weight((*job, fast.digest) if type(fast) is batch._Known else job, cache)
     finally:
         batch._STATE.clear()
     kept = {p for p, w in weights.items() if w == batch.PER_FILE}
