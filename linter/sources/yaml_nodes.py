@@ -93,24 +93,15 @@ def _compose_text(text: str) -> list[Node] | None:
 
 def refused(text: str) -> bool:
     """True when libyaml's parser refuses ``text`` (as :func:`compose_documents` reads it: its
-    non-printable characters as spaces) with a syntax error; False when it reads it, when it
-    cannot say alike (no libyaml, a BOM, a tab, nesting past the recursion limit), or when
-    there is no libyaml.  libyaml refuses nothing the pure-Python composer reads (it reads
-    more: tabs between tokens; on 1,051 corpus and bench files the 30 it refused PyYAML
-    refused too), so a caller that only asks whether a text parses is answered without the
-    pure-Python composer, which reads up to the error to word it."""
+    non-printable characters as spaces) with a syntax error; False when it reads it, or when it
+    cannot say alike (no libyaml, a BOM, a tab, nesting past the recursion limit).  libyaml
+    refuses nothing the pure-Python composer reads (it reads more: tabs between tokens; on
+    1,051 corpus and bench files the 30 it refused PyYAML refused too), so a caller that only
+    asks whether a text parses is answered without the pure-Python composer, which reads up to
+    the error to word it."""
     if _CLoader is None or "\ufeff" in text or "\t" in text:
         return False
-    loader = _CLoader(printable(text))
-    try:
-        loader.raw_parse()
-        return False
-    except yaml.YAMLError:
-        return True
-    except (RecursionError, ValueError, UnicodeError):
-        return False
-    finally:
-        loader.dispose()
+    return isinstance(_parse_error(printable(text)), yaml.YAMLError)
 
 
 def _tabs_read_alike(text: str, docs: list[Node]) -> bool:
@@ -151,12 +142,18 @@ def _tabs_read_alike(text: str, docs: list[Node]) -> bool:
 
 def _parses(text: str) -> bool:
     """libyaml's parser reads ``text`` without an error (no nodes are built)."""
+    return _parse_error(text) is None
+
+
+def _parse_error(text: str) -> Exception | None:
+    """What stops libyaml's parser reading ``text`` (no nodes are built), or None: a
+    :class:`yaml.YAMLError` for a syntax error, or the recursion, value or Unicode error."""
     loader = _CLoader(text)
     try:
         loader.raw_parse()
-        return True
-    except (yaml.YAMLError, RecursionError, ValueError, UnicodeError):
-        return False
+        return None
+    except (yaml.YAMLError, RecursionError, ValueError, UnicodeError) as exc:
+        return exc
     finally:
         loader.dispose()
 
