@@ -207,9 +207,8 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
         if rows is not None:
             rows[ext] = found
     tried, known = found
-    for k in tried:  # (each row's claims, or its extensions, which hold ``ext``: Kind.is_name)
-        claims = k.claims
-        if claims is None or claims(path, lower, ext, head):
+    for k in tried:
+        if k.is_name(path, lower, ext, head):
             return k.name
     if known:  # `notes.txt`: a known extension whose kind did not want the name
         return None
