@@ -17,6 +17,7 @@ import codecs
 import errno
 import os
 import secrets
+import signal
 import stat
 import time
 
@@ -292,6 +293,28 @@ def write_atomic(path: str, original: bytes, new: bytes, roots: list[str] | None
         os.close(folder)
 
 
+class _signals_held:
+    """Hold SIGINT and SIGTERM back (in the main thread, where Python runs their handlers)
+    for a step that must not be split: they are delivered, and their handlers raise, when
+    it ends.  Elsewhere (another thread, no ``pthread_sigmask``) it does nothing: no
+    handler can raise in the middle of the step there."""
+
+    __slots__ = ("before",)
+
+    def __enter__(self):
+        import threading
+
+        held = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+
+    def __exit__(self, *exc):
+        if self.before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
+
+
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
 def _write_in(folder: int, folder_name: str, name: str, original: bytes, new: bytes, read_file) -> None:
     try:
         st = os.stat(name, dir_fd=folder, follow_symlinks=False)
@@ -314,11 +337,12 @@ def _write_in(folder: int, folder_name: str, name: str, original: bytes, new: by
     try:
         # created inside the guarded block: an interruption (SIGINT, SIGTERM) at any point removes it
         candidate = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
-        try:
-            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=folder)
-        except OSError as exc:
-            raise FixError(f"cannot create a temporary file next to it: {exc.strerror or exc}") from None
-        tmp = candidate
+        with _signals_held():  # a signal between the create and ``tmp = ...`` would leave it behind
+            try:
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=folder)
+            except OSError as exc:
+                raise FixError(f"cannot create a temporary file next to it: {exc.strerror or exc}") from None
+            tmp = candidate
         with os.fdopen(fd, "wb") as f:
             f.write(new)
             f.flush()
