@@ -463,7 +463,7 @@ def big_tree(tmp_path: Path) -> Path:
         d = tmp_path / f"d{i}"
         d.mkdir()
         for j in range(50):
-            (d / f"s{j}.sh").write_text("#!/bin/sh\n" + "vllm serve m --max-num-seq 8 --swap-space 4\n" * 20)
+            (d / f"s{j}.sh").write_text("#!/bin/sh\nvllm serve m --max-num-seq 8 --swap-space 4\n")
     return tmp_path
 
 
@@ -474,13 +474,15 @@ def test_an_interrupted_fix_exits_with_the_signal_code_and_leaves_no_temp_file(b
 
     original = (big_tree / "d0" / "s0.sh").read_text()
     proc = subprocess.Popen([*_command(), "--no-cache", "--fix", "."], cwd=big_tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:  # wait until it writes
-        if any("max-num-seqs" in p.read_text() for p in (big_tree / "d0").glob("*.sh")):
-            break
-        time.sleep(0.05)
+    # 2,000 files of one launch each: about 5 s to fix them in memory, then about 1.5 s to write
+    # them one by one (each synced), so the signal lands while files are being written
+    deadline, writing = time.monotonic() + 60, False
+    while not writing and time.monotonic() < deadline and proc.poll() is None:
+        writing = any("max-num-seqs" in p.read_text() for p in (big_tree / "d0").glob("*.sh"))
+        time.sleep(0.02)
     proc.send_signal(getattr(signal, sig))
     out, err = proc.communicate(timeout=60)
+    assert writing, "the run wrote no file within 60 s"
     assert proc.returncode == code, err
     assert b"Traceback" not in err and b"internal error" not in err
     assert list(big_tree.rglob(".vllm-lint-*.tmp")) == []
