@@ -129,9 +129,9 @@ class Config(Record):
         """``path -> codes`` for :class:`linter.engine.Settings.per_file_ignores`, or None when empty."""
         if not self.per_file_ignores:
             return None
-        import pathspec  # only when the configuration has per-file ignores
+        from linter.discovery import gitignore_spec  # only when the configuration has per-file ignores
 
-        specs = [(pathspec.GitIgnoreSpec.from_lines([pattern]), frozenset(codes)) for pattern, codes in self.per_file_ignores.items()]
+        specs = [(gitignore_spec([pattern]), frozenset(codes)) for pattern, codes in self.per_file_ignores.items()]
         root = self.per_file_root or self.root
 
         def codes_for(path: str) -> frozenset[str]:
@@ -270,11 +270,11 @@ def _typed(value, kind: str, key: str, where: str):
 
 def _check_patterns(patterns, key: str, where: str) -> None:
     """Every pattern compiles as gitignore syntax (else discovery would fail on it later)."""
-    import pathspec  # only when the configuration has patterns
+    from linter.discovery import gitignore_spec  # only when the configuration has patterns
 
     for pattern in patterns:
         try:
-            spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+            spec = gitignore_spec([pattern])
             spec.match_file("a")
         except Exception as exc:  # pathspec raises its own errors and re.error
             raise ConfigError(f"{where}: `{key}` holds {pattern!r}, which is not a gitignore-style pattern ({exc})") from None

@@ -204,10 +204,10 @@ _PATH_CHARS = "ab.-/ "
 
 
 def _matches_one(pattern: str, path: str) -> bool:
-    import pathspec
+    from linter.discovery import gitignore_spec  # (as the walk compiles them)
 
     try:
-        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+        spec = gitignore_spec([pattern])
     except Exception:
         return False
     return spec.check_file(path).include is not None
@@ -270,6 +270,27 @@ def test_a_walk_whose_paths_hold_no_needed_text_does_not_import_pathspec(tmp_pat
     (tmp_path / "generated").rmdir()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == f"{[str(tmp_path / 'svc' / 'serve.sh')]} False"
+
+
+def test_a_gitignore_pattern_python_warns_about_is_read_without_a_warning(tmp_path: Path) -> None:
+    """``[[a]x`` (and ``*.log[[]``) compile to regexes that ``re`` flags with a FutureWarning
+    (\"Possible nested set\"); Python shows that on standard error by default, a line no
+    owner of the ``.gitignore`` can act on.  The patterns are still read."""
+    import subprocess
+    import sys
+    import warnings
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, ".gitignore", "[[a]x\n*.log[[]\n")
+    write(tmp_path, "ax.sh")
+    write(tmp_path, "serve.sh")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        got = found(tmp_path)
+    assert [w.message for w in seen if issubclass(w.category, FutureWarning)] == []
+    assert "serve.sh" in got and "ax.sh" in got
+    run = subprocess.run([sys.executable, "-m", "linter.cli", "--no-cache", "--output-format", "concise", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
 
 
 def test_gitignore_above_the_walked_folder(tmp_path: Path) -> None:
