@@ -47,6 +47,10 @@ CHUNK_WEIGHT = 128 << 10  # what the processes take at a time, at least (a heavi
 # was read twice.
 KEEP_BYTES = 32 << 20
 PROGRESS_AFTER = 1.0  # seconds before a progress bar appears
+# work judged too small to share by its bytes is shared anyway once it has taken this long in
+# one process (checked every ALONE_SLICE files)
+SHARE_AFTER = 0.25
+ALONE_SLICE = 8
 
 # set in the calling process before the shares fork (their processes inherit them)
 _STATE: dict = {}
@@ -590,16 +594,20 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             if len(jobs_left) > SPLIT_FILES or sum(weights) > SPLIT_BYTES + PER_FILE * len(jobs_left):
                 _warm_up(settings, {job[2] for job, w in zip(jobs_left, weights) if w > PER_FILE})
                 chunks = _chunks(jobs_left, weights)
-        if chunks is None:
-            packed.extend(_run(jobs_left, progress))
-        else:
+        base = 0
+        if chunks is None:  # too little to share, by its bytes: linted here, unless it proves long
+            jobs_left, base = _alone(jobs_left, packed, progress, n > 1 and len(jobs_left) > 1 and _can_fork())
+            if jobs_left:
+                _warm_up(settings, {job[2] for job in jobs_left})
+                chunks = _chunks(jobs_left, [_weight(job, cache) for job in jobs_left])
+        if chunks is not None:
             queue, children = _fork_takers(chunks, n - 1)
             try:
-                mine = _take(queue, chunks, progress)
+                mine = _take(queue, chunks, progress, base)
             finally:
                 os.close(queue)
             packed.extend(mine)
-            done = len(mine)
+            done = base + len(mine)
             while children:
                 child = children.pop(0)
                 part = _collect(child, jobs_left)
@@ -745,17 +753,31 @@ def _fork_takers(chunks, n: int) -> tuple[int, list]:
     return queue, children
 
 
-def _take(queue: int, chunks, progress) -> list:
+def _take(queue: int, chunks, progress, done: int = 0) -> list:
     """Take chunk numbers from ``queue`` until it is empty, linting each chunk: the packed
-    results.  Two bytes a read: a read of a pipe takes its bytes whole, and every number was
-    written before the first read."""
+    results (``done``: the jobs finished before, for the progress bar).  Two bytes a read: a
+    read of a pipe takes its bytes whole, and every number was written before the first read."""
     packed: list = []
     while True:
         data = os.read(queue, 2)
         if len(data) < 2:
             break
-        packed.extend(_run(chunks[int.from_bytes(data, "little")], progress, len(packed)))
+        packed.extend(_run(chunks[int.from_bytes(data, "little")], progress, done + len(packed)))
     return packed
+
+
+def _alone(jobs, packed: list, progress, can_share: bool) -> tuple[list, int]:
+    """Lint ``jobs`` in this process, :data:`ALONE_SLICE` at a time, onto ``packed``; with
+    ``can_share``, stop once that has taken :data:`SHARE_AFTER` seconds and two jobs or more
+    are left: (the jobs left for the shares, how many were done), else ([], all of them).
+    Their bytes said the work was too small to share, but a file dense with launches costs
+    far more than its bytes (400 scripts of 20 launches each: 4.6 s, on one core)."""
+    start = time.perf_counter()
+    for k in range(0, len(jobs), ALONE_SLICE):
+        if can_share and k and len(jobs) - k > 1 and time.perf_counter() - start > SHARE_AFTER:
+            return jobs[k:], k
+        packed.extend(_run(jobs[k:k + ALONE_SLICE], progress, k))
+    return [], len(jobs)
 
 
 def _fork(queue: int, feed: int, chunks) -> tuple[int, int] | None:

@@ -618,3 +618,44 @@ def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
     for pid in forked:
         with pytest.raises(ChildProcessError):  # reaped already
             os.waitpid(pid, os.WNOHANG)
+
+
+def _dense_scripts(root: Path, files: int = 24) -> None:
+    """Scripts that start many servers each: a few KB in all, but each launch is linted."""
+    for i in range(files):
+        lines = ["#!/usr/bin/env bash", "set -euo pipefail", f'MODEL="${{MODEL:-org/model-{i}}}"']
+        for port in range(8000, 8012):
+            lines.append(f'vllm serve "$MODEL" --port {port} --max-num-seq {i + 1} --swap-space 4 --gpu-memory-utilization 0.{port % 10 + 1} &')
+        lines.append("wait")
+        (root / f"serve-{i:02}.sh").write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("share_after, forks", [(0.0, 1), (3600.0, 0)])
+def test_work_too_small_by_its_bytes_is_shared_once_it_proves_long(tmp_path, monkeypatch, share_after, forks):
+    """Launch-dense files are far below the bytes that make lint_many share its work at once;
+    after :data:`batch.SHARE_AFTER` seconds alone the files left go to a forked process, and
+    the results are those of one process."""
+    _dense_scripts(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
+    assert sum(os.path.getsize(c.path) for c in cands) < batch.SPLIT_BYTES and len(cands) < batch.SPLIT_FILES
+    monkeypatch.setattr(batch, "_workers", lambda: 1)
+    alone = project.lint(cands, Settings(), compact=True)
+    forked = []
+    real_fork = batch._fork
+
+    def fork(*args):
+        child = real_fork(*args)
+        if child is not None:
+            forked.append(child[0])
+        return child
+
+    monkeypatch.setattr(batch, "_workers", lambda: 2)
+    monkeypatch.setattr(batch, "_fork", fork)
+    monkeypatch.setattr(batch, "SHARE_AFTER", share_after)
+    monkeypatch.setattr(batch, "ALONE_SLICE", 2)
+    shared = project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path / "c")))
+    assert len(forked) == forks
+    assert sum(len(r.diagnostics) for r in alone) == 24 * 12 * 2  # each launch: an abbreviation and a removed option
+    for fmt in FORMATS:
+        assert _report(shared, fmt) == _report(alone, fmt)
