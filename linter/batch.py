@@ -589,18 +589,18 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     children: list = []
     try:
         chunks = None
+        base = 0  # the jobs linted here before the shares fork
         if n > 1 and len(jobs_left) > 1 and _can_fork():
             weights = [_weight(job, cache) for job in jobs_left]
-            if len(jobs_left) > SPLIT_FILES or sum(weights) > SPLIT_BYTES + PER_FILE * len(jobs_left):
+            if len(jobs_left) <= SPLIT_FILES and sum(weights) <= SPLIT_BYTES + PER_FILE * len(jobs_left):
+                base = _alone(jobs_left, packed, progress)  # too little to share, by its bytes, unless it proves long
+                jobs_left, weights = jobs_left[base:], weights[base:]
+            if jobs_left:
                 _warm_up(settings, {job[2] for job, w in zip(jobs_left, weights) if w > PER_FILE})
                 chunks = _chunks(jobs_left, weights)
-        base = 0
-        if chunks is None:  # too little to share, by its bytes: linted here, unless it proves long
-            jobs_left, base = _alone(jobs_left, packed, progress, n > 1 and len(jobs_left) > 1 and _can_fork())
-            if jobs_left:
-                _warm_up(settings, {job[2] for job in jobs_left})
-                chunks = _chunks(jobs_left, [_weight(job, cache) for job in jobs_left])
-        if chunks is not None:
+        if chunks is None:
+            packed.extend(_run(jobs_left, progress, base))
+        else:
             queue, children = _fork_takers(chunks, n - 1)
             try:
                 mine = _take(queue, chunks, progress, base)
@@ -766,18 +766,18 @@ def _take(queue: int, chunks, progress, done: int = 0) -> list:
     return packed
 
 
-def _alone(jobs, packed: list, progress, can_share: bool) -> tuple[list, int]:
-    """Lint ``jobs`` in this process, :data:`ALONE_SLICE` at a time, onto ``packed``; with
-    ``can_share``, stop once that has taken :data:`SHARE_AFTER` seconds and two jobs or more
-    are left: (the jobs left for the shares, how many were done), else ([], all of them).
-    Their bytes said the work was too small to share, but a file dense with launches costs
-    far more than its bytes (400 scripts of 20 launches each: 4.6 s, on one core)."""
+def _alone(jobs, packed: list, progress) -> int:
+    """Lint the first of ``jobs`` in this process, :data:`ALONE_SLICE` at a time, onto
+    ``packed``, until all are done or that has taken :data:`SHARE_AFTER` seconds with two or
+    more left for the shares: how many were done.  Their bytes said the work was too small to
+    share, but a file dense with launches costs far more than its bytes (400 scripts of 20
+    launches each: 5.9 s, on one core)."""
     start = time.perf_counter()
     for k in range(0, len(jobs), ALONE_SLICE):
-        if can_share and k and len(jobs) - k > 1 and time.perf_counter() - start > SHARE_AFTER:
-            return jobs[k:], k
+        if k and len(jobs) - k > 1 and time.perf_counter() - start > SHARE_AFTER:
+            return k
         packed.extend(_run(jobs[k:k + ALONE_SLICE], progress, k))
-    return [], len(jobs)
+    return len(jobs)
 
 
 def _fork(queue: int, feed: int, chunks) -> tuple[int, int] | None:
