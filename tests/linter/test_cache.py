@@ -589,11 +589,9 @@ def test_a_new_target_does_not_digest_unchanged_files_again(tree, monkeypatch):
     assert len(screened) == 1
 
 
-def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
-    """Ctrl-C while the first process lints: the forked ones are ended and reaped, none is left behind."""
-    monkeypatch.setattr(batch, "SPLIT_BYTES", 0)
-    monkeypatch.setattr(batch, "_workers", lambda: 3)
-    forked = []
+def _count_forks(monkeypatch) -> list[int]:
+    """The pids of the processes lint_many forks from now on (filled as it forks them)."""
+    forked: list[int] = []
     real_fork = batch._fork
 
     def fork(*args):
@@ -602,6 +600,15 @@ def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
             forked.append(child[0])
         return child
 
+    monkeypatch.setattr(batch, "_fork", fork)
+    return forked
+
+
+def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
+    """Ctrl-C while the first process lints: the forked ones are ended and reaped, none is left behind."""
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(batch, "_workers", lambda: 3)
+    forked = _count_forks(monkeypatch)
     real_run = batch._run
 
     def run_then_interrupt(jobs, progress, done=0):
@@ -609,7 +616,6 @@ def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
             raise KeyboardInterrupt
         return real_run(jobs, progress, done)
 
-    monkeypatch.setattr(batch, "_fork", fork)
     monkeypatch.setattr(batch, "_run", run_then_interrupt)
     cands = project.candidates(["."], respect_gitignore=True, force_exclude=False)
     with pytest.raises(KeyboardInterrupt):
@@ -641,17 +647,8 @@ def test_work_too_small_by_its_bytes_is_shared_once_it_proves_long(tmp_path, mon
     assert sum(os.path.getsize(c.path) for c in cands) < batch.SPLIT_BYTES and len(cands) < batch.SPLIT_FILES
     monkeypatch.setattr(batch, "_workers", lambda: 1)
     alone = project.lint(cands, Settings(), compact=True)
-    forked = []
-    real_fork = batch._fork
-
-    def fork(*args):
-        child = real_fork(*args)
-        if child is not None:
-            forked.append(child[0])
-        return child
-
+    forked = _count_forks(monkeypatch)
     monkeypatch.setattr(batch, "_workers", lambda: 2)
-    monkeypatch.setattr(batch, "_fork", fork)
     monkeypatch.setattr(batch, "SHARE_AFTER", share_after)
     monkeypatch.setattr(batch, "ALONE_SLICE", 2)
     shared = project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path / "c")))
