@@ -173,6 +173,24 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
     return False
 
 
+def words_in(data: bytes) -> tuple[bool, bool]:
+    """(whether ``data`` holds a vLLM word, whether it holds a build word), as :func:`might_launch`
+    looks for them (in any case, across its chunks, UTF-16/32 text included for the first): with
+    no ``vllm-images`` patterns, ``might_launch(data)`` is the first and ``might_launch(data,
+    image_needles((), True))`` either.  The second is looked for only until a vLLM word is
+    found (a file with one is linted either way).  One pass for both, for a screening made
+    before the run knows whether the tree builds a vLLM image (:class:`linter.batch.Screener`)."""
+    build = False
+    for start in range(0, len(data), _CHUNK):
+        chunk = data[start : start + _CHUNK + 28].lower()
+        if b"lm" in chunk and (b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk):
+            return True, build
+        if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
+            return True, build
+        build = build or _builds(chunk)
+    return False, build
+
+
 _WIDE_NEEDLES = tuple(
     word.encode(enc) for word in VLLM_WORDS for enc in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 )

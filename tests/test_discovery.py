@@ -129,6 +129,38 @@ def test_might_launch_across_chunks() -> None:
     assert not might_launch(b"z" * (3 * size))
 
 
+def test_words_in_answers_both_screenings_in_one_pass() -> None:
+    """``words_in`` (the screener's one pass) says what ``might_launch`` says without build
+    words and with them, for any bytes: words in any case, across chunks, in UTF-16."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter import discovery
+    from linter.discovery import image_needles, words_in
+
+    def agrees(data: bytes) -> None:
+        vllm, build = words_in(data)
+        assert vllm == might_launch(data)
+        assert (vllm or build) == might_launch(data, image_needles((), True))
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text("vlmVLMcahersy.dkrbuiBUILD :\n\t'\"{,", max_size=60))
+    def check(text: str) -> None:
+        agrees(text.encode())
+        agrees(text.encode("utf-16"))
+
+    check()
+    assert words_in(b"docker build -t me .\ndocker run me") == (False, True)
+    assert words_in(b"services:\n  app:\n    build: .\n") == (False, True)
+    assert words_in(b"image: org/build:1.2\n") == (False, False)
+    assert words_in(b"docker build -t me . && vllm serve m")[0]  # (the build word is not needed then)
+    assert words_in(b"VLLM_PORT=8000") == (True, False)
+    size = discovery._CHUNK
+    late = b"x" * (size - 3) + b"docker build ." + b"y" * size + b"vLLM"
+    assert words_in(late)[0]  # a vLLM word after a build word, two chunks on
+    assert words_in("vllm serve".encode("utf-16-le")) == (True, False)
+
+
 # ---------------------------------------------------------------------------
 # walking
 
