@@ -331,6 +331,11 @@ class Cache:
         files = self._read_json(file=INDEX).get("files")
         return {p: row for p, row in files.items() if _valid_row(row)} if isinstance(files, dict) else {}
 
+    def is_new(self) -> bool:
+        """No stat index is stored yet (a first run, or a new version of the tool): every file
+        will be read."""
+        return not os.path.lexists(os.path.join(self.folder, INDEX))
+
     def load(self) -> dict:
         """Read the packs (once: the run's later calls, one per group of files with their own
         settings, reuse them); return the stat index."""

@@ -334,8 +334,9 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
             sys.exit(_stdin(stdin_filename, settings_of(stdin_filename), _config_of(resolver, stdin_filename), output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, exit_zero=exit_zero, out=out))
         from linter import project
 
-        def find():
-            found = project.candidates(paths, _root(resolver), respect_gitignore=respect_gitignore, force_exclude=force_exclude, config_of=_config_of(resolver), listed=resolver.note_listing)
+        def find(screener=None):
+            found = project.candidates(paths, _root(resolver), respect_gitignore=respect_gitignore, force_exclude=force_exclude, config_of=_config_of(resolver), listed=resolver.note_listing,
+                                       screener=screener)
             _warn_unknown(found, out)
             return found
 
@@ -343,10 +344,18 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
             sys.exit(_show_launches(find(), settings_of, output_format))
 
         def once() -> int:
-            candidates = find()
             if fix or show_diff:
-                return _fix(candidates, settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out)
-            return _check(candidates, settings_of, output_format, statistics, use_cache=not no_cache, exit_zero=exit_zero, out=out)
+                return _fix(find(), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out)
+            from linter.batch import Screener
+
+            cache = _cache() if not no_cache else None
+            # a run that reads every file has them read and screened on another core as the walk goes on
+            screener = Screener() if cache is None or cache.is_new() else None
+            try:
+                return _check(find(screener), settings_of, output_format, statistics, cache=cache, screener=screener, exit_zero=exit_zero, out=out)
+            finally:
+                if screener is not None:
+                    screener.close()
 
         if watch:
             sys.exit(_watch(once, paths, resolver, respect_gitignore=respect_gitignore, force_exclude=force_exclude, interval=watch_interval, polls=watch_polls, out=out))
@@ -567,16 +576,19 @@ def _fix(candidates, settings_of, *, output_format: str, write: bool, unsafe: bo
     return EXIT_FOUND if exit_non_zero_on_fix and applied else EXIT_CLEAN
 
 
-def _check(candidates, settings_of, output_format, statistics, use_cache=True, exit_zero=False, out=None) -> int:
-    out = out or _Out(color=False, quiet=False)
-    cache = None
-    if use_cache:
-        from linter.cache import Cache, default_dir
+def _cache():
+    from linter.cache import Cache, default_dir
 
-        cache = Cache(default_dir())
+    return Cache(default_dir())
+
+
+def _check(candidates, settings_of, output_format, statistics, cache=None, screener=None, exit_zero=False, out=None) -> int:
+    """Lint ``candidates`` through ``cache`` (a :class:`linter.cache.Cache`, or None) and report;
+    ``screener``: the :class:`linter.batch.Screener` their walk fed."""
+    out = out or _Out(color=False, quiet=False)
     from linter import project
 
-    results = project.lint_tree(candidates, settings_of, compact=True, cache=cache)
+    results = project.lint_tree(candidates, settings_of, compact=True, cache=cache, screener=screener)
     if statistics:
         from linter.reporters.text import statistics as stats
 

@@ -48,14 +48,15 @@ NAMED_KIND = "vllm-config"  # the kind a file named by ``--config FILE`` is lint
 
 
 def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False, config_of: Callable | None = None,
-               listed: Callable[[str, frozenset[str]], None] | None = None) -> list[Candidate]:
+               listed: Callable[[str, frozenset[str]], None] | None = None, screener=None) -> list[Candidate]:
     """The files to lint under ``paths``, with ``cfg`` (a :class:`linter.config.Config`, or None
     for the defaults) deciding ``exclude``, ``extend-exclude`` and ``include``.
 
     ``config_of(path)``: the configuration of each file (a :meth:`linter.config.Resolver.config_for`);
     a walked file whose own configuration is not ``cfg`` must also pass that one's
     ``exclude``/``extend-exclude``/``include``, matched from its folder (as ruff applies a
-    nested configuration's excludes below it); ``listed``: see :func:`linter.discovery.discover`.  Paths are tidied as ruff prints them
+    nested configuration's excludes below it); ``listed``: see :func:`linter.discovery.discover`; ``screener``: a
+    :class:`linter.batch.Screener`, given each candidate as the walk finds it.  Paths are tidied as ruff prints them
     (``./x`` is ``x``; :func:`linter.discovery.tidy_path`)."""
     from linter.discovery import discover, tidy_path
 
@@ -79,6 +80,10 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
             if own is not cfg and _excluded_by(own, c.path):
                 continue
         out.append(c)
+        if screener is not None:
+            screener.add(c)
+    if screener is not None:
+        screener.walked()
     return out
 
 
@@ -110,18 +115,18 @@ def _grouped(candidates: Iterable[Candidate], settings_of: Callable[[str], Setti
     return list(groups.values())
 
 
-def lint_tree(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings], *, compact: bool = False, cache=None) -> list[FileResult]:
+def lint_tree(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings], *, compact: bool = False, cache=None, screener=None) -> list[FileResult]:
     """:func:`lint` with each file's own settings; results in the candidates' order, then the
     named config files no candidate is."""
     groups = _grouped(candidates, settings_of)
     if not groups:
         return []
     if len(groups) == 1:
-        return lint(groups[0][2], groups[0][0], compact=compact, cache=cache)
+        return lint(groups[0][2], groups[0][0], compact=compact, cache=cache, screener=screener)
     placed: list[tuple[int, FileResult]] = []
     extra: list[FileResult] = []
     for settings, indices, members in groups:
-        results = lint(members, settings, compact=compact, cache=cache)
+        results = lint(members, settings, compact=compact, cache=cache, screener=screener)
         placed.extend(zip(indices, results[: len(indices)]))
         extra.extend(results[len(indices) :])
     placed.sort(key=lambda pr: pr[0])
@@ -290,13 +295,14 @@ def with_built_images(settings: Settings, candidates: list[Candidate], cache=Non
     return replace(settings, built_images=found) if found else settings
 
 
-def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool = False, cache=None) -> list[FileResult]:
+def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool = False, cache=None, screener=None) -> list[FileResult]:
     """One result per candidate (an ``error`` one becomes VL003, an ``unknown`` one is skipped), in
     order, then the named config files that no candidate is (see the module docstring).
 
     ``compact``: results as the reports need them (launches without their tokens), linted on
     every core and through ``cache`` (a :class:`linter.cache.Cache`, saved at the end), by
     :mod:`linter.batch`; else full results (each launch and the file's text), in this process.
+    ``screener``: the :class:`linter.batch.Screener` the walk fed (compact results only).
     """
     candidates = list(candidates)
     settings = with_built_images(settings, candidates, cache if compact else None)
@@ -304,7 +310,7 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
         if compact:
             from linter.batch import lint_many, lint_named
 
-            results = lint_many(candidates, settings, None, cache=cache)  # rules imported by the first file the cache does not serve
+            results = lint_many(candidates, settings, None, cache=cache, screener=screener)  # rules imported by the first file the cache does not serve
 
             def redo(path: str, inherited: Version):
                 named = lint_named(path, settings, None, cache, inherited)

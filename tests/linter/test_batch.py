@@ -1,0 +1,271 @@
+"""The screener: the walked files read and screened on another core while the walk goes on,
+without changing what a run prints or stores."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from linter import batch, kinds, project
+from linter.cache import DIRNAME
+from linter.cli import main
+from linter.discovery import words_in
+
+FORMATS = ["concise", "json", "sarif", "rdjson"]
+
+SERVE_DOCKERFILE = "FROM vllm/vllm-openai:v0.30.0\nENV VLLM_LOGGING_LEVEL=INFO\n"
+# builds and runs the vLLM image without a vLLM word of its own: linted only when the tree builds it
+BUILD_AND_RUN = (
+    "#!/usr/bin/env bash\n"
+    "set -euo pipefail\n"
+    "docker build -t acme/chat-serve -f docker/serve.Dockerfile .\n"
+    "docker run --rm --gpus all -p 8000:8000 acme/chat-serve \\\n"
+    "  --model Qwen/Qwen3-8B --max-num-seq 64 --swap-space 4\n"
+)
+COMPOSE_BUILD = (
+    "services:\n"
+    "  chat:\n"
+    "    build: {context: ., dockerfile: docker/serve.Dockerfile}\n"
+    "    command: [\"Qwen/Qwen3-8B\", \"--max-num-seq\", \"32\", \"--swap-space\", \"4\"]\n"
+)
+DEPLOY = (
+    "apiVersion: apps/v1\n"
+    "kind: Deployment\n"
+    "metadata: {name: chat}\n"
+    "spec:\n"
+    "  template:\n"
+    "    spec:\n"
+    "      containers:\n"
+    "        - name: engine\n"
+    "          image: vllm/vllm-openai:v0.30.0\n"
+    "          args: [\"--model\", \"Qwen/Qwen3-8B\", \"--max-num-seq\", \"16\", \"--swap-space\", \"4\"]\n"
+)
+VENDOR_POD = (  # no vLLM word: a launch only through ``vllm-images``
+    "apiVersion: v1\n"
+    "kind: Pod\n"
+    "metadata: {name: chat}\n"
+    "spec:\n"
+    "  containers:\n"
+    "    - name: engine\n"
+    "      image: registry.example.com/ml/serve:2.1\n"
+    "      args: [Qwen/Qwen3-8B, --swap-space, '4']\n"
+)
+
+
+def _tree(root: Path, *, builds: bool = True, files: int = 360) -> None:
+    """A service monorepo: hundreds of files that never mention vLLM (YAML, scripts, Python,
+    Markdown, some with ``docker build`` or a compose ``build:``), and a few launches."""
+    for i in range(files):
+        pkg = root / f"services/svc{i % 12:02}" / ("deploy" if i % 3 else "src")
+        pkg.mkdir(parents=True, exist_ok=True)
+        match i % 6:
+            case 0:
+                (pkg / f"values_{i}.yaml").write_text(f"replicaCount: {i % 4 + 1}\nimage:\n  repository: nginx\n  tag: '1.27'\nresources:\n  limits: {{cpu: 500m}}\n")
+            case 1:
+                (pkg / f"deploy_{i}.sh").write_text(f"#!/bin/sh\nset -e\ndocker build -t acme/web-{i} .\nkubectl rollout restart deploy/web-{i}\n")
+            case 2:
+                (pkg / f"handler_{i}.py").write_text(f'"""Request handler {i}."""\n\n\ndef handle(event):\n    return {{"status": 200, "id": {i}}}\n')
+            case 3:
+                (pkg / f"README_{i}.md").write_text(f"# Service {i}\n\nRun `make test`.\n\n```sh\ndocker compose up --build\n```\n")
+            case 4:
+                (pkg / f"compose_{i}.yaml").write_text(f"services:\n  web:\n    build: .\n    ports: ['{8000 + i}:80']\n")
+            case 5:
+                (pkg / f"job_{i}.yaml").write_text(f"apiVersion: batch/v1\nkind: Job\nmetadata: {{name: job-{i}}}\nspec:\n  template:\n    spec:\n      containers: [{{name: j, image: busybox}}]\n")
+    (root / "docker").mkdir(exist_ok=True)
+    if builds:
+        (root / "docker" / "serve.Dockerfile").write_text(SERVE_DOCKERFILE)
+    else:
+        (root / "docker" / "serve.Dockerfile").write_text("FROM python:3.12-slim\nRUN pip install flask\n")
+    (root / "scripts").mkdir(exist_ok=True)
+    (root / "scripts" / "build_and_run.sh").write_text(BUILD_AND_RUN)
+    (root / "compose.yaml").write_text(COMPOSE_BUILD)
+    (root / "k8s").mkdir(exist_ok=True)
+    (root / "k8s" / "deploy.yaml").write_text(DEPLOY)
+    (root / "k8s" / "vendor-pod.yaml").write_text(VENDOR_POD)
+    (root / "k8s" / "wide.yaml").write_bytes(DEPLOY.encode("utf-16"))  # a vLLM word in UTF-16
+    old = os.stat(root).st_mtime - 3600  # changed an hour ago: the stat index records them
+    for p in root.rglob("*"):
+        os.utime(p, (old, old))
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def _index(cache_dir: Path) -> dict:
+    """The stat index rows a run stored (path -> row)."""
+    found = list(cache_dir.glob("v*/index.json"))
+    assert len(found) == 1
+    return json.loads(found[0].read_text())["files"]
+
+
+@pytest.fixture
+def starts(monkeypatch) -> list[int]:
+    """The number of names each screener had when it forked its process (one per start)."""
+    started: list[int] = []
+    real = batch.Screener._start
+
+    def start(self):
+        started.append(len(self.sent))
+        return real(self)
+
+    monkeypatch.setattr(batch.Screener, "_start", start)
+    monkeypatch.setattr(batch, "_workers", lambda: 2)
+    return started
+
+
+def test_the_screener_flags_each_walked_file_as_its_bytes_say(tmp_path, monkeypatch, starts):
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    screener = batch.Screener()
+    found = project.candidates(["."], screener=screener)
+    assert starts == [batch.SCREEN_AFTER]
+    flags = screener.flags()
+    screened = [c.path for c in found if c.status == "ok" and not c.explicit and kinds.prefiltered(c.kind)]
+    assert set(flags) == set(screened) and len(screened) > batch.SCREEN_AFTER
+    for path, flag in flags.items():
+        vllm, build = words_in(Path(path).read_bytes())
+        assert flag == (batch.VLLM_WORD if vllm else batch.BUILD_WORD if build else batch.NO_WORD), path
+    assert flags["k8s/wide.yaml"] == batch.VLLM_WORD
+    assert flags["scripts/build_and_run.sh"] == batch.BUILD_WORD
+    assert flags["k8s/vendor-pod.yaml"] == batch.NO_WORD
+    assert not screener.running
+
+
+@pytest.mark.parametrize("builds", [True, False], ids=["builds-a-vllm-image", "builds-none"])
+def test_a_run_with_the_screener_prints_and_stores_what_one_without_it_does(tmp_path, monkeypatch, starts, builds):
+    """Cold, uncached and warm runs, in every kind of report, with the flags and without: the
+    same output and the same stat index rows (a file the screener found no word in is
+    recorded as the run's own screening records it)."""
+    _tree(tmp_path, builds=builds)
+    monkeypatch.chdir(tmp_path)
+    for fmt in FORMATS:
+        runs, rows = [], []
+        default = batch.SCREEN_AFTER
+        for screen_after in (default, 10**9):  # with the screener, and never forked
+            monkeypatch.setattr(batch, "SCREEN_AFTER", screen_after)
+            cache = tmp_path / f"cache-{screen_after}-{fmt}"
+            monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(cache))
+            cold = _run("--output-format", fmt, ".")
+            rows.append(_index(cache))  # as the cold run stored it (the warm one may renew rows)
+            runs.append([cold, _run("--no-cache", "--output-format", fmt, "."), _run("--output-format", fmt, ".")])
+        monkeypatch.setattr(batch, "SCREEN_AFTER", default)
+        assert len(starts) == 2  # the cold run and the uncached one; the warm run has the stat index
+        starts.clear()
+        with_it, without = runs
+        assert with_it == without
+        assert with_it[0][0] == 1
+        assert rows[0] == rows[1]
+    out = with_it[0][1]
+    assert ("build_and_run.sh" in out) == builds  # linted only when the tree builds the image it runs
+    assert "deploy.yaml" in out and "wide.yaml" in out
+    # this process read only what the screener found a word in (a build word counts when the tree builds a vLLM image)
+    read: list[str] = []
+    real_read = batch._read
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 1 << 40)  # the linting in this process too
+    monkeypatch.setattr(batch, "_read", lambda path: read.append(path) or real_read(path))
+    assert _run("--no-cache", "--output-format", fmt, ".") == with_it[1]
+    assert starts
+    assert "k8s/deploy.yaml" in read and "k8s/wide.yaml" in read
+    assert ("scripts/build_and_run.sh" in read) == builds
+    assert not any("values_" in p or "handler_" in p or "job_" in p for p in read)
+    assert any("deploy_" in p for p in read) == builds  # `docker build`, screened out when no vLLM image is built
+
+
+def test_configured_images_are_screened_here(tmp_path, monkeypatch, starts):
+    """The screener looks for vLLM and build words, not for the ``vllm-images`` of a
+    configuration: with them, every file is screened here as before (the vendor pod is read)."""
+    _tree(tmp_path)
+    (tmp_path / "vllm-lint.toml").write_text('vllm-images = ["registry.example.com/ml/serve"]\n')
+    monkeypatch.chdir(tmp_path)
+    code, out = _run("--no-cache", "--output-format", "concise", ".")
+    assert starts
+    assert "k8s/vendor-pod.yaml" in out
+    monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
+    assert _run("--no-cache", "--output-format", "concise", ".") == (code, out)
+
+
+def test_a_small_walk_or_one_core_makes_no_screener(tmp_path, monkeypatch, starts):
+    _tree(tmp_path, files=60)
+    monkeypatch.chdir(tmp_path)
+    screener = batch.Screener()
+    project.candidates(["."], screener=screener)
+    assert starts == [] and screener.flags() == {}
+    _tree(tmp_path)
+    monkeypatch.setattr(batch, "_workers", lambda: 1)
+    screener = batch.Screener()
+    project.candidates(["."], screener=screener)
+    assert starts == [batch.SCREEN_AFTER]  # it tried, and found no other core
+    assert not screener.running and screener.flags() == {}
+
+
+@pytest.mark.parametrize("how", ["dies", "answers-short"])
+def test_a_screener_that_fails_leaves_the_screening_here(tmp_path, monkeypatch, starts, how):
+    """Its process killed, or its answer cut short: the files are screened here, the output
+    is the same."""
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    want = _run("--no-cache", "--output-format", "json", ".")
+    real = batch._screen_names
+
+    def failing(fd):
+        if how == "dies":
+            os._exit(9)
+        return real(fd)[:-1]
+
+    monkeypatch.setattr(batch, "_screen_names", failing)
+    screener = batch.Screener()
+    project.candidates(["."], screener=screener)
+    assert screener.flags() == {}
+    starts.clear()
+    assert _run("--no-cache", "--output-format", "json", ".") == want
+    assert starts
+
+
+def test_the_walk_never_waits_for_the_screener_and_an_interrupt_ends_it(tmp_path, monkeypatch, starts):
+    """The names go out without blocking (a slow screener never holds the walk up), and a run
+    interrupted before it asks for the flags ends and reaps the process."""
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    pids: list[int] = []
+    real_fork = batch._fork
+
+    def fork(*args):
+        child = real_fork(*args)
+        if child is not None:
+            pids.append(child[0])
+        return child
+
+    monkeypatch.setattr(batch, "_fork", fork)
+    screener = batch.Screener()
+    project.candidates(["."], screener=screener)
+    assert screener.running and len(pids) == 1
+    screener.close()
+    with pytest.raises(ChildProcessError):  # reaped already
+        os.waitpid(pids[0], os.WNOHANG)
+
+    pids.clear()
+    blocking: list[bool] = []
+    real_send = batch.Screener._send
+
+    def send(self, block):
+        blocking.append(os.get_blocking(self._feed))
+        return real_send(self, block)
+
+    monkeypatch.setattr(batch.Screener, "_send", send)
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("linter.cli._check", interrupted)
+    result = CliRunner().invoke(main, ["--no-cache", "."])
+    assert isinstance(result.exception, KeyboardInterrupt) or result.exit_code != 0
+    assert len(pids) == 1 and blocking and not any(blocking)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pids[0], os.WNOHANG)
+    assert not (tmp_path / DIRNAME).exists()
