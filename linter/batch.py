@@ -764,7 +764,7 @@ def _fork_takers(chunks, n: int) -> tuple[int, list]:
     gc.freeze()  # the collector of each process leaves the inherited objects alone: their pages stay shared
     try:
         for _ in range(n):
-            child = _fork(lambda: _to_wire(_take(queue, chunks, _Progress(0))), (feed,))
+            child = _fork(lambda _out: _to_wire(_take(queue, chunks, _Progress(0))), (feed,))
             if child is not None:
                 children.append(child)
     finally:
@@ -805,6 +805,7 @@ def _alone(jobs, packed: list, progress) -> int:
 
 SCREEN_AFTER = 256  # walked files to screen before a process is forked to screen them while the walk goes on
 _SEND_BYTES = 4096  # the names sent to it at a time
+_FLAGS_EVERY = 32  # the files it screens between two writes of their flags
 # what it found in a file: no vLLM word nor build word; a build word only; a vLLM word; not
 # screened (unreadable or too big: read here as before, to say why)
 NO_WORD, BUILD_WORD, VLLM_WORD, UNSCREENED = b"nbv?"
@@ -818,17 +819,21 @@ class Screener:
     word) about 100 ms of the 0.44 s of CPU time that both cores then spend.  Once the walk has found
     :data:`SCREEN_AFTER` files that are screened unread when they hold no vLLM word, a process
     is forked (when another core is free and no other thread runs); the walk sends it their
-    names through a pipe as it finds them, and it reads each file and sends back, at the end,
-    one flag a file: which words it holds (:func:`linter.discovery.words_in`: a vLLM word, a
-    build word, neither).  :func:`lint_many` then answers the files with neither word (or with
-    a build word, when the tree builds no vLLM image) as its own screening would, without
-    reading them again: an empty result, and the same stat index row.
+    names through a pipe as they are found, never waiting for it, and it sends back a flag
+    for each file it read, in order (:func:`_screen_names`): which words the file holds
+    (:func:`linter.discovery.words_in`: a vLLM word, a build word, neither).
 
-    A failed process, or a shorter answer than what was sent, leaves all the screening to
-    :func:`lint_many`, as before.  Made only for a run that reads every file (no cache, or a
-    new one: :meth:`linter.cache.Cache.is_new`): the stat index answers for most files of the
-    others, unread, and a forked process makes the first one pay for every page of memory it
-    changes while the other lives (0.18 s to 0.20 s on the monorepo warm).
+    When :func:`lint_many` asks for the flags (:meth:`flags`), the files the process has not
+    reached (or was never sent) are screened here, from the last one back, until the two
+    meet; then it is ended.  So a slow process, or one that died, costs time, never a file.
+    :func:`lint_many` answers the files with neither word (or with a build word, when the
+    tree builds no vLLM image) as its own screening would, without reading them again: an
+    empty result, and the same stat index row.
+
+    Made only for a run that reads every file (no cache, or a new one:
+    :meth:`linter.cache.Cache.is_new`): the stat index answers for most files of the others,
+    unread, and a forked process makes the first one pay for every page of memory it changes
+    while the other lives (0.18 s to 0.20 s on the monorepo warm).
     """
 
     def __init__(self):
@@ -836,7 +841,7 @@ class Screener:
         self._pending = bytearray()
         self._child: tuple[int, int] | None = None  # (pid, read end of the flags)
         self._feed: int | None = None  # write end of the names
-        self._off = False  # never started, or failed: the screening stays in lint_many
+        self._off = False  # never started, or stopped: no name goes out any more
         self._flags: dict | None = None
 
     @property
@@ -855,107 +860,143 @@ class Screener:
             return
         self._pending += os.fsencode(candidate.path) + b"\0"
         if len(self._pending) >= _SEND_BYTES:
-            self._send(block=False)
+            self._send()
 
     def _start(self) -> None:
         if _workers() < 2 or not _can_fork():
             self._stop()
             return
         names, feed = os.pipe()
-        child = _fork(lambda: _screen_names(names), (feed,))
+        child = _fork(lambda out: _screen_names(names, out), (feed,))
         os.close(names)
         if child is None:
             os.close(feed)
             self._stop()
             return
         os.set_blocking(feed, False)  # the walk never waits for the screening
+        os.set_blocking(child[1], False)  # nor does :meth:`flags`: it screens meanwhile
+        try:
+            import fcntl
+
+            fcntl.fcntl(feed, fcntl.F_SETPIPE_SZ, 1 << 20)  # room for 20,000 names ahead of it
+        except (ImportError, AttributeError, OSError):
+            pass
         self._child, self._feed = child, feed
         self._pending += b"".join(os.fsencode(p) + b"\0" for p in self.sent)
-        self._send(block=False)
+        self._send()
 
-    def _send(self, block: bool) -> None:
-        while self._pending:
-            try:
-                n = os.write(self._feed, self._pending)
-            except BlockingIOError:
-                if not block:
-                    return
-                os.set_blocking(self._feed, True)
-                continue
-            except OSError:  # it ended: the screening stays here
-                self.close()
-                self._stop()
-                return
-            del self._pending[:n]
+    def _send(self) -> None:
+        """Write what the pipe takes of the names pending, never waiting."""
+        try:
+            n = os.write(self._feed, self._pending)
+        except BlockingIOError:
+            return
+        except OSError:  # the process ended: the names left are screened here (:meth:`flags`)
+            self._close_feed()
+            self._stop()
+            return
+        del self._pending[:n]
 
     def walked(self) -> None:
-        """The walk is over: the last names go out, and the process knows no more come."""
+        """The walk is over: the names the pipe takes go out, and the process knows no more come."""
         if self._child is None:
             self._stop()  # too few files for a process of their own
             return
-        if self._feed is not None:
-            self._send(block=True)
-            if self._feed is not None:
-                os.close(self._feed)
-                self._feed = None
+        if self._feed is not None and self._pending:
+            self._send()
+        self._close_feed()
+        self._stop()
 
     def flags(self) -> dict[str, int]:
-        """Name -> flag of each file sent (waiting for the process to finish); {} when the
-        screening stays in :func:`lint_many`."""
+        """Name -> flag of each file sent; {} when no process was forked (the screening stays
+        in :func:`lint_many`).  The files the process has not screened yet are screened
+        here, the last first, while its flags keep coming."""
         if self._flags is None:
             self._flags = {}
             if self._child is not None:
                 self.walked()
-            if self._child is not None:
                 pid, fd = self._child
                 self._child = None
                 try:
-                    with os.fdopen(fd, "rb") as f:
-                        data = f.read()
+                    self._flags = dict(zip(self.sent, self._met(fd)))
                 finally:
-                    _, status = os.waitpid(pid, 0)
-                if os.waitstatus_to_exitcode(status) == 0 and len(data) == len(self.sent):
-                    self._flags = dict(zip(self.sent, data))
-            self._stop()
+                    _end(pid, fd)
         return self._flags
+
+    def _met(self, fd: int) -> bytes:
+        """The flags of every name: the process's from the first, this one's from the last,
+        until they meet."""
+        total = len(self.sent)
+        got = bytearray()
+        mine = bytearray()  # from the last name back
+        done = False  # the process ended (its pipe's end), or sent what is not a flag
+        while len(got) + len(mine) < total:
+            if not done:
+                try:
+                    more: bytes | None = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    more = None  # nothing new yet: one more file screened here
+                if more is not None:
+                    if not more:
+                        done = True  # the process ended
+                    elif more.translate(None, b"nbv?"):
+                        done = True  # not flags: none of its answer is used
+                        got.clear()
+                    else:
+                        got += more
+                    continue
+            mine.append(_screen_flag(self.sent[total - 1 - len(mine)]))
+        mine.reverse()
+        return bytes(got[: total - len(mine)]) + bytes(mine)
 
     def _stop(self) -> None:
         self._off = True
         self._pending.clear()
 
-    def close(self) -> None:
-        """End the process if it still runs (its flags unasked, or the run interrupted)."""
+    def _close_feed(self) -> None:
         if self._feed is not None:
             try:
                 os.close(self._feed)
             except OSError:
                 pass
             self._feed = None
+
+    def close(self) -> None:
+        """End the process if it still runs (its flags unasked, or the run interrupted)."""
+        self._close_feed()
+        self._stop()
         if self._child is not None:
             _end(*self._child)
             self._child = None
 
 
-def _screen_names(fd: int) -> bytes:
-    """The screener's process: the flag of each name read from ``fd`` until its end (see
-    :class:`Screener`)."""
+def _screen_flag(path: str) -> int:
+    """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`)."""
     from linter.discovery import words_in
 
-    out = bytearray()
+    data = _read(path)
+    if data is None:
+        return UNSCREENED
+    vllm, build = words_in(data)
+    return VLLM_WORD if vllm else BUILD_WORD if build else NO_WORD
+
+
+def _screen_names(names: int, out: int) -> bytes:
+    """The screener's process: the flag of each name read from ``names`` until its end, in
+    order, written to ``out`` :data:`_FLAGS_EVERY` at a time (see :class:`Screener`)."""
+    flags = bytearray()
     rest = b""
     while True:
-        chunk = os.read(fd, 1 << 16)
+        chunk = os.read(names, 1 << 16)
         if not chunk:
             break
-        *names, rest = (rest + chunk).split(b"\0")
-        for name in names:
-            data = _read(os.fsdecode(name))
-            if data is None:
-                out.append(UNSCREENED)
-                continue
-            vllm, build = words_in(data)
-            out.append(VLLM_WORD if vllm else BUILD_WORD if build else NO_WORD)
-    return bytes(out)
+        *paths, rest = (rest + chunk).split(b"\0")  # (a name cut short at the end never comes whole: left)
+        for k, path in enumerate(paths, 1):
+            flags.append(_screen_flag(os.fsdecode(path)))
+            if len(flags) >= _FLAGS_EVERY or k == len(paths):
+                os.write(out, flags)  # (a pipe takes a write of 512 bytes or less whole)
+                flags.clear()
+    return b""
 
 
 def _screened(jobs, flags: dict, settings, cache, packed: list) -> list:
@@ -980,10 +1021,11 @@ def _screened(jobs, flags: dict, settings, cache, packed: list) -> list:
 
 
 def _fork(work, close: tuple[int, ...] = ()) -> tuple[int, int] | None:
-    """A forked process that runs ``work()`` and sends the bytes it returns through a pipe:
-    (its pid, the read end), or None when the fork fails.  The process closes the descriptors
-    ``close`` first (the write end of a pipe it reads to its end), leaves interruptions to this
-    one (:func:`_worker_signals`) and never returns: a failure is its exit code."""
+    """A forked process that runs ``work(out)`` and sends through a pipe what it writes to the
+    descriptor ``out`` and then the bytes it returns: (its pid, the read end), or None when
+    the fork fails.  The process closes the descriptors ``close`` first (the write end of a
+    pipe it reads to its end), leaves interruptions to this one (:func:`_worker_signals`) and
+    never returns: a failure is its exit code."""
     read_end, write_end = os.pipe()
     try:
         pid = os.fork()
@@ -998,7 +1040,7 @@ def _fork(work, close: tuple[int, ...] = ()) -> tuple[int, int] | None:
             for fd in close:
                 os.close(fd)
             _worker_signals()
-            data = work()
+            data = work(write_end)
             with os.fdopen(write_end, "wb") as f:
                 f.write(data)
             code = 0
