@@ -62,12 +62,15 @@ def read_file(path: str, limit: int | None = None, *, follow: bool = True, dir_f
         # is read on, up to ``limit + 1``
         want = st.st_size + 1 if 0 < st.st_size < 1 << 20 else 1 << 20
         while left > 0:
-            chunk = os.read(fd, min(left, want))
+            ask = min(left, want)
+            chunk = os.read(fd, ask)
             want = 1 << 20
             if not chunk:
                 break
             chunks.append(chunk)
             left -= len(chunk)
+            if len(chunk) < ask:
+                break  # a regular file reads short only at its end: no read more to see it (one system call a file)
         return b"".join(chunks)
     finally:
         os.close(fd)

@@ -58,3 +58,55 @@ def test_a_big_text_answers_its_first_positions_without_the_line_table():
         assert direct.line_col(offset) == table.line_col(offset), offset
         assert bool(direct._line_starts) == (i >= _DIRECT_ASKS)  # the table is made once the questions are many
     assert direct == table  # the count of questions is no part of the file
+
+
+# ---------------------------------------------------------------------------
+# read_file
+
+
+@pytest.mark.parametrize("size", [0, 1, 4096, (1 << 20) - 1, 1 << 20, 3 * (1 << 20) + 7])
+def test_read_file_reads_a_file_whole_and_a_small_one_in_one_read(tmp_path, monkeypatch, size):
+    import os
+
+    from linter import source_file
+
+    data = bytes(range(256)) * (size // 256) + b"v" * (size % 256)
+    path = tmp_path / "big.yaml"
+    path.write_bytes(data)
+    reads: list[int] = []
+    real = os.read
+    monkeypatch.setattr(source_file.os, "read", lambda fd, n: reads.append(n) or real(fd, n))
+    assert source_file.read_file(str(path)) == data
+    if 0 < size < 1 << 20:
+        assert reads == [size + 1]  # short of what it asked: the end, seen without a second read
+    assert source_file.read_file(str(path), limit=size // 2) == data[: size // 2 + 1]
+
+
+def test_read_file_reads_on_when_the_file_grew_after_its_size_was_taken(tmp_path, monkeypatch):
+    """The size is only the first read's length: a file that grew since its stat (a log
+    appended to) is read to its end, up to the limit."""
+    import os
+
+    from linter import source_file
+
+    path = tmp_path / "serve.sh"
+    path.write_bytes(b"vllm serve m --port 8000\n" * 40)
+    real = os.fstat
+
+    class Shrunk:  # what fstat said before the file grew
+        def __init__(self, st):
+            self.st_mode, self.st_size = st.st_mode, 25
+
+    monkeypatch.setattr(source_file.os, "fstat", lambda fd: Shrunk(real(fd)))
+    assert source_file.read_file(str(path)) == path.read_bytes()
+
+
+def test_read_file_refuses_a_pipe_without_waiting(tmp_path):
+    import os
+
+    from linter.source_file import NotRegularFile, read_file
+
+    fifo = tmp_path / "serve.sh"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFile):
+        read_file(str(fifo))
