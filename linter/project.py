@@ -199,10 +199,19 @@ class _Places:
 
     def __init__(self, paths: list[str]):
         self.paths = paths
+        self.by_path: dict[str, int] | None = None
         self.by_abs: dict[str, int] | None = None
         self.by_real: dict[str, int] | None = None
 
     def find(self, real: str) -> int | None:
+        if self.by_path is None:
+            self.by_path = {p: i for i, p in enumerate(self.paths)}
+        # first as a walk spells it (the path from the working folder, or an absolute one): a
+        # lookup, where the absolute path of every item costs 5 ms on a 4,000-file tree
+        for spelled in (os.path.relpath(real), real):
+            i = self.by_path.get(spelled)
+            if i is not None and os.path.realpath(self.paths[i]) == real:
+                return i
         if self.by_abs is None:
             cwd = os.getcwd()  # os.path.abspath, with the working folder asked once
             self.by_abs = {_absolute(cwd, p): i for i, p in enumerate(self.paths)}
