@@ -593,8 +593,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     flags: dict = {}
     if screener is not None:
         if len(jobs_left) >= SCREEN_AFTER:  # (fewer: screened here sooner than waited for)
-            if screener.running:
-                _warm_up(settings)  # what the shares need, while the screener finishes
+            if screener.running:  # what the shares need (the readers of every kind walked), while the screener finishes
+                _warm_up(settings, {job[2] for job in jobs_left})
             flags = screener.flags()
             jobs_left = _screened(jobs_left, flags, settings, cache, packed)
         else:
