@@ -591,14 +591,13 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     else:
         jobs_left = jobs
     flags: dict = {}
-    if screener is not None:
-        if len(jobs_left) >= SCREEN_AFTER:  # (fewer: screened here sooner than waited for)
-            if screener.running:  # what the shares need (the readers of every kind walked), while the screener finishes
-                _warm_up(settings, {job[2] for job in jobs_left})
-            flags = screener.flags()
-            jobs_left = _screened(jobs_left, flags, settings, cache, packed)
-        else:
-            screener.close()
+    # (fewer files left: screened here sooner than waited for; another group of files, with
+    # settings of their own, may still take the flags)
+    if screener is not None and len(jobs_left) >= SCREEN_AFTER:
+        if screener.running:  # what the shares need (the readers of every kind walked), while the screener finishes
+            _warm_up(settings, {job[2] for job in jobs_left})
+        flags = screener.flags()
+        jobs_left = _screened(jobs_left, flags, settings, cache, packed)
     if cache is not None and jobs_left:
         cache.load_extractions()  # before the shares fork: their processes inherit it
     progress = _Progress(len(jobs_left))

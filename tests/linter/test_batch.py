@@ -194,6 +194,31 @@ def test_configured_images_are_screened_here(tmp_path, monkeypatch, starts):
     assert _run("--no-cache", "--output-format", "concise", ".") == (code, out)
 
 
+def test_a_small_group_of_files_leaves_the_flags_to_a_big_one(tmp_path, monkeypatch, starts):
+    """Files under a configuration of their own are linted as a group of their own: a small
+    group first (screened where it is linted) does not end the screener the big one uses."""
+    _tree(tmp_path)
+    (tmp_path / "compose.yaml").rename(tmp_path / "services" / "compose.yaml")  # the first file walked is the small group's
+    small = tmp_path / "a-tools"
+    small.mkdir()
+    (small / "vllm-lint.toml").write_text('target-version = "0.31"\n')
+    (small / "serve.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-num-seq 8\n")
+    monkeypatch.chdir(tmp_path)
+    used: list[int] = []
+    real = batch._screened
+
+    def screened(jobs, flags, *args):
+        used.append(len(flags))
+        return real(jobs, flags, *args)
+
+    monkeypatch.setattr(batch, "_screened", screened)
+    got = _run("--no-cache", "--output-format", "concise", ".")
+    assert starts and used and used[0] > batch.SCREEN_AFTER
+    assert "a-tools/serve.sh" in got[1]
+    monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
+    assert _run("--no-cache", "--output-format", "concise", ".") == got
+
+
 def test_a_small_walk_or_one_core_makes_no_screener(tmp_path, monkeypatch, starts):
     _tree(tmp_path, files=60)
     monkeypatch.chdir(tmp_path)
