@@ -181,6 +181,25 @@ def test_a_run_with_the_screener_prints_and_stores_what_one_without_it_does(tmp_
     assert any("deploy_" in p for p in linted) == builds  # `docker build`, screened out when no vLLM image is built
 
 
+def test_a_file_over_the_size_limit_is_left_to_the_run_which_reports_it(tmp_path, monkeypatch, starts):
+    """The screener does not read a file over the limit (nor one it cannot read): the run
+    reports it, as without the screener."""
+    from linter import engine, source_file
+
+    _tree(tmp_path)
+    (tmp_path / "k8s" / "huge.yaml").write_text("items:\n" + "  - name: x\n" * 600)
+    monkeypatch.setattr(source_file, "MAX_FILE_BYTES", 4096)
+    monkeypatch.setattr(engine, "MAX_FILE_BYTES", 4096)
+    monkeypatch.chdir(tmp_path)
+    screener = batch.Screener()
+    project.candidates(["."], screener=screener)
+    assert screener.flags()["k8s/huge.yaml"] == batch.UNSCREENED
+    got = _run("--no-cache", "--output-format", "concise", ".")
+    assert "k8s/huge.yaml:1:1: VL003" in got[1]
+    monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
+    assert _run("--no-cache", "--output-format", "concise", ".") == got
+
+
 def test_configured_images_are_screened_here(tmp_path, monkeypatch, starts):
     """The screener looks for vLLM and build words, not for the ``vllm-images`` of a
     configuration: with them, every file is screened here as before (the vendor pod is read)."""
