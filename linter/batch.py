@@ -970,14 +970,29 @@ class Screener:
 
 
 def _screen_flag(path: str) -> int:
-    """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`)."""
-    from linter.discovery import words_in
+    """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`),
+    read a piece at a time (:func:`linter.source_file.read_pieces`): the bytes are not kept."""
+    from linter.discovery import words_in_pieces
+    from linter.source_file import MAX_FILE_BYTES, read_pieces
 
-    data = _read(path)
-    if data is None:
-        return UNSCREENED
-    vllm, build = words_in(data)
-    return VLLM_WORD if vllm else BUILD_WORD if build else NO_WORD
+    size = 0
+
+    def counted(pieces):
+        nonlocal size
+        for piece in pieces:
+            size += len(piece)
+            yield piece
+
+    pieces = read_pieces(path)
+    try:
+        vllm, build = words_in_pieces(counted(pieces))
+    except OSError:
+        return UNSCREENED  # read here, to say why
+    finally:
+        pieces.close()
+    if vllm:
+        return VLLM_WORD  # (read here whatever its size)
+    return UNSCREENED if size > MAX_FILE_BYTES else BUILD_WORD if build else NO_WORD
 
 
 def _screen_names(names: int, out: int) -> bytes:

@@ -52,6 +52,9 @@ VLLM_WORDS = ("vllm", "lmcache", "ray.serve.llm")
 _NAME = attrgetter("name")
 HEAD_SIZE = 256  # bytes read from an extension-less file to find its shebang
 _CHUNK = 1 << 20
+# bytes each chunk screened shares with the next, so that a word across two is seen: the longest
+# needle, ``ray.serve.llm`` in UTF-32, is 52 bytes
+_OVERLAP = 64
 
 class Candidate(Frozen):
     """A file to lint.
@@ -157,7 +160,7 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
     Lower-cases at most about 1 MiB at a time, so a big buffer is never copied whole.
     """
     for start in range(0, len(data), _CHUNK):
-        chunk = data[start : start + _CHUNK + 28]  # overlap: a word across two chunks is still seen
+        chunk = data[start : start + _CHUNK + _OVERLAP]  # a word across two chunks is still seen
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
@@ -180,15 +183,37 @@ def words_in(data: bytes) -> tuple[bool, bool]:
     image_needles((), True))`` either.  The second is looked for only until a vLLM word is
     found (a file with one is linted either way).  One pass for both, for a screening made
     before the run knows whether the tree builds a vLLM image (:class:`linter.batch.Screener`)."""
+    return words_in_pieces(data[start : start + _CHUNK] for start in range(0, len(data), _CHUNK))
+
+
+def words_in_pieces(pieces: Iterable[bytes]) -> tuple[bool, bool]:
+    """:func:`words_in` of the bytes ``pieces`` make end to end (a file read a piece at a time:
+    :func:`linter.source_file.read_pieces`), wherever they are cut: each piece is screened with
+    the last :data:`_OVERLAP` bytes before it, and a build word ending where a piece ends
+    (``build:``, whose next byte decides) is left to the next piece, which holds it again."""
     build = False
-    for start in range(0, len(data), _CHUNK):
-        chunk = data[start : start + _CHUNK + 28].lower()
+    tail = b""
+    it = iter(pieces)
+    piece = next(it, None)
+    while piece is not None:
+        after = next(it, None)
+        chunk = (tail + piece).lower()
         if b"lm" in chunk and (b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk):
             return True, build
         if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
             return True, build
-        build = build or _builds(chunk)
+        if not build:
+            build = _builds(chunk) if after is None else _builds_before_end(chunk)
+        tail = chunk[-_OVERLAP:]
+        piece = after
     return False, build
+
+
+def _builds_before_end(chunk: bytes) -> bool:
+    """A build word in ``chunk`` that does not end at its end (one that does starts within the
+    overlap the next piece is screened with, unless it is longer)."""
+    end = len(chunk)
+    return any(m.end() < end or m.start() < end - _OVERLAP for m in _BUILD_WORDS.finditer(chunk))
 
 
 _WIDE_NEEDLES = tuple(

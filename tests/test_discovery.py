@@ -119,6 +119,44 @@ def test_might_launch_agrees_with_the_words() -> None:
     check()
 
 
+def test_words_in_pieces_is_words_in_however_the_bytes_are_cut() -> None:
+    """A file screened a piece at a time (the screener's reading) gets the answer of its bytes
+    whole, wherever the cuts fall: through a word, a UTF-16 word, a build word's context."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from linter.discovery import words_in, words_in_pieces
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.text("vlmVLMcahersy.dkrbuiBUILD :\n\t'\"{,", max_size=80), st.lists(st.integers(0, 160), max_size=8), st.booleans())
+    def check(text: str, cuts: list[int], wide: bool) -> None:
+        data = text.encode("utf-16" if wide else "utf-8")
+        at = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
+        pieces = [data[a:b] for a, b in zip(at, at[1:])] or [data]
+        want, got = words_in(data), words_in_pieces(pieces)
+        assert got[0] == want[0]
+        if not want[0]:
+            assert got[1] == want[1]
+
+    check()
+    # a compose `build:` key is one only when a blank follows: a cut after the colon waits for the next piece
+    assert words_in_pieces([b"note: see build:", b"v2 notes\n"]) == words_in(b"note: see build:v2 notes\n") == (False, False)
+    assert words_in_pieces([b"services:\n  web:\n    build:", b" .\n"]) == (False, True)
+    assert words_in_pieces([b"docker build", b" -t web ."]) == (False, True)
+
+
+def test_a_wide_word_across_two_chunks_is_seen() -> None:
+    """``ray.serve.llm`` in UTF-32 is 52 bytes: the chunks screened overlap by more."""
+    from linter import discovery
+    from linter.discovery import words_in
+
+    size = discovery._CHUNK
+    word = "ray.serve.llm".encode("utf-32-le")
+    for cut in (4, 24, 48):
+        data = b"\x00" * (size - cut) + word + b"\x00" * 64
+        assert might_launch(data) and words_in(data)[0]
+
+
 def test_might_launch_across_chunks() -> None:
     from linter import discovery
 

@@ -110,3 +110,28 @@ def test_read_file_refuses_a_pipe_without_waiting(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(NotRegularFile):
         read_file(str(fifo))
+
+
+def test_read_pieces_reads_what_read_file_reads_a_piece_at_a_time(tmp_path):
+    import os
+
+    from linter.source_file import NotRegularFile, read_file, read_pieces
+
+    for size in (0, 1, 100, 65535, 65536, 65537, 3 * 65536 + 11):
+        path = tmp_path / f"f{size}.yaml"
+        path.write_bytes(os.urandom(size))
+        pieces = list(read_pieces(str(path)))
+        assert b"".join(pieces) == read_file(str(path)) and all(len(p) <= 65536 for p in pieces)
+        assert b"".join(read_pieces(str(path), limit=size // 3)) == read_file(str(path), limit=size // 3)
+    fifo = tmp_path / "fifo.sh"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFile):
+        next(read_pieces(str(fifo)))
+    # stopped early: the descriptor is closed with the iterator
+    big = tmp_path / "f196619.yaml"
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    it = read_pieces(str(big))
+    next(it)
+    it.close()
+    if before is not None:
+        assert len(os.listdir("/proc/self/fd")) == before
