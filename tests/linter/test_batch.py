@@ -200,6 +200,25 @@ def test_a_file_over_the_size_limit_is_left_to_the_run_which_reports_it(tmp_path
     assert _run("--no-cache", "--output-format", "concise", ".") == got
 
 
+def test_any_file_name_reaches_the_screener_and_back(tmp_path, monkeypatch, starts):
+    """Names travel as bytes separated by NUL: a newline, a space or bytes that are not UTF-8
+    in a name are the same file on both ends."""
+    _tree(tmp_path)
+    odd = [b"k8s/serve\nprod.yaml", b"k8s/caf\xe9 chat.yaml", b"k8s/\xff\xfe.yaml"]
+    for name in odd:
+        (tmp_path / os.fsdecode(name)).write_text(DEPLOY)
+    (tmp_path / os.fsdecode(b"k8s/quiet\xe9.yaml")).write_text("kind: ConfigMap\n")
+    monkeypatch.chdir(tmp_path)
+    screener = batch.Screener()
+    project.candidates(["."], screener=screener)
+    flags = screener.flags()
+    assert [flags[os.fsdecode(n)] for n in odd] == [batch.VLLM_WORD] * 3
+    assert flags[os.fsdecode(b"k8s/quiet\xe9.yaml")] == batch.NO_WORD
+    got = _run("--no-cache", "--output-format", "json", ".")
+    monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
+    assert _run("--no-cache", "--output-format", "json", ".") == got
+
+
 def test_configured_images_are_screened_here(tmp_path, monkeypatch, starts):
     """The screener looks for vLLM and build words, not for the ``vllm-images`` of a
     configuration: with them, every file is screened here as before (the vendor pod is read)."""
