@@ -219,6 +219,23 @@ def test_any_file_name_reaches_the_screener_and_back(tmp_path, monkeypatch, star
     assert _run("--no-cache", "--output-format", "json", ".") == got
 
 
+@pytest.mark.parametrize("launches, shared", [(12, False), (40, True)])
+def test_files_with_a_word_are_shared_once_they_outweigh_a_forked_process_first_use(tmp_path, monkeypatch, starts, launches, shared):
+    """The screener's flags tell which files will be linted: a few are linted here (a forked
+    process's first use of the rules and releases would cost more), dozens are shared."""
+    _tree(tmp_path, builds=False)  # (the scripts that build images are then not linted)
+    for i in range(launches):
+        (tmp_path / "scripts" / f"serve_{i}.sh").write_text(f"#!/bin/sh\nexec vllm serve Qwen/Qwen3-8B --max-num-seq {i + 1} --swap-space 4\n")
+    monkeypatch.chdir(tmp_path)
+    takers: list[int] = []
+    real = batch._fork_takers
+    monkeypatch.setattr(batch, "_fork_takers", lambda chunks, n: takers.append(len(chunks)) or real(chunks, n))
+    got = _run("--no-cache", "--output-format", "concise", ".")
+    assert starts and bool(takers) == shared
+    monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
+    assert _run("--no-cache", "--output-format", "concise", ".") == got
+
+
 def test_configured_images_are_screened_here(tmp_path, monkeypatch, starts):
     """The screener looks for vLLM and build words, not for the ``vllm-images`` of a
     configuration: with them, every file is screened here as before (the vendor pod is read)."""
