@@ -50,31 +50,10 @@ def read_file(path: str, limit: int | None = None, *, follow: bool = True, dir_f
     ``dir_fd``: ``path`` is relative to that open folder.  Raises
     :class:`OSError` (:class:`NotRegularFile` for those).
     """
-    limit = MAX_FILE_BYTES if limit is None else limit
-    fd, size = _open_regular(path, follow, dir_fd)
-    try:
-        chunks = []
-        left = limit + 1
-        # the first read asks for the size the file has (and one byte more, to see its end): a
-        # read of 1 MiB would allocate 1 MiB for each small file; a file that grows meanwhile
-        # is read on, up to ``limit + 1``
-        want = size + 1 if 0 < size < 1 << 20 else 1 << 20
-        while left > 0:
-            ask = min(left, want)
-            chunk = os.read(fd, ask)
-            want = 1 << 20
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-            if len(chunk) < ask:
-                break  # a regular file reads short only at its end: no read more to see it (one system call a file)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    return b"".join(read_pieces(path, 1 << 20, limit, follow=follow, dir_fd=dir_fd))
 
 
-def read_pieces(path: str, piece: int = 64 << 10, limit: int | None = None) -> Iterator[bytes]:
+def read_pieces(path: str, piece: int = 64 << 10, limit: int | None = None, *, follow: bool = True, dir_fd: int | None = None) -> Iterator[bytes]:
     """The bytes of the regular file ``path`` as :func:`read_file` reads them (at most ``limit
     + 1``), in pieces of at most ``piece`` bytes, for a reader that keeps none of them (a
     screening): the memory of a piece this small is reused for the next, where a file of
@@ -83,10 +62,19 @@ def read_pieces(path: str, piece: int = 64 << 10, limit: int | None = None) -> I
     its five 2 MB files).  The file is opened (and refused) at the first piece; close the
     iterator when stopping early."""
     limit = MAX_FILE_BYTES if limit is None else limit
-    fd, size = _open_regular(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, dir_fd=dir_fd)
     try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file")
         left = limit + 1
-        want = size + 1 if 0 < size < piece else piece
+        # the first read asks for the size the file has (and one byte more, to see its end): a
+        # read of a whole piece would allocate that much for each small file; a file that grows
+        # meanwhile is read on, up to ``limit + 1``
+        want = st.st_size + 1 if 0 < st.st_size < piece else piece
         while left > 0:
             ask = min(left, want)
             chunk = os.read(fd, ask)
@@ -96,26 +84,9 @@ def read_pieces(path: str, piece: int = 64 << 10, limit: int | None = None) -> I
             left -= len(chunk)
             yield chunk
             if len(chunk) < ask:
-                break
+                break  # a regular file reads short only at its end: no read more to see it (one system call a file)
     finally:
         os.close(fd)
-
-
-def _open_regular(path: str, follow: bool = True, dir_fd: int | None = None) -> tuple[int, int]:
-    """A descriptor of the regular file ``path``, opened without blocking, and its size."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    if not follow:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags, dir_fd=dir_fd)
-    try:
-        st = os.fstat(fd)
-    except BaseException:
-        os.close(fd)
-        raise
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise NotRegularFile(errno.EINVAL, "not a regular file")
-    return fd, st.st_size
 
 
 class DecodeError(ValueError):
