@@ -375,12 +375,21 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None, known: st
     else:
         indexed, might = None, False
     digest = (known or cache.digest(data)) if cache is not None and indexed else ""
-    update = None
-    if cache is not None and signature is not None and signature[1] < (time.time() - RACY_SECONDS) * 1e9:
-        update = (path, [*signature, digest, indexed])
+    update = _index_update(cache, path, signature, digest, indexed)
     if not might:
         return (None, (update, None, None)), None  # what lint_file returns for it: an empty result
     return None, (data, digest, update)
+
+
+def _index_update(cache, path: str, signature, digest: str, indexed: bool | None, racy: float | None = None):
+    """The stat index row of a screened file, ``(path, row)`` (see :meth:`linter.cache.Cache.note_file`),
+    or None: no cache, no signature, or changed too recently to be trusted (``racy``: the
+    mtime in ns from which it is, :data:`RACY_SECONDS` before now by default)."""
+    if cache is None or signature is None:
+        return None
+    if signature[1] >= ((time.time() - RACY_SECONDS) * 1e9 if racy is None else racy):
+        return None
+    return path, [*signature, digest, indexed]
 
 
 def _lint_read(path: str, kind: str, prefilter: bool, data: bytes, digest: str, update):
@@ -979,7 +988,7 @@ class Screener:
 def _screen_flag(path: str) -> int:
     """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`),
     read a piece at a time (:func:`linter.source_file.read_pieces`): the bytes are not kept."""
-    from linter.discovery import words_in_pieces
+    from linter.discovery import words_in
     from linter.source_file import MAX_FILE_BYTES, read_pieces
 
     size = 0
@@ -992,7 +1001,7 @@ def _screen_flag(path: str) -> int:
 
     pieces = read_pieces(path)
     try:
-        vllm, build = words_in_pieces(counted(pieces))
+        vllm, build = words_in(counted(pieces))
     except OSError:
         return UNSCREENED  # read here, to say why
     finally:
@@ -1032,12 +1041,12 @@ def _screened(jobs, flags: dict, settings, cache, packed: list) -> list:
     for job in jobs:
         flag = flags.get(job[1])
         signature = job[4]
-        if flag is None or flag == VLLM_WORD or flag == UNSCREENED or (flag == BUILD_WORD and built) or signature is None or len(job) > 5 \
-                or not job[3] or not kinds.prefiltered(job[2]):
+        screened_out = flag == NO_WORD or (flag == BUILD_WORD and not built)
+        if not screened_out or signature is None or len(job) > 5 or not job[3] or not kinds.prefiltered(job[2]):
             rest.append(job)
             continue
-        update = (job[1], [*signature, "", False if built else None]) if cache is not None and signature[1] < racy else None
-        packed.append((job[0], None, (update, None, None)))
+        # (screened out: False with the build words looked for, None without, as _screen_one records it)
+        packed.append((job[0], None, (_index_update(cache, job[1], signature, "", False if built else None, racy), None, None)))
     return rest
 
 

@@ -164,32 +164,20 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        # VLLM_WORDS, each ``in`` a scan of the whole chunk, are looked for only where ``lm`` is,
-        # which each of them holds: most files cost one scan (a short needle's scan is no faster)
-        if b"lm" in chunk and (b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk):
-            return True
-        if any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
-            return True
-        # UTF-16/32 text (BOM-marked; or not: then reported as not text rather than passed as clean)
-        if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
+        if _vllm_word_in(chunk) or any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
             return True
     return False
 
 
-def words_in(data: bytes) -> tuple[bool, bool]:
-    """(whether ``data`` holds a vLLM word, whether it holds a build word), as :func:`might_launch`
-    looks for them (in any case, across its chunks, UTF-16/32 text included for the first): with
-    no ``vllm-images`` patterns, ``might_launch(data)`` is the first and ``might_launch(data,
-    image_needles((), True))`` either.  The second is looked for only until a vLLM word is
-    found (a file with one is linted either way).  One pass for both, for a screening made
-    before the run knows whether the tree builds a vLLM image (:class:`linter.batch.Screener`)."""
-    return words_in_pieces(data[start : start + _CHUNK] for start in range(0, len(data), _CHUNK))
-
-
-def words_in_pieces(pieces: Iterable[bytes]) -> tuple[bool, bool]:
-    """:func:`words_in` of the bytes ``pieces`` make end to end (a file read a piece at a time:
-    :func:`linter.source_file.read_pieces`), wherever they are cut: each piece is screened with
-    the last :data:`_OVERLAP` bytes before it, and a build word ending where a piece ends
+def words_in(pieces: Iterable[bytes]) -> tuple[bool, bool]:
+    """(whether the bytes ``pieces`` make end to end hold a vLLM word, whether they hold a build
+    word), as :func:`might_launch` looks for them: with no ``vllm-images`` patterns,
+    ``might_launch(data)`` is the first and ``might_launch(data, image_needles((), True))``
+    either.  The second is looked for only until a vLLM word is found (a file with one is
+    linted either way).  One pass for both, for a screening made before the run knows whether
+    the tree builds a vLLM image (:class:`linter.batch.Screener`), of a file read a piece at a
+    time (:func:`linter.source_file.read_pieces`), wherever it is cut: each piece is screened
+    with the last :data:`_OVERLAP` bytes before it, and a build word ending where a piece ends
     (``build:``, whose next byte decides) is left to the next piece, which holds it again."""
     build = False
     tail = b""
@@ -198,15 +186,23 @@ def words_in_pieces(pieces: Iterable[bytes]) -> tuple[bool, bool]:
     while piece is not None:
         after = next(it, None)
         chunk = (tail + piece).lower()
-        if b"lm" in chunk and (b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk):
-            return True, build
-        if b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES):
+        if _vllm_word_in(chunk):
             return True, build
         if not build:
             build = _builds(chunk) if after is None else _builds_before_end(chunk)
         tail = chunk[-_OVERLAP:]
         piece = after
     return False, build
+
+
+def _vllm_word_in(chunk: bytes) -> bool:
+    """A vLLM word in the lower-cased ``chunk``, in ASCII or in UTF-16/32 (BOM-marked; or not:
+    then reported as not text rather than passed as clean)."""
+    # VLLM_WORDS, each ``in`` a scan of the whole chunk, are looked for only where ``lm`` is,
+    # which each of them holds: most files cost one scan (a short needle's scan is no faster)
+    if b"lm" in chunk and (b"vllm" in chunk or b"lmcache" in chunk or b"ray.serve.llm" in chunk):
+        return True
+    return b"\x00" in chunk and any(n in chunk for n in _WIDE_NEEDLES)
 
 
 def _builds_before_end(chunk: bytes) -> bool:

@@ -119,13 +119,13 @@ def test_might_launch_agrees_with_the_words() -> None:
     check()
 
 
-def test_words_in_pieces_is_words_in_however_the_bytes_are_cut() -> None:
+def test_words_in_answers_the_same_however_the_bytes_are_cut() -> None:
     """A file screened a piece at a time (the screener's reading) gets the answer of its bytes
     whole, wherever the cuts fall: through a word, a UTF-16 word, a build word's context."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from linter.discovery import words_in, words_in_pieces
+    from linter.discovery import words_in
 
     @settings(max_examples=2000, deadline=None)
     @given(st.text("vlmVLMcahersy.dkrbuiBUILD :\n\t'\"{,", max_size=80), st.lists(st.integers(0, 160), max_size=8), st.booleans())
@@ -133,16 +133,16 @@ def test_words_in_pieces_is_words_in_however_the_bytes_are_cut() -> None:
         data = text.encode("utf-16" if wide else "utf-8")
         at = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
         pieces = [data[a:b] for a, b in zip(at, at[1:])] or [data]
-        want, got = words_in(data), words_in_pieces(pieces)
+        want, got = words_in([data]), words_in(pieces)
         assert got[0] == want[0]
         if not want[0]:
             assert got[1] == want[1]
 
     check()
     # a compose `build:` key is one only when a blank follows: a cut after the colon waits for the next piece
-    assert words_in_pieces([b"note: see build:", b"v2 notes\n"]) == words_in(b"note: see build:v2 notes\n") == (False, False)
-    assert words_in_pieces([b"services:\n  web:\n    build:", b" .\n"]) == (False, True)
-    assert words_in_pieces([b"docker build", b" -t web ."]) == (False, True)
+    assert words_in([b"note: see build:", b"v2 notes\n"]) == words_in([b"note: see build:v2 notes\n"]) == (False, False)
+    assert words_in([b"services:\n  web:\n    build:", b" .\n"]) == (False, True)
+    assert words_in([b"docker build", b" -t web ."]) == (False, True)
 
 
 def test_a_wide_word_across_two_chunks_is_seen() -> None:
@@ -154,7 +154,7 @@ def test_a_wide_word_across_two_chunks_is_seen() -> None:
     word = "ray.serve.llm".encode("utf-32-le")
     for cut in (4, 24, 48):
         data = b"\x00" * (size - cut) + word + b"\x00" * 64
-        assert might_launch(data) and words_in(data)[0]
+        assert might_launch(data) and words_in([data[:size], data[size:]])[0]
 
 
 def test_might_launch_across_chunks() -> None:
@@ -177,7 +177,7 @@ def test_words_in_answers_both_screenings_in_one_pass() -> None:
     from linter.discovery import image_needles, words_in
 
     def agrees(data: bytes) -> None:
-        vllm, build = words_in(data)
+        vllm, build = words_in([data])
         assert vllm == might_launch(data)
         assert (vllm or build) == might_launch(data, image_needles((), True))
 
@@ -188,15 +188,15 @@ def test_words_in_answers_both_screenings_in_one_pass() -> None:
         agrees(text.encode("utf-16"))
 
     check()
-    assert words_in(b"docker build -t me .\ndocker run me") == (False, True)
-    assert words_in(b"services:\n  app:\n    build: .\n") == (False, True)
-    assert words_in(b"image: org/build:1.2\n") == (False, False)
-    assert words_in(b"docker build -t me . && vllm serve m")[0]  # (the build word is not needed then)
-    assert words_in(b"VLLM_PORT=8000") == (True, False)
+    assert words_in([b"docker build -t me .\ndocker run me"]) == (False, True)
+    assert words_in([b"services:\n  app:\n    build: .\n"]) == (False, True)
+    assert words_in([b"image: org/build:1.2\n"]) == (False, False)
+    assert words_in([b"docker build -t me . && vllm serve m"])[0]  # (the build word is not needed then)
+    assert words_in([b"VLLM_PORT=8000"]) == (True, False)
     size = discovery._CHUNK
     late = b"x" * (size - 3) + b"docker build ." + b"y" * size + b"vLLM"
-    assert words_in(late)[0]  # a vLLM word after a build word, two chunks on
-    assert words_in("vllm serve".encode("utf-16-le")) == (True, False)
+    assert words_in([late[:size], late[size:size * 2], late[size * 2:]])[0]  # a vLLM word after a build word, two pieces on
+    assert words_in(["vllm serve".encode("utf-16-le")]) == (True, False)
 
 
 # ---------------------------------------------------------------------------

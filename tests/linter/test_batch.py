@@ -129,7 +129,7 @@ def test_the_screener_flags_each_walked_file_as_its_bytes_say(tmp_path, monkeypa
     screened = [c.path for c in found if c.status == "ok" and not c.explicit and kinds.prefiltered(c.kind)]
     assert set(flags) == set(screened) and len(screened) > batch.SCREEN_AFTER
     for path, flag in flags.items():
-        vllm, build = words_in(Path(path).read_bytes())
+        vllm, build = words_in([Path(path).read_bytes()])
         assert flag == (batch.VLLM_WORD if vllm else batch.BUILD_WORD if build else batch.NO_WORD), path
     assert flags["k8s/wide.yaml"] == batch.VLLM_WORD
     assert flags["scripts/build_and_run.sh"] == batch.BUILD_WORD
@@ -324,7 +324,7 @@ def test_what_the_screener_does_not_answer_is_screened_here(tmp_path, monkeypatc
     walked = [c.path for c in found if c.status == "ok" and not c.explicit and kinds.prefiltered(c.kind)]
     assert list(flags) == walked
     for path, flag in flags.items():
-        vllm, build = words_in(Path(path).read_bytes())
+        vllm, build = words_in([Path(path).read_bytes()])
         assert flag == (batch.VLLM_WORD if vllm else batch.BUILD_WORD if build else batch.NO_WORD), path
     starts.clear()
     assert _run("--no-cache", "--output-format", "json", ".") == want
