@@ -331,29 +331,19 @@ def test_what_the_screener_does_not_answer_is_screened_here(tmp_path, monkeypatc
     assert starts
 
 
-def test_the_walk_never_waits_for_the_screener_and_an_interrupt_ends_it(tmp_path, monkeypatch, starts):
+def test_the_walk_never_waits_for_the_screener_and_an_interrupt_ends_it(tmp_path, monkeypatch, starts, forked):
     """The names go out without blocking (a slow screener never holds the walk up), and a run
     interrupted before it asks for the flags ends and reaps the process."""
     _tree(tmp_path)
     monkeypatch.chdir(tmp_path)
-    pids: list[int] = []
-    real_fork = batch._fork
-
-    def fork(*args):
-        child = real_fork(*args)
-        if child is not None:
-            pids.append(child[0])
-        return child
-
-    monkeypatch.setattr(batch, "_fork", fork)
     screener = batch.Screener()
     project.candidates(["."], screener=screener)
-    assert screener.running and len(pids) == 1
+    assert screener.running and len(forked) == 1
     screener.close()
     with pytest.raises(ChildProcessError):  # reaped already
-        os.waitpid(pids[0], os.WNOHANG)
+        os.waitpid(forked[0], os.WNOHANG)
 
-    pids.clear()
+    forked.clear()
     blocking: list[bool] = []
     real_send = batch.Screener._send
 
@@ -369,7 +359,7 @@ def test_the_walk_never_waits_for_the_screener_and_an_interrupt_ends_it(tmp_path
     monkeypatch.setattr("linter.cli._check", interrupted)
     result = CliRunner().invoke(main, ["--no-cache", "."])
     assert result.exit_code == 130  # (as an interrupted run exits)
-    assert len(pids) == 1 and blocking and not any(blocking)
+    assert len(forked) == 1 and blocking and not any(blocking)
     with pytest.raises(ChildProcessError):
-        os.waitpid(pids[0], os.WNOHANG)
+        os.waitpid(forked[0], os.WNOHANG)
     assert not (tmp_path / DIRNAME).exists()

@@ -589,26 +589,10 @@ def test_a_new_target_does_not_digest_unchanged_files_again(tree, monkeypatch):
     assert len(screened) == 1
 
 
-def _count_forks(monkeypatch) -> list[int]:
-    """The pids of the processes lint_many forks from now on (filled as it forks them)."""
-    forked: list[int] = []
-    real_fork = batch._fork
-
-    def fork(*args):
-        child = real_fork(*args)
-        if child is not None:
-            forked.append(child[0])
-        return child
-
-    monkeypatch.setattr(batch, "_fork", fork)
-    return forked
-
-
-def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch):
+def test_an_interrupted_run_ends_the_other_processes(tree, monkeypatch, forked):
     """Ctrl-C while the first process lints: the forked ones are ended and reaped, none is left behind."""
     monkeypatch.setattr(batch, "SPLIT_BYTES", 0)
     monkeypatch.setattr(batch, "_workers", lambda: 3)
-    forked = _count_forks(monkeypatch)
     real_run = batch._run
 
     def run_then_interrupt(jobs, progress, done=0):
@@ -637,7 +621,7 @@ def _dense_scripts(root: Path, files: int = 24) -> None:
 
 
 @pytest.mark.parametrize("share_after, forks", [(0.0, 1), (3600.0, 0)])
-def test_work_too_small_by_its_bytes_is_shared_once_it_proves_long(tmp_path, monkeypatch, share_after, forks):
+def test_work_too_small_by_its_bytes_is_shared_once_it_proves_long(tmp_path, monkeypatch, forked, share_after, forks):
     """Launch-dense files are far below the bytes that make lint_many share its work at once;
     after :data:`batch.SHARE_AFTER` seconds alone the files left go to a forked process, and
     the results are those of one process."""
@@ -647,7 +631,7 @@ def test_work_too_small_by_its_bytes_is_shared_once_it_proves_long(tmp_path, mon
     assert sum(os.path.getsize(c.path) for c in cands) < batch.SPLIT_BYTES and len(cands) < batch.SPLIT_FILES
     monkeypatch.setattr(batch, "_workers", lambda: 1)
     alone = project.lint(cands, Settings(), compact=True)
-    forked = _count_forks(monkeypatch)
+    assert forked == []  # (one core)
     monkeypatch.setattr(batch, "_workers", lambda: 2)
     monkeypatch.setattr(batch, "SHARE_AFTER", share_after)
     monkeypatch.setattr(batch, "ALONE_SLICE", 2)
