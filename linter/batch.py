@@ -16,14 +16,18 @@ has read and screened the walked files meanwhile: those without a vLLM word are
 answered unread.  The files left are read, screened and linted there, or, when they are work
 enough for it (over :data:`SPLIT_BYTES` bytes or :data:`SPLIT_FILES` files), by
 one process per core: the calling one and ``fork``ed ones take chunks of them in
-turn, the heaviest first, from a queue (a pipe); the forked ones send their
-results back as JSON through a pipe each (what a failed one took is linted here
-after all).  A progress bar goes to
+turn, the heaviest first, from a queue (a pipe); the forked ones send the
+results of each chunk back as JSON through a pipe each, taken in by the calling
+one between its own chunks (what a failed one did not send is linted here after
+all).  A config file that a launch names (``--config FILE``) is linted ahead by
+the process that linted the launch, for :func:`lint_named` to take after them
+while its bytes are the same.  A progress bar goes to
 standard error when it is a terminal and the run takes a while.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -481,36 +485,104 @@ def _entry(key: str, result, path: str, payload: dict):
     return key, path, payload
 
 
-def lint_named(path: str, settings, rules, cache, inherited=None):
+def lint_named(path: str, settings, rules, cache, inherited=None, ahead: dict | None = None):
     """Lint a config file named by ``--config FILE`` (kind ``vllm-config``) against ``inherited``,
-    the release of the launch naming it (:func:`linter.engine.choose_release`), through the cache."""
-    from linter.engine import lint_file
+    the release of the launch naming it (:func:`linter.engine.choose_release`), through the cache.
+    ``ahead``: what the shares of :func:`lint_many` found for the config files they linted ahead
+    (:func:`_lint_ahead`), taken when this file's bytes are still those they read."""
+    from linter.cache import Cache
+    from linter.engine import FileResult, lint_file
 
-    data = _read(path) if cache is not None else None
+    data = _read(path) if cache is not None or ahead else None
     if data is None:
         return lint_file(path, "vllm-config", settings, rules or _rules(settings), inherited=inherited)
+    digest = Cache.digest(data)
+    got = ahead.get((path, str(inherited))) if ahead else None
+    if got is not None and got[0] == digest:
+        try:
+            result = decode(path, *got[1]) if got[1] is not None else FileResult(path)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            pass  # (a share that sent what is not results: linted here)
+        else:
+            _TEXTS.clear()
+            _put(cache, got[2])
+            return result
+    if cache is None:
+        return lint_file(path, "vllm-config", settings, rules or _rules(settings), data=data, inherited=inherited)
     _STATE.update(settings=settings, cache=cache, rules=rules, inherited=inherited, settings_texts={})
     try:
-        digest = cache.digest(data)
-        (key, _bare), hit = _cached(cache, path, "vllm-config", False, digest, data)
-        if hit is not None:
-            return decode(path, hit, data if hit.get("d") else None)
-        looked: list = []
-        stored: list = []
-        images, built = repr(settings.vllm_images) if settings.vllm_images else "", built_key(settings)
-        result = lint_file(path, "vllm-config", settings, _rules(), data=data, inherited=inherited,
-                           reader=lambda src, kind: cached_extract(cache, src, kind, digest, stored, images, built, looked))
-        packed = _pack(result, data)
-        payload = packed[0] if packed is not None else {}
-        entry = _entry(key, result, path, {**payload, "b": built} if looked else payload)
-        if entry is not None:
-            cache.put(*entry)
-        for extraction in stored:
-            cache.put_extraction(*extraction)
-        return decode(path, packed[0], packed[1]) if packed is not None else result
+        answer, updates = _named_answer(path, data, digest, settings, cache, inherited)
     finally:
         _STATE.clear()
+    _put(cache, updates)
+    try:
+        return decode(path, *answer) if answer is not None else FileResult(path)
+    finally:
         _TEXTS.clear()
+
+
+def _put(cache, updates) -> None:
+    """Note a packed answer's ``updates`` (stat index row, entry, extraction) in ``cache``."""
+    if cache is None:
+        return
+    update, entry, extraction = updates
+    if update is not None:
+        cache.note_file(*update)
+    if entry is not None:
+        cache.put(*entry)
+    if extraction is not None:
+        cache.put_extraction(*extraction)
+
+
+def _named_answer(path: str, data: bytes, digest: str, settings, cache, inherited):
+    """What :func:`lint_named` finds for the config file ``path`` whose bytes are ``data``, in
+    the packed form (:func:`_lint_read`'s): the answer, or None for an empty result, and the
+    updates (no stat index row; its cache entry, its extraction).  ``_STATE`` holds the run's
+    settings, rules, cache and ``inherited``."""
+    from linter.engine import extract, lint_file
+
+    key = None
+    if cache is not None:
+        (key, _bare), hit = _cached(cache, path, "vllm-config", False, digest, data)
+        if hit is not None:
+            return ((hit, data if hit.get("d") else None) if hit else None), (None, None, None)
+    looked: list = []
+    stored: list = []
+    images, built = images_key(settings), built_key(settings)
+    reader = (lambda src, kind: cached_extract(cache, src, kind, digest, stored, images, built, looked)) if cache is not None else extract
+    result = lint_file(path, "vllm-config", settings, _rules(), data=data, inherited=inherited, reader=reader)
+    packed = _pack(result, data)
+    entry = None
+    if key is not None:
+        payload = packed[0] if packed is not None else {}
+        entry = _entry(key, result, path, {**payload, "b": built} if looked else payload)
+    return packed, (None, entry, stored[0] if stored else None)
+
+
+def _lint_ahead(named: list) -> None:
+    """Lint ahead, where the file naming them was linted, the config files of ``named`` (a
+    result's ``"n"``: [path as named, release] each) into ``_STATE["ahead"]``, (path,
+    release) -> (digest, answer, updates) (:func:`_named_answer`'s), each once: the shares of
+    :func:`lint_many` do it, not the calling process after them (:func:`lint_named` takes
+    what they found)."""
+    from linter.cache import Cache
+
+    ahead = _STATE.get("ahead")
+    if ahead is None:
+        return
+    for path, version in named:
+        if (path, version) in ahead or not isinstance(path, str):
+            continue
+        data = _read(path)
+        if data is None:  # too big, or unreadable: lint_named says why
+            continue
+        digest = Cache.digest(data)
+        inherited = Version(version)
+        _STATE["inherited"] = inherited
+        try:
+            ahead[(path, version)] = (digest, *_named_answer(path, data, digest, _STATE["settings"], _STATE.get("cache"), inherited))
+        finally:
+            del _STATE["inherited"]
 
 
 def _rules(settings=None):
@@ -572,10 +644,13 @@ class _Progress:
             sys.stderr.flush()
 
 
-def lint_many(candidates, settings, rules, *, cache=None, processes: int | None = None, screener: Screener | None = None) -> list:
+def lint_many(candidates, settings, rules, *, cache=None, processes: int | None = None, screener: Screener | None = None,
+              ahead: dict | None = None) -> list:
     """One FileResult per linted candidate (``error`` ones become VL003, ``unknown`` ones are
     skipped), in order.  ``screener``: the :class:`Screener` the walk fed, whose flags spare
-    reading the files it found no word in."""
+    reading the files it found no word in.  ``ahead``: a dict given to be filled with the config
+    files that the launches linted name, linted ahead (:func:`_lint_ahead`), for
+    :func:`lint_named`."""
     from linter.engine import FileResult, input_problem
 
     jobs = []
@@ -589,7 +664,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
     index = cache.load() if cache is not None else {}
-    _STATE.update(settings=settings, rules=rules, cache=cache, index=index, settings_texts={})
+    _STATE.update(settings=settings, rules=rules, cache=cache, index=index, settings_texts={}, ahead={} if ahead is not None else None)
     packed: list = []
     if cache is not None:  # in this process: what the stat index and the cache answer (most of a warm run)
         rest = []
@@ -633,38 +708,31 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         if chunks is None:
             packed.extend(_run(jobs_left, progress, base))
         else:
-            queue, children = _fork_takers(chunks, n - 1)
+            paths = {job[0]: job[1] for job in jobs_left}
+            queue, children = _fork_takers(chunks, n - 1, paths)
             try:
-                mine = _take(queue, chunks, progress, base)
+                mine = _take(queue, chunks, progress, base, children)
             finally:
                 os.close(queue)
             packed.extend(mine)
-            done = base + len(mine)
-            while children:
-                child = children.pop(0)
-                part = _collect(child, jobs_left)
-                if part is None:  # its process failed: what it took is linted here (below)
-                    continue
-                packed.extend(part)
-                done += len(part)
-                progress.update(done)
+            for share in children:  # what each sent whole; what a failed one left is linted here (below)
+                packed.extend(share.finish())
             got = {item[0] for item in packed}
             missing = [job for job in jobs_left if job[0] not in got]
             if missing:
-                packed.extend(_run(missing, progress, done))
+                packed.extend(_run(missing, progress, base + len(mine) + sum(len(share.packed) for share in children)))
+        if ahead is not None:
+            for share in children:
+                ahead.update(share.ahead)
+            ahead.update(_STATE["ahead"])
     finally:
-        for pid, fd in children:  # interrupted: the other processes end with this one
-            _end(pid, fd)
+        for share in children:  # interrupted: the other processes end with this one
+            share.end()
         progress.close()
         _STATE.clear()
     if cache is not None:  # saved by the caller, once, with the named config files' entries (Cache.save)
-        for _i, _res, (update, entry, extraction) in packed:
-            if update is not None:
-                cache.note_file(*update)
-            if entry is not None:
-                cache.put(*entry)
-            if extraction is not None:
-                cache.put_extraction(*extraction)
+        for _i, _res, updates in packed:
+            _put(cache, updates)
     answers = {i: res for i, res, _u in packed}
     by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
     out = []
@@ -723,6 +791,8 @@ def _run(jobs, progress, done: int = 0) -> list:
     for job, read in left:
         answer = _lint_read(*job[1:4], *read) if read is not None else lint_one(*job[1:5])
         packed.append((job[0], *answer))
+        if answer[0] is not None and "n" in answer[0][0]:
+            _lint_ahead(answer[0][0]["n"])
         done += 1
         progress.update(done)
     return packed
@@ -767,10 +837,11 @@ def _chunks(jobs, weights: list[int]) -> list:
     return [[jobs[k] for k in sorted(c)] for c in chunks]
 
 
-def _fork_takers(chunks, n: int) -> tuple[int, list]:
+def _fork_takers(chunks, n: int, paths: dict) -> tuple[int, list]:
     """A queue of the numbers of ``chunks`` (a pipe, written whole before any process reads it)
-    and ``n`` forked processes taking chunks from it (:func:`_take`): (the queue's read end,
-    [(pid, the read end of its results)]); fewer processes when a fork fails."""
+    and ``n`` forked processes taking chunks from it, each sending the results of every chunk as
+    soon as it is linted (:func:`_send_results`): (the queue's read end, a :class:`_Share` of each
+    process); fewer processes when a fork fails.  ``paths``: slot -> path of the jobs."""
     import gc
 
     queue, feed = os.pipe()
@@ -779,26 +850,139 @@ def _fork_takers(chunks, n: int) -> tuple[int, list]:
     gc.freeze()  # the collector of each process leaves the inherited objects alone: their pages stay shared
     try:
         for _ in range(n):
-            child = _fork(lambda _out: _to_wire(_take(queue, chunks, _Progress(0))), (feed,))
+            child = _fork(lambda out: _send_results(queue, chunks, out), (feed,))
             if child is not None:
-                children.append(child)
+                children.append(_Share(*child, paths))
     finally:
         gc.unfreeze()
         os.close(feed)  # the queue ends once every number is taken
     return queue, children
 
 
-def _take(queue: int, chunks, progress, done: int = 0) -> list:
+def _take(queue: int, chunks, progress, done: int = 0, shares: list | None = None) -> list:
     """Take chunk numbers from ``queue`` until it is empty, linting each chunk: the packed
     results (``done``: the jobs finished before, for the progress bar).  Two bytes a read: a
-    read of a pipe takes its bytes whole, and every number was written before the first read."""
+    read of a pipe takes its bytes whole, and every number was written before the first read.
+    After each chunk, what the ``shares`` (:class:`_Share`) sent meanwhile is taken in."""
     packed: list = []
     while True:
         data = os.read(queue, 2)
         if len(data) < 2:
             break
         packed.extend(_run(chunks[int.from_bytes(data, "little")], progress, done + len(packed)))
+        if shares:
+            for share in shares:
+                share.poll()
+            progress.update(done + len(packed) + sum(len(share.packed) for share in shares))
     return packed
+
+
+_LENGTH = 4  # the bytes of a frame's length (little-endian), before its results
+
+
+def _send_results(queue: int, chunks, out: int) -> bytes:
+    """A share's process: the chunks it takes from ``queue`` (:func:`_take`), the results of
+    each written to ``out`` once it is linted, as a frame: their length, then their wire form
+    (:func:`_to_wire`).  The calling process takes them in between its own chunks, so neither
+    the encoding nor the decoding of all of them is left to the end of the run."""
+    progress = _Progress(0)
+    try:
+        import fcntl
+
+        fcntl.fcntl(out, fcntl.F_SETPIPE_SZ, 1 << 20)  # room for the results of a chunk or more while it lints its own
+    except (ImportError, AttributeError, OSError):
+        pass
+    ahead = _STATE.get("ahead")
+    sent = len(ahead) if ahead is not None else 0  # (those linted ahead before the fork are the calling process's)
+    while True:
+        data = os.read(queue, 2)
+        if len(data) < 2:
+            return b""
+        results = _run(chunks[int.from_bytes(data, "little")], progress)
+        named = list(ahead.items())[sent:] if ahead is not None else []
+        sent += len(named)
+        wire = _to_wire(results, named)
+        view = memoryview(len(wire).to_bytes(_LENGTH, "little") + wire)
+        while view:
+            view = view[os.write(out, view):]
+
+
+class _Share:
+    """A forked taker's process (:func:`_send_results`) as the calling one reads it: its frames
+    decoded as they come (:meth:`poll`, never waiting), the rest at the end (:meth:`finish`)."""
+
+    def __init__(self, pid: int, fd: int, paths: dict):
+        self.pid, self.fd = pid, fd
+        self.paths = paths
+        self.packed: list = []  # the results of the frames taken in
+        self.ahead: list = []  # and the config files it linted ahead (:func:`_from_wire`)
+        self._buffer = bytearray()
+        self._broken = False  # a frame that was not results: nothing after it is taken
+        self._ended = False  # reaped, its pipe closed
+        os.set_blocking(fd, False)
+
+    def poll(self) -> None:
+        """Take in the frames it sent so far."""
+        while not self._broken:
+            try:
+                more = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                return
+            except OSError:
+                self._broken = True
+                return
+            if not more:
+                return
+            self._buffer += more
+            self._frames()
+
+    def _frames(self) -> None:
+        buffer = self._buffer
+        start = 0
+        while not self._broken and len(buffer) - start >= _LENGTH:
+            end = start + _LENGTH + int.from_bytes(buffer[start:start + _LENGTH], "little")
+            if end > len(buffer):
+                break
+            try:
+                packed, ahead = _from_wire(bytes(buffer[start + _LENGTH:end]), self.paths)
+                self.packed.extend(packed)
+                self.ahead.extend(ahead)
+            except (ValueError, TypeError, KeyError, IndexError):  # not results: what it took is linted here
+                self._broken = True
+            start = end
+        del buffer[:start]
+
+    def finish(self) -> list:
+        """The results of every frame it sent whole, once it has ended (a process that failed
+        or was cut short sent fewer: the caller lints what they lack)."""
+        os.set_blocking(self.fd, True)
+        try:
+            while not self._broken:
+                try:
+                    more = os.read(self.fd, 1 << 20)
+                except OSError:
+                    break
+                if not more:
+                    break
+                self._buffer += more
+                self._frames()
+        finally:
+            self._ended = True
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+            try:
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+        return self.packed
+
+    def end(self) -> None:
+        """End its process if it still runs (the run interrupted)."""
+        if not self._ended:
+            self._ended = True
+            _end(self.pid, self.fd)
 
 
 def _alone(jobs, packed: list, progress) -> int:
@@ -1082,62 +1266,57 @@ def _fork(work, close: tuple[int, ...] = ()) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _collect(child, jobs) -> list | None:
-    """The packed results of a taker's process (which took some of ``jobs``), or None when it failed."""
-    pid, fd = child
-    try:
-        with os.fdopen(fd, "rb") as f:
-            data = f.read()
-    finally:
-        _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        return None
-    try:
-        return _from_wire(data, {job[0]: job[1] for job in jobs})
-    except (ValueError, TypeError, KeyError, IndexError):  # cut short: what it took is linted here
-        return None
-
-
-def _to_wire(packed: list) -> bytes:
+def _to_wire(packed: list, ahead: Iterable = ()) -> bytes:
     """A share's packed results as JSON, the form the cache keeps them in (results, stat index
     rows, entries, extractions), with the texts that place their diagnostics (a SourceFile's
-    text, encoding and BOM; a file's bytes as base64)."""
-    import base64
-    import json
+    text, encoding and BOM; a file's bytes as base64); and the config files it linted ahead,
+    ``((path, release), (digest, answer, updates))`` each (see :func:`_lint_ahead`)."""
+    rows = [[slot, _answer_out(answer), list(updates)] for slot, answer, updates in packed]
+    named = [[path, version, digest, _answer_out(answer), list(updates)] for (path, version), (digest, answer, updates) in ahead]
+    return json.dumps([rows, named], separators=(",", ":")).encode("ascii")  # ASCII: a lone surrogate of a text as its escape
 
+
+def _from_wire(data: bytes, paths: dict) -> tuple[list, list]:
+    """:func:`_to_wire`'s results and config files linted ahead again, SourceFiles made anew
+    (their texts are not decoded again); ``paths``: slot -> path of the jobs."""
+    rows, named = json.loads(data)
+    out = [(slot, _answer_in(answer, paths[slot]), tuple(updates)) for slot, answer, updates in rows]
+    ahead = []
+    for path, version, digest, answer, updates in named:
+        if not (isinstance(path, str) and isinstance(version, str) and isinstance(digest, str)):
+            raise ValueError("not a config file linted ahead")
+        ahead.append(((path, version), (digest, _answer_in(answer, path), tuple(updates))))
+    return out, ahead
+
+
+def _answer_out(answer):
+    if answer is None:
+        return None
     from linter.source_file import SourceFile
 
-    rows = []
-    for slot, answer, updates in packed:
-        if answer is not None:
-            payload, src = answer
-            if isinstance(src, SourceFile):
-                src = {"t": src.text, "e": src.encoding, "b": src.bom.hex()}
-            elif src is not None:
-                src = {"d": base64.b64encode(src).decode("ascii")}
-            answer = [payload, src]
-        rows.append([slot, answer, list(updates)])
-    return json.dumps(rows, separators=(",", ":")).encode("ascii")  # ASCII: a lone surrogate of a text as its escape
+    payload, src = answer
+    if isinstance(src, SourceFile):
+        src = {"t": src.text, "e": src.encoding, "b": src.bom.hex()}
+    elif src is not None:
+        import base64  # (not on the start path: a run with no shares needs none)
+
+        src = {"d": base64.b64encode(src).decode("ascii")}
+    return [payload, src]
 
 
-def _from_wire(data: bytes, paths: dict) -> list:
-    """:func:`_to_wire`'s results again, SourceFiles made anew (its text is not decoded again)."""
-    import base64
-    import json
-
+def _answer_in(answer, path: str):
+    if answer is None:
+        return None
     from linter.source_file import SourceFile
 
-    out = []
-    for slot, answer, updates in json.loads(data):
-        if answer is not None:
-            payload, src = answer
-            if src is not None and "t" in src:
-                src = SourceFile(paths[slot], src["t"], src["e"], bytes.fromhex(src["b"]))
-            elif src is not None:
-                src = base64.b64decode(src["d"])
-            answer = (payload, src)
-        out.append((slot, answer, tuple(updates)))
-    return out
+    payload, src = answer
+    if src is not None and "t" in src:
+        src = SourceFile(path, src["t"], src["e"], bytes.fromhex(src["b"]))
+    elif src is not None:
+        import base64
+
+        src = base64.b64decode(src["d"])
+    return payload, src
 
 
 def _end(pid: int, fd: int) -> None:

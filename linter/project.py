@@ -319,10 +319,11 @@ def lint(candidates: Iterable[Candidate], settings: Settings, *, compact: bool =
         if compact:
             from linter.batch import lint_many, lint_named
 
-            results = lint_many(candidates, settings, None, cache=cache, screener=screener)  # rules imported by the first file the cache does not serve
+            ahead: dict = {}  # the config files the launches name, linted by the shares that found them
+            results = lint_many(candidates, settings, None, cache=cache, screener=screener, ahead=ahead)  # rules imported by the first file the cache does not serve
 
             def redo(path: str, inherited: Version):
-                named = lint_named(path, settings, None, cache, inherited)
+                named = lint_named(path, settings, None, cache, inherited, ahead)
                 return lambda where, walked: both_readings(walked, named) if walked is not None else _renamed(named, where)
         else:
             from rules._lib.base import all_rules

@@ -1,5 +1,6 @@
-"""The screener: the walked files read and screened on another core while the walk goes on,
-without changing what a run prints or stores."""
+"""The screener (the walked files read and screened on another core while the walk goes on),
+the shares' results sent chunk by chunk, and the named config files linted ahead by the share
+that found their launch: none changes what a run prints or stores."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from packaging.version import Version
 
 from linter import batch, kinds, project
-from linter.cache import DIRNAME
+from linter.cache import DIRNAME, Cache
 from linter.cli import main
 from linter.discovery import words_in
+from linter.engine import Settings
+from linter.reporters import reporter
 
 FORMATS = ["concise", "json", "sarif", "rdjson"]
 
@@ -229,7 +233,7 @@ def test_files_with_a_word_are_shared_once_they_outweigh_a_forked_process_first_
     monkeypatch.chdir(tmp_path)
     takers: list[int] = []
     real = batch._fork_takers
-    monkeypatch.setattr(batch, "_fork_takers", lambda chunks, n: takers.append(len(chunks)) or real(chunks, n))
+    monkeypatch.setattr(batch, "_fork_takers", lambda chunks, n, paths: takers.append(len(chunks)) or real(chunks, n, paths))
     got = _run("--no-cache", "--output-format", "concise", ".")
     assert starts and bool(takers) == shared
     monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
@@ -363,3 +367,127 @@ def test_the_walk_never_waits_for_the_screener_and_an_interrupt_ends_it(tmp_path
     with pytest.raises(ChildProcessError):
         os.waitpid(forked[0], os.WNOHANG)
     assert not (tmp_path / DIRNAME).exists()
+
+
+# ---------------------------------------------------------------------------
+# the shares: results chunk by chunk, named config files linted ahead
+
+RELEASES = ["0.29.0", "0.30.0", "0.31.0", "0.32.0"]
+
+
+def _named_tree(root: Path, scripts: int = 32) -> list[str]:
+    """Launch scripts pinning four releases, each naming one of eight config files (four
+    scripts name each, all with the same release); the config files' paths."""
+    (root / "conf").mkdir(parents=True)
+    for k in range(8):
+        (root / "conf" / f"svc{k}.yaml").write_text(
+            f"# service {k}\nmax-num-seqs: {16 * (k + 1)}\nenable-mamba-fine-grained-prefix-cache: true\nswap-space: 4\n")
+    for i in range(scripts):
+        (root / f"serve_{i:02}.sh").write_text(
+            f'#!/bin/sh\npip install "vllm=={RELEASES[i % 4]}"\n'
+            f"vllm serve org/model-{i} --port {8000 + i} --config conf/svc{i % 8}.yaml --max-num-seq 8 --disable-log-requests\n")
+    return [f"conf/svc{k}.yaml" for k in range(8)]
+
+
+@pytest.fixture
+def shared(monkeypatch):
+    """Every file its own chunk, shared on two cores however little the work."""
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(batch, "CHUNK_WEIGHT", 1)
+    monkeypatch.setattr(batch, "_workers", lambda: 2)
+
+
+def _logged(monkeypatch, name: str, log: Path) -> None:
+    """``batch.<name>(path, ...)`` writes "pid path" to ``log`` (from any process) before it runs."""
+    real = getattr(batch, name)
+
+    def logged(path, *args, **kwargs):
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()} {path}\n")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(batch, name, logged)
+
+
+def _reports(results) -> list[str]:
+    return [reporter(fmt)(results) for fmt in FORMATS]
+
+
+def _packs(cache_dir: Path) -> dict:
+    """The entries of every pack a run saved: pack name -> its entries' keys and payloads."""
+    return {str(p.relative_to(cache_dir)): json.loads(p.read_text()).get("entries") for p in sorted(cache_dir.glob("*/cache.json"))}
+
+
+def test_named_config_files_are_linted_by_the_shares_that_find_their_launches(tmp_path, monkeypatch, shared, forked):
+    """Each config file a launch names is linted by the process that linted the launch (once
+    in each process that meets it), as the calling one would have linted it after all the
+    shares: the same report and the same cache entries."""
+    repo = tmp_path / "repo"
+    configs = _named_tree(repo)
+    monkeypatch.chdir(repo)
+    cands = project.candidates(["."])
+    want = _reports(project.lint(cands, Settings()))
+    log = tmp_path / "named.log"
+    _logged(monkeypatch, "_named_answer", log)
+    got = project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path / "ahead")))
+    assert forked and _reports(got) == want
+    linted = [line.split() for line in log.read_text().splitlines()]
+    assert sorted({path for _pid, path in linted}) == configs and len({tuple(x) for x in linted}) == len(linted)
+    assert {int(pid) for pid, _path in linted} - {os.getpid()}  # (some by the forked share)
+    log.unlink()
+
+    monkeypatch.setattr(batch, "_lint_ahead", lambda named: None)  # all left to the end, in this process
+    assert _reports(project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path / "after")))) == want
+    assert {int(line.split()[0]) for line in log.read_text().splitlines()} == {os.getpid()}
+    assert _packs(tmp_path / "ahead") == _packs(tmp_path / "after")
+    assert _reports(project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path / "ahead")))) == want  # warm
+
+
+def test_a_config_file_linted_ahead_is_linted_again_unless_its_bytes_and_answer_hold(tmp_path, monkeypatch):
+    """lint_named takes what a share found only for the bytes it read, and only when it is an answer."""
+    monkeypatch.chdir(tmp_path)
+    _named_tree(tmp_path, scripts=1)
+    path, release = "conf/svc0.yaml", Version("0.29.0")
+    settings = Settings()
+    want = reporter("concise")([batch.lint_named(path, settings, None, None, release)])
+    assert "VL105" in want  # (the 0.30 option, on 0.29)
+    data = Path(path).read_bytes()
+    wrong = ({"d": [["VL999", "not what the file says", None, 0, 1, "error", None, None, [], []]]}, None)
+    for digest, answer in [("0" * 40, wrong), (Cache.digest(data), ({"d": "not rows"}, None))]:
+        ahead = {(path, "0.29.0"): (digest, answer, (None, None, None))}
+        for cache in (None, Cache(str(tmp_path / "c"))):
+            assert reporter("concise")([batch.lint_named(path, settings, None, cache, release, ahead)]) == want
+    ahead = {(path, "0.29.0"): (Cache.digest(data), wrong, (None, None, None))}  # these very bytes: taken
+    assert "VL999" in reporter("concise")([batch.lint_named(path, settings, None, None, release, ahead)])
+
+
+def test_a_share_that_dies_keeps_the_chunks_it_sent(tmp_path, monkeypatch, shared, forked):
+    """The forked share sends each chunk's results as it finishes it: when it dies, what it sent
+    whole is kept, and only the rest of what it took is linted again here."""
+    _named_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    cands = project.candidates(["."])
+    want = _reports(project.lint(cands, Settings()))
+    log = tmp_path / "linted.log"
+    _logged(monkeypatch, "_lint_read", log)
+    me = os.getpid()
+    real_wire = batch._to_wire
+    sent: list[int] = []
+
+    def wire(packed, ahead=()):
+        if os.getpid() != me:
+            sent.append(len(packed))  # (this process's copy of the list)
+            if len(sent) == 3:
+                os._exit(3)  # killed as it sends its third chunk
+        return real_wire(packed, ahead)
+
+    monkeypatch.setattr(batch, "_to_wire", wire)
+    got = project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path.parent / f"{tmp_path.name}-cache")))
+    assert len(forked) == 1 and _reports(got) == want
+    by: dict[str, list[str]] = {}
+    for line in log.read_text().splitlines():
+        pid, path = line.split()
+        by.setdefault(path, []).append("here" if int(pid) == me else "share")
+    assert len(by) == 32 and all("here" in who or who == ["share"] for who in by.values())
+    assert sum(1 for who in by.values() if who == ["share"]) == 2  # its first two chunks, one file each
+    assert sum(1 for who in by.values() if who == ["share", "here"]) == 1  # the third, lost with it

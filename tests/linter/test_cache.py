@@ -515,7 +515,8 @@ def test_files_without_a_launch_are_not_linted_again_for_a_new_target(tmp_path, 
 
 def test_a_shares_results_cross_the_pipe_whole():
     """What a share's process sends back is what it packed: payloads, texts (a BOM, a UTF-16
-    file, a lone surrogate), a cached result's bytes, stat index rows, entries, extractions."""
+    file, a lone surrogate), a cached result's bytes, stat index rows, entries, extractions;
+    and the config files it linted ahead, each with its path, release and digest."""
     from linter.source_file import SourceFile
 
     src = SourceFile("a.sh", "vllm serve m \udcff --x\n", "utf-16-le", b"\xff\xfe")
@@ -524,10 +525,20 @@ def test_a_shares_results_cross_the_pipe_whole():
         (3, ({"l": [["0.33.0", None, "newest"]]}, b"\xef\xbb\xbfvllm serve m\n"), (None, None, ("x" * 40, "b.yaml", {"L": []}))),
         (5, None, (("c.md", [9, 9, 9, 9, 9, "", None]), None, None)),
     ]
-    back = batch._from_wire(batch._to_wire(packed), {0: "a.sh", 3: "b.yaml", 5: "c.md"})
+    named = SourceFile("conf/serve.yaml", "max-num-seqs: 8\nswap-space: 4\n", "utf-8", b"")
+    ahead = [
+        (("conf/serve.yaml", "0.31.0"), ("d" * 40, ({"d": [["VL101", "m", None, 17, 27, "error", None, "0.31.0", [], []]]}, named), (None, ("k" * 40, "conf/serve.yaml", {"d": []}), ("x" * 40, "conf/serve.yaml", {"L": []})))),
+        (("conf/empty.yaml", "0.33.0"), ("e" * 40, None, (None, None, None))),
+    ]
+    back, back_ahead = batch._from_wire(batch._to_wire(packed, ahead), {0: "a.sh", 3: "b.yaml", 5: "c.md"})
     assert [(slot, answer[0] if answer else None) for slot, answer, _u in back] == [(slot, answer[0] if answer else None) for slot, answer, _u in packed]
     assert back[0][1][1] == src and back[1][1][1] == packed[1][1][1]
     assert [[list(x) if x is not None else None for x in u] for _s, _a, u in back] == [[list(x) if x is not None else None for x in u] for _s, _a, u in packed]
+    assert [(key, digest, answer[0] if answer else None) for key, (digest, answer, _u) in back_ahead] == [(key, digest, answer[0] if answer else None) for key, (digest, answer, _u) in ahead]
+    assert back_ahead[0][1][1][1] == named and back_ahead[1][1][1] is None
+    assert [[list(x) if x is not None else None for x in u] for _k, (_d, _a, u) in back_ahead] == [[list(x) if x is not None else None for x in u] for _k, (_d, _a, u) in ahead]
+    with pytest.raises(ValueError):  # a config file linted ahead must name itself
+        batch._from_wire(b'[[],[[1,"0.31.0","dd",null,[null,null,null]]]]', {})
 
 
 def test_a_new_target_weighs_only_the_files_whose_extraction_is_not_kept(tree, monkeypatch):
