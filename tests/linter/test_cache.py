@@ -89,6 +89,28 @@ def test_edited_file_is_linted_again(tree):
     assert run("--output-format", "concise", ".") == run("--no-cache", "--output-format", "concise", ".")
 
 
+def test_a_file_name_that_is_not_utf8_keeps_the_cache_readable(tmp_path, monkeypatch):
+    """A name that is not UTF-8 (a lone surrogate in Python) is stored escaped: the packs stay
+    JSON that the next run reads, so it is served from them (they were unreadable, every run cold)."""
+    from linter import engine
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    Path(os.fsdecode(b"serve-\xff.sh")).write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-num-seq 8\n")
+    Path("other.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --swap-space 4\n")
+    for name in (os.fsdecode(b"serve-\xff.sh"), "other.sh"):
+        os.utime(name, (1e9, 1e9))  # long unchanged: the stat index records them
+    first = run("--output-format", "concise", ".")
+    assert "serve-\\udcff.sh:2:" in first[1] and "VL201" in first[1]  # (the name as ruff prints it)
+    assert all(p.read_bytes().isascii() for p in entries(tmp_path))
+    cache = Cache(str(tmp_path / DIRNAME))
+    assert sorted(cache.load()) == ["other.sh", os.fsdecode(b"serve-\xff.sh")]
+    linted: list[str] = []
+    real = engine.lint_source
+    monkeypatch.setattr(engine, "lint_source", lambda src, *a, **k: linted.append(src.path) or real(src, *a, **k))
+    assert run("--output-format", "concise", ".") == first and linted == []
+
+
 @pytest.mark.parametrize("old_files", [False, True])
 def test_results_that_read_another_file_follow_it(tree, old_files):
     """serve.sh names serve-config.yaml: its stored result holds while that file is unchanged."""
