@@ -28,7 +28,8 @@ class UnknownRelease(ValueError):
 class OptionSpec(Frozen):
     """One argparse action of ``vllm serve`` in one release."""
 
-    __slots__ = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden", "raw")
+    _fields = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden", "raw")
+    __slots__ = (*_fields, "_primary")  # ``_primary``: :attr:`primary`, worked out on first use
     _compare = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden")
     _shown = ("names", "negative_names", "dest", "action", "takes_value", "nargs", "type", "choices", "default", "deprecated", "group", "json", "hidden")
 
@@ -92,10 +93,16 @@ class OptionSpec(Frozen):
 
     @property
     def primary(self) -> str:
-        """The long option name people write (``--tensor-parallel-size``, not ``-tp``)."""
-        positives = [n for n in self.names if n not in self.negative_names]
-        longs = [n for n in positives if n.startswith("--")]
-        return (longs or positives or list(self.names))[0]
+        """The long option name people write (``--tensor-parallel-size``, not ``-tp``).  Asked
+        for thousands of times a run (each release's specs, the rules' lookups): kept."""
+        try:
+            return self._primary
+        except AttributeError:
+            positives = [n for n in self.names if n not in self.negative_names]
+            longs = [n for n in positives if n.startswith("--")]
+            primary = (longs or positives or list(self.names))[0]
+            _set(self, "_primary", primary)
+            return primary
 
     def value_count(self) -> tuple[int, int | None]:
         """(minimum, maximum) number of argv values the positive form consumes."""
