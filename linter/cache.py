@@ -55,10 +55,10 @@ folder opened without following links.  The cache never changes results:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
+from linter.hashes import blake2b
 from linter.records import field_names
 
 FORMAT = 3  # bump when the entry layout changes (2: ctime and device in every signature; 3: the stat index in a file of its own)
@@ -91,7 +91,7 @@ def extractor_key() -> str:
 
 
 def _code_key(watched) -> str:
-    h = hashlib.blake2b(digest_size=8)
+    h = blake2b(digest_size=8)
     h.update(f"format {FORMAT}\n".encode())
     try:
         from linter import __version__ as version  # type: ignore[attr-defined]
@@ -197,7 +197,7 @@ class Cache:
     def __init__(self, root: str, tool: str | None = None):
         self.root = root
         self.folder = os.path.join(root, f"v{FORMAT}-{tool or tool_key()}")
-        self.environment = hashlib.blake2b(environment_key().encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        self.environment = blake2b(environment_key().encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         self.files: dict = {}
         self.entries: dict = {}
         self._loaded = False
@@ -213,10 +213,10 @@ class Cache:
 
     @staticmethod
     def digest(data: bytes) -> str:
-        return hashlib.blake2b(data, digest_size=20).hexdigest()
+        return blake2b(data, digest_size=20).hexdigest()
 
     def key(self, path: str, kind: str, prefilter: bool, settings_text: str, digest: str) -> str:
-        h = hashlib.blake2b(digest_size=20)
+        h = blake2b(digest_size=20)
         h.update(f"{path}\0{kind}\0{int(prefilter)}\0{settings_text}\0{self.environment}\0{digest}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
@@ -230,7 +230,7 @@ class Cache:
         """``images``: the ``vllm-images`` setting, which every reading depends on.  The images
         built in the tree are kept with the extractions whose reading looked them up
         (:func:`linter.batch.cached_extract`), not in every key."""
-        h = hashlib.blake2b(digest_size=20)
+        h = blake2b(digest_size=20)
         h.update(f"{path}\0{kind}\0{digest}\0{images}".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 

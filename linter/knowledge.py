@@ -470,9 +470,9 @@ def data_yaml(name: str) -> dict:
 
 
 def source_digest(text: bytes) -> str:
-    import hashlib
+    from linter.hashes import sha256
 
-    return hashlib.sha256(text).hexdigest()
+    return sha256(text).hexdigest()
 
 
 def parse_data_yaml(text: bytes) -> dict:

@@ -221,10 +221,9 @@ def fingerprinted(results: list[FileResult]) -> Iterator[tuple[FileResult, Diagn
     The hash covers the path, the rule code, the text of the flagged span and
     the occurrence index of that (path, code, text) triple in the file, never
     a line number: inserting lines above a finding keeps its fingerprint, and
-    two identical findings in one file still get different ones.  (hashlib, whose OpenSSL
-    takes 2 ms to load, is imported by the reports that print fingerprints, not at start.)
+    two identical findings in one file still get different ones.
     """
-    import hashlib
+    from linter.hashes import sha256
 
     for result in results:
         seen: Counter[tuple[str, str]] = Counter()
@@ -235,4 +234,4 @@ def fingerprinted(results: list[FileResult]) -> Iterator[tuple[FileResult, Diagn
             index = seen[key]
             seen[key] += 1
             payload = "\0".join((path, d.code, " ".join(text.split()), str(index)))
-            yield result, d, hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+            yield result, d, sha256(payload.encode("utf-8")).hexdigest()[:32]

@@ -179,13 +179,13 @@ INDEX = Path(__file__).resolve().parent.parent / "data" / "rule_index.json"  # t
 def index_data() -> dict:
     """What ``rules/data/rule_index.json`` holds, from the rules themselves: for each rule
     module its codes (whether each is on by default) and the sha256 of its source."""
-    import hashlib
+    from linter.hashes import sha256
 
     modules: dict[str, dict] = {}
     for code, rule in all_rules().items():
         modules.setdefault(rule.module, {"codes": {}})["codes"][code] = rule.default
     for name in modules:
-        modules[name]["sha256"] = hashlib.sha256(_source(name)).hexdigest()
+        modules[name]["sha256"] = sha256(_source(name)).hexdigest()
     return {"schema": 1, "generated-by": "python -m tools.gen_rule_index", "modules": dict(sorted(modules.items()))}
 
 
@@ -208,8 +208,9 @@ def rule_index() -> dict[str, dict[str, bool]] | None:
 
 
 def _read_index() -> dict[str, dict[str, bool]] | None:
-    import hashlib
     import json
+
+    from linter.hashes import sha256
 
     try:
         modules = json.loads(INDEX.read_bytes())["modules"]
@@ -217,7 +218,7 @@ def _read_index() -> dict[str, dict[str, bool]] | None:
             return None
         out = {}
         for name, entry in modules.items():
-            if entry["sha256"] != hashlib.sha256(_source(name)).hexdigest():
+            if entry["sha256"] != sha256(_source(name)).hexdigest():
                 return None
             out[name] = {str(c): bool(d) for c, d in entry["codes"].items()}
         return out
