@@ -75,8 +75,6 @@ def test_one_shell_file_imports_what_it_needs(tmp_path):
         "linter.hybrid_block", "linter.batch_defaults", "pkgutil", "traceback", "difflib",
         # the grammar is loaded without tree_sitter_bash's __init__ (its highlight query's imports)
         "tree_sitter_bash", "importlib.resources", "tempfile", "shutil", "random",
-        # OpenSSL, loaded by hashlib (2 ms): the digests come from CPython's own modules (linter.hashes)
-        "hashlib", "_hashlib",
     }
     assert sorted(modules & unneeded) == []
 
