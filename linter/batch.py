@@ -1029,7 +1029,8 @@ class Screener:
     tree builds no vLLM image) as its own screening would, without reading them again: an
     empty result, and the same stat index row.
 
-    Made only for a run that reads every file (no cache, or a new one:
+    Made only for a run that reads every file (``--fix`` and ``--diff``, whose
+    :func:`linter.project.fix` takes the flags too; a check with no cache, or a new one:
     :meth:`linter.cache.Cache.is_new`): the stat index answers for most files of the others,
     unread, and a forked process makes the first one pay for every page of memory it changes
     while the other lives (0.18 s to 0.20 s on the monorepo warm).
@@ -1213,6 +1214,16 @@ def _screen_names(names: int, out: int) -> bytes:
     return b""
 
 
+def screened_out(flag: int | None, kind: str, prefilter: bool, settings) -> bool:
+    """Whether the screener's ``flag`` for a file (None: it has none) answers it unread, as an
+    empty result: a walked file (``prefilter``) of a kind that is screened, in which it found
+    neither word, or only a build word when the tree builds no vLLM image, with no
+    ``vllm-images`` patterns (needles it did not look for)."""
+    if flag is None or settings.vllm_images or not prefilter or not kinds.prefiltered(kind):
+        return False
+    return flag == NO_WORD or (flag == BUILD_WORD and not settings.built_images)
+
+
 def _screened(jobs, flags: dict, settings, cache, packed: list) -> list:
     """``jobs`` without those the screener found neither word in (and, unless the tree builds
     a vLLM image, no vLLM word): their answers go onto ``packed``, as :func:`_screen_one`'s
@@ -1223,10 +1234,8 @@ def _screened(jobs, flags: dict, settings, cache, packed: list) -> list:
     racy = (time.time() - RACY_SECONDS) * 1e9
     rest = []
     for job in jobs:
-        flag = flags.get(job[1])
         signature = job[4]
-        screened_out = flag == NO_WORD or (flag == BUILD_WORD and not built)
-        if not screened_out or signature is None or len(job) > 5 or not job[3] or not kinds.prefiltered(job[2]):
+        if signature is None or len(job) > 5 or not screened_out(flags.get(job[1]), job[2], job[3], settings):
             rest.append(job)
             continue
         # (screened out: False with the build words looked for, None without, as _screen_one records it)

@@ -344,10 +344,16 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
             sys.exit(_show_launches(find(), settings_of, output_format))
 
         def once() -> int:
-            if fix or show_diff:
-                return _fix(find(), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out)
             from linter.batch import Screener
 
+            if fix or show_diff:
+                # every walked file is read: they are screened on another core as the walk goes on
+                screener = Screener()
+                try:
+                    return _fix(find(screener), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix,
+                                show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out, screener=screener)
+                finally:
+                    screener.close()
             cache = _cache() if not no_cache else None
             # a run that reads every file has them read and screened on another core as the walk goes on
             screener = Screener() if cache is None or cache.is_new() else None
@@ -538,8 +544,10 @@ def _diff_text(diff: str, out: _Out) -> str:
     return paint_diff(diff)
 
 
-def _fix(candidates, settings_of, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool, roots: list[str], exit_zero: bool = False, out: _Out) -> int:
-    """Fix (or, without ``write``, diff) every candidate; print what remains.
+def _fix(candidates, settings_of, *, output_format: str, write: bool, unsafe: bool, exit_non_zero_on_fix: bool, show_fixes: bool, roots: list[str], exit_zero: bool = False, out: _Out,
+         screener=None) -> int:
+    """Fix (or, without ``write``, diff) every candidate; print what remains.  ``screener``: the
+    :class:`linter.batch.Screener` their walk fed.
 
     Exit code: 2 when a fix turned out broken (a bug; that file is left as it
     was), else 1 when diagnostics that fail the run remain (or, with ``--diff``,
@@ -549,7 +557,7 @@ def _fix(candidates, settings_of, *, output_format: str, write: bool, unsafe: bo
     from linter import project
     from linter.fixer import fixes_summary, unified_diff
 
-    run = project.fix_tree(candidates, settings_of, unsafe=unsafe, write=write, roots=roots)
+    run = project.fix_tree(candidates, settings_of, unsafe=unsafe, write=write, roots=roots, screener=screener)
     for path, message in run.problems:
         click.echo(printable(f"vllm-lint: {path}: {message}"), err=True)
     applied = run.applied

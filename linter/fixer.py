@@ -461,9 +461,15 @@ class FileFix(Record):
         self.inherited = inherited
 
 
+# what :func:`fix_file` answers for a walked file whose bytes cannot hold a launch: the check's
+# answer for it is an empty result, given without reading the file again
+CANNOT_LAUNCH = object()
+
+
 def fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool, *, prefilter: bool = False, inherited: Version | None = None) -> FileFix | None:
     """Read and fix one file; None when the check reports it instead (unreadable, too big, not
-    text, or a walked file that cannot hold a launch), so --fix and the check agree."""
+    text), so --fix and the check agree, and :data:`CANNOT_LAUNCH` for a walked file that
+    cannot hold a launch (the check's result for it is empty)."""
     from linter.discovery import image_needles, might_launch
     from linter.engine import MAX_FILE_BYTES, read_file
 
@@ -472,7 +478,7 @@ def fix_file(path: str, kind: str, settings: Settings, rules: dict, unsafe: bool
         if len(data) > MAX_FILE_BYTES:
             return None
         if prefilter and kinds.prefiltered(kind) and not might_launch(data, image_needles(settings.vllm_images, bool(settings.built_images))):
-            return None
+            return CANNOT_LAUNCH
         src = SourceFile.from_bytes(path, data)
     except (OSError, DecodeError):
         return None

@@ -149,15 +149,19 @@ def _named_once(items: list, extra: list, path_of: Callable, place: Callable) ->
     return out
 
 
-def fix_tree(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings], *, unsafe: bool = False, write: bool = False, roots: Sequence[str] | None = None) -> FixRun:
-    """:func:`fix` with each file's own settings (the files sharing settings fixed together)."""
+def fix_tree(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings], *, unsafe: bool = False, write: bool = False, roots: Sequence[str] | None = None,
+             screener=None) -> FixRun:
+    """:func:`fix` with each file's own settings (the files sharing settings fixed together);
+    ``screener``: the :class:`linter.batch.Screener` the walk fed, whose flags spare reading
+    the walked files it found no vLLM word in."""
     groups = _grouped(candidates, settings_of)
+    flags = screener.flags() if screener is not None and groups else None
     if not groups:
         return FixRun()
     if len(groups) == 1:
-        return fix(groups[0][2], groups[0][0], unsafe=unsafe, write=write, roots=roots)
+        return fix(groups[0][2], groups[0][0], unsafe=unsafe, write=write, roots=roots, flags=flags)
     run = FixRun()
-    parts = [fix(members, settings, unsafe=unsafe, write=write, roots=roots) for settings, _indices, members in groups]
+    parts = [fix(members, settings, unsafe=unsafe, write=write, roots=roots, flags=flags) for settings, _indices, members in groups]
     # a config file one group fixed as named by its launch and another walked is reported once,
     # as the named one (a second write of it would be refused: write_atomic finds its bytes changed)
     named = [{os.path.realpath(ff.path) for ff in part.files if ff.kind == NAMED_KIND} for part in parts]
@@ -444,7 +448,8 @@ class FixRun(Record):
         return sum(len(fixes) for _path, fixes in self.changed)
 
 
-def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = False, write: bool = False, roots: Sequence[str] | None = None) -> FixRun:
+def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = False, write: bool = False, roots: Sequence[str] | None = None,
+        flags: dict | None = None) -> FixRun:
     """Fix every candidate in memory (``unsafe``: unsafe fixes too) and, with ``write``, write each
     changed file atomically (:func:`linter.fixer.write_atomic`).
 
@@ -452,10 +457,12 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
     fixes of the files naming them.  ``roots``: the paths given on the command line; a file
     whose real path lies outside all of them (through a symbolic link, or named by a
     ``--config`` path) is never written.  A candidate that cannot be fixed (unreadable, too
-    big, not text, a walked file that cannot hold a launch) is linted instead, as :func:`lint`
-    would, so ``--fix`` and the check report the same.
+    big, not text) is linted instead, as :func:`lint` would, so ``--fix`` and the check report
+    the same; a walked file that cannot hold a launch (its bytes, or the screener's ``flags``,
+    :class:`linter.batch.Screener`, say so) has the check's empty result, unread again.
     """
-    from linter.fixer import FixError, fix_file, write_atomic
+    from linter.batch import screened_out
+    from linter.fixer import CANNOT_LAUNCH, FixError, fix_file, write_atomic
     from rules._lib.base import all_rules
 
     rules = all_rules()
@@ -465,10 +472,18 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
     with config_files_read_once():
         files = []
         unfixed: list[Candidate] = []
+        empty: set[int] = set()  # (the ids of) the unfixed ones that cannot hold a launch
         for c in candidates:
-            ff = None if c.status in ("error", "unknown") else fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
-            if ff is None:
+            if c.status in ("error", "unknown"):
+                ff = None
+            elif flags and screened_out(flags.get(c.path), c.kind, not c.explicit, settings):
+                ff = CANNOT_LAUNCH
+            else:
+                ff = fix_file(c.path, c.kind, settings, rules, unsafe, prefilter=not c.explicit)
+            if ff is None or ff is CANNOT_LAUNCH:
                 unfixed.append(c)  # reported (or skipped) by the lint below
+                if ff is CANNOT_LAUNCH:
+                    empty.add(id(c))
             else:
                 files.append(ff)
         fixed_named: set[str] = set()
@@ -518,7 +533,18 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
                     outcome.remaining = both_readings(outcome.remaining, lint_file(path, NAMED_KIND, settings, rules, inherited=inherited))
                 run.remaining.append(outcome.remaining)
         run.files = files
-    run.remaining.extend(lint(unfixed, settings))
+    if not empty:
+        run.remaining.extend(lint(unfixed, settings))
+        return run
+    # lint's results for the others: one per candidate but the unknown ones, in order, then the
+    # config files they name (none: no launch is read in a file that cannot be fixed)
+    linted = iter(lint([c for c in unfixed if id(c) not in empty], settings))
+    for c in unfixed:
+        if id(c) in empty:
+            run.remaining.append(FileResult(c.path))  # what lint_file answers for it
+        elif c.status != "unknown":
+            run.remaining.append(next(linted))
+    run.remaining.extend(linted)
     return run
 
 

@@ -1,6 +1,7 @@
-"""The screener (the walked files read and screened on another core while the walk goes on),
-the shares' results sent chunk by chunk, and the named config files linted ahead by the share
-that found their launch: none changes what a run prints or stores."""
+"""The screener (the walked files read and screened on another core while the walk goes on,
+for a check and for ``--fix``/``--diff``), the shares' results sent chunk by chunk, and the
+named config files linted ahead by the share that found their launch: none changes what a run
+prints, stores or writes."""
 
 from __future__ import annotations
 
@@ -183,6 +184,47 @@ def test_a_run_with_the_screener_prints_and_stores_what_one_without_it_does(tmp_
     assert ("scripts/build_and_run.sh" in linted) == builds
     assert not any("values_" in p or "handler_" in p or "job_" in p for p in linted)
     assert any("deploy_" in p for p in linted) == builds  # `docker build`, screened out when no vLLM image is built
+
+
+@pytest.mark.parametrize("builds", [True, False], ids=["builds-a-vllm-image", "builds-none"])
+def test_fix_and_diff_with_the_screener_print_and_write_what_they_do_without_it(tmp_path, monkeypatch, starts, builds):
+    """``--diff`` and ``--fix`` (unsafe fixes too) take the screener's flags: the same patch,
+    report, exit code and fixed files as without them; with them, this process never reads a
+    file without a vLLM word (nor one with only a build word, unless the tree builds a vLLM
+    image), and without them it reads each such file once (the check's answer for it is given,
+    not read again)."""
+    from linter import engine
+
+    default = batch.SCREEN_AFTER
+    runs, trees, reads = [], [], []
+    for screen_after in (default, 10**9):
+        root = tmp_path / f"tree-{screen_after}"
+        root.mkdir()
+        _tree(root, builds=builds)
+        (root / "k8s" / "unreadable.yaml").write_bytes(b"kind: Pod\nimage: vllm/vllm-openai\n\xff\xfe\n")  # not text: VL002
+        monkeypatch.chdir(root)
+        monkeypatch.setattr(batch, "SCREEN_AFTER", screen_after)
+        read: list[str] = []
+        real = engine.read_file
+        monkeypatch.setattr(engine, "read_file", lambda path, *a, **k: read.append(path) or real(path, *a, **k))
+        got = [_run("--diff", "."), _run("--fix", "--unsafe-fixes", "--output-format", "json", "."), _run("--fix", "--output-format", "concise", ".")]
+        monkeypatch.setattr(engine, "read_file", real)
+        runs.append(got)
+        trees.append({str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()})
+        reads.append(read)
+    monkeypatch.setattr(batch, "SCREEN_AFTER", default)
+    assert len(starts) == 3  # one screener forked for each run of the first tree
+    assert runs[0] == runs[1] and trees[0] == trees[1]
+    diff, fixed, again = runs[0]
+    assert diff[0] == 1 and "+++ b/k8s/deploy.yaml" in diff[1] and ("build_and_run.sh" in diff[1]) == builds
+    assert fixed[0] == 1 and "--max-num-seqs" in trees[0]["k8s/deploy.yaml"].decode()
+    assert "k8s/unreadable.yaml:1:1: VL002" in again[1]
+    no_word = ("values_", "handler_", "job_", "README_")
+    with_flags, without = reads
+    assert with_flags and not any(n in p for p in with_flags for n in no_word)
+    assert any("deploy_" in p for p in with_flags) == builds  # `docker build`: screened out unless a vLLM image is built
+    assert any(n in p for p in without for n in no_word)
+    assert all(without.count(p) == 3 for p in without if any(n in p for n in no_word))  # once in each of the three runs
 
 
 def test_a_file_over_the_size_limit_is_left_to_the_run_which_reports_it(tmp_path, monkeypatch, starts):
