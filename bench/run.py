@@ -9,7 +9,8 @@ deterministic trees of :mod:`bench.make_tree` and times each commit as a
 byte-compiled snapshot (``git archive``), the median of ``--repeat`` runs:
 
 * the monorepo (``--mono`` files): ``vllm-lint`` cold (no cache), warm (the
-  cache of the run before, nothing changed) and ``--no-cache``, against
+  cache of the run before, nothing changed), ``--no-cache`` and ``--diff`` (what
+  ``--fix`` computes, nothing written), against
   ``grep -rlE 'vllm|VLLM_'`` (the floor: reading every byte once) and a bare
   Python walk + read + substring test of the same tree;
 * one small file (shell, Kubernetes YAML, Python; the pre-commit case) against
@@ -269,10 +270,12 @@ def main(argv=None) -> int:
         subprocess.run([*lint, "--output-format", "concise", "."], cwd=mono, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
         warm.append(measure([*lint, "--output-format", "concise", "."], mono, args.repeat, env=env))
     nocache = each(["--no-cache", "--output-format", "concise", "."], mono, args.repeat)
+    diff = each(["--diff", "."], mono, args.repeat)  # what --fix computes, without writing
     clear()
     for i, ref in enumerate(refs):
         checks.same(f"monorepo cold/warm/--no-cache ({ref})", cold[i], warm[i], nocache[i])
     checks.same("monorepo across refs", *cold)
+    checks.same("monorepo --diff across refs", *diff)
     gm = g["median"]
     print(f"monorepo: {c['files']} files, {c['bytes'] / 1e6:.1f} MB, {c['launch']} launch files")
     print(header)
@@ -282,6 +285,7 @@ def main(argv=None) -> int:
     print(row("cold              [x python walk]", cold, [w["median"]] * len(refs), "done when <= 2x the walk"))
     print(row("warm (unchanged)  [x grep]", warm, [gm] * len(refs), "done when <= 3x grep"))
     print(row("--no-cache        [x grep]", nocache, [gm] * len(refs)))
+    print(row("--diff            [x --no-cache]", diff, [r["median"] for r in nocache]))
 
     # -- one file, start to finish
     pypass = measure([sys.executable, "-c", "pass"], mono, max(args.repeat, 10))
