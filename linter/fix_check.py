@@ -225,8 +225,10 @@ def check_markdown(before: str, after: str, edits: Sequence[Edit]) -> str | None
     return None
 
 
-def check_pass(before: str, after: str, kind: str, edits: Sequence[Edit], path: str = "") -> str | None:
-    """Why ``after`` does not parse the way ``before`` did, or None when it does."""
+def check_pass(before: str, after: str, kind: str, edits: Sequence[Edit], path: str = "", reader: Callable | None = None) -> str | None:
+    """Why ``after`` does not parse the way ``before`` did, or None when it does.  ``reader``:
+    what gives a text's extraction (:func:`linter.engine.extract`; the fixer's, which keeps
+    the one its lint of ``before`` made and gives the one made here to its lint of ``after``)."""
     from linter.engine import extract
     from linter.kinds import fix_check
     from linter.source_file import SourceFile
@@ -236,8 +238,9 @@ def check_pass(before: str, after: str, kind: str, edits: Sequence[Edit], path: 
         problem = check(before, after, edits)
         if problem:
             return problem
-    ex_a = extract(SourceFile(path, before), kind)
-    ex_b = extract(SourceFile(path, after), kind)
+    read = extract if reader is None else reader
+    ex_a = read(SourceFile(path, before), kind)
+    ex_b = read(SourceFile(path, after), kind)
     if len(ex_b.problems) > len(ex_a.problems):
         return f"the fixed file has {len(ex_b.problems) - len(ex_a.problems)} new parse problem(s)"
     if len(ex_b.launches) != len(ex_a.launches):

@@ -118,11 +118,30 @@ def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsa
     (a bug in a rule's edits).  ``inherited``: the release of the launch naming a
     config file (:func:`linter.engine.choose_release`).
     """
+    from linter.engine import extract
     from linter.fix_check import check_pass
+    from linter.sources.commands import vllm_images
+
+    # each text's extraction made once: a pass's check reads the text the lint before it read,
+    # and the next lint the text the check read (four readings a pass were two; a 3.5 MB
+    # manifest's is 70 ms).  The check reads as the lint does, with the run's images.
+    kept: dict[str, object] = {}
+
+    def reader(current: SourceFile, kind: str):
+        got = kept.get(current.text)
+        if got is None:
+            if len(kept) >= 2:
+                del kept[next(iter(kept))]
+            got = kept[current.text] = extract(current, kind)
+        return got
+
+    def read_as_linted(current: SourceFile, kind: str):
+        with vllm_images(settings.vllm_images, settings.built_images):
+            return reader(current, kind)
 
     outcome = FixOutcome(src.path, src.text, src.text)
     current = src
-    result = lint_source(current, kind, settings, rules, inherited=inherited)
+    result = lint_source(current, kind, settings, rules, inherited=inherited, reader=reader)
 
     def fail(message: str) -> FixOutcome:
         outcome.error = message
@@ -143,14 +162,14 @@ def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsa
             return fail(f"internal error: {exc}; nothing written (a bug: please report it)")
         if new_text == current.text:
             break
-        problem = check_pass(current.text, new_text, kind, edits, src.path)
+        problem = check_pass(current.text, new_text, kind, edits, src.path, read_as_linted)
         if problem is not None:
             codes = ", ".join(sorted({d.code for d in chosen}))
             return fail(f"the fixed file no longer parses as the original did ({problem}; fixes {codes}); nothing written (a bug: please report it)")
         outcome.applied.extend(chosen)
         outcome.passes.append(FixPass(current.text, edits, chosen))
         current = SourceFile(src.path, new_text, src.encoding, src.bom)
-        result = lint_source(current, kind, settings, rules, inherited=inherited)
+        result = lint_source(current, kind, settings, rules, inherited=inherited, reader=reader)
     else:
         left = _dedupe([e for d in choose_fixes(result.diagnostics, unsafe) for e in d.fix.edits])  # type: ignore[union-attr]
         if left and _changes(current.text, left):

@@ -257,7 +257,7 @@ def test_passes_are_bounded(monkeypatch):
     from linter.engine import FileResult
     from linter.launch import Span
 
-    def endless(src, kind, settings, rules, *, inherited=None):
+    def endless(src, kind, settings, rules, *, inherited=None, reader=None):
         d = Diagnostic("VL201", "m", src.path, Span(0, 1), fix=Fix("f", (Edit(Span(0, 0), "x"),), "safe"))
         return FileResult(src.path, [d], src=src)
 
