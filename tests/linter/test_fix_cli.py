@@ -254,3 +254,98 @@ def test_file_edited_while_vllm_lint_ran_is_skipped_with_a_message(tmp_path, mon
     assert "serve.sh: the file changed on disk since it was read; not overwritten" in r.stderr
     assert p.read_text() == SAFE_ONLY + "# edited meanwhile\n"
     assert not list(tmp_path.glob(".vllm-lint-*"))
+
+
+def _crd(n: int) -> str:
+    """A CustomResourceDefinition of ``n`` schema properties: thousands of lines, most of them
+    alike (``type: string``), as the install manifests that hold a launch among them."""
+    props = "".join(f"                field{i}:\n                  description: Field {i} of the spec.\n                  type: string\n" for i in range(n))
+    return ("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: servings.example.com\nspec:\n"
+            "  group: example.com\n  versions:\n    - name: v1\n      schema:\n        openAPIV3Schema:\n          type: object\n"
+            "          properties:\n            spec:\n              type: object\n              properties:\n" + props)
+
+
+LONG_DEPLOYMENT = (
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: chat\nspec:\n  template:\n    spec:\n      containers:\n"
+    "        - name: vllm\n          image: vllm/vllm-openai:v0.32.0\n"
+    "          args: [\"--model\", \"Qwen/Qwen3-8B\", \"--max-num-seq\", \"16\"]\n"
+)
+
+
+def _patched(tmp_path: Path, name: str, before: str, patch: str) -> str:
+    """``before`` with ``patch`` applied by the ``patch`` program, as a user applies --diff."""
+    import shutil
+    import subprocess
+
+    if shutil.which("patch") is None:
+        pytest.skip("no patch program")
+    folder = tmp_path / "applied"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(before.encode())
+    subprocess.run(["patch", "-s", "-p1", "-d", str(folder)], input=patch.encode(), check=True, capture_output=True)
+    return (folder / name).read_bytes().decode()
+
+
+def test_diff_of_a_long_manifest_compares_the_lines_between_what_both_texts_share(tmp_path, monkeypatch):
+    """A 1.4 MB install manifest with one launch: its patch is the whole file's (one hunk of
+    three lines of context), found by a matcher given the few lines that differ, not 45,000."""
+    import difflib
+
+    from linter.fixer import _patch_lines
+
+    text = _crd(15000) + "---\n" + LONG_DEPLOYMENT + "---\n" + _crd(200)
+    write(tmp_path, "install.yaml", text)
+    seen: list[int] = []
+    real = difflib.SequenceMatcher
+
+    class Counting(real):
+        def __init__(self, isjunk=None, a="", b="", autojunk=True):
+            seen.append(len(a))
+            super().__init__(isjunk, a, b, autojunk)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", Counting)
+    r = run(tmp_path, monkeypatch, "--diff", "install.yaml")
+    assert r.exit_code == 1 and seen and max(seen) < 10
+    fixed = text.replace('"--max-num-seq", "16"', '"--max-num-seqs", "16"')
+    whole = "".join(difflib.unified_diff(_patch_lines(text), _patch_lines(fixed), "a/install.yaml", "b/install.yaml"))
+    assert r.stdout == whole and r.stdout.count("@@ -") == 1
+    assert _patched(tmp_path, "install.yaml", text, r.stdout) == fixed
+
+
+def test_the_patch_of_a_long_file_applies_wherever_its_changes_fall(tmp_path, monkeypatch):
+    """Random edits of files made of few distinct lines (runs of equal lines, lines without a
+    newline, CR line ends), compared from the lines both texts share: each patch turns the file
+    into the other text; a short file's patch is difflib's."""
+    import difflib
+    import random
+
+    from linter import fixer
+    from linter.fixer import _patch_lines, unified_diff
+
+    rng = random.Random(18)
+    words = ["a\n", "b\n", "  type: string\n", "\n", "x", "y\n", "y\n", "y\n", "c\r\n", "z\r"]
+
+    def edited(lines: list[str]) -> list[str]:
+        out = list(lines)
+        for _ in range(rng.randint(1, 4)):
+            op = rng.random()
+            if op < 0.4 and out:
+                out[rng.randrange(len(out))] = rng.choice(words)
+            elif op < 0.7:
+                out.insert(rng.randint(0, len(out)), rng.choice(words))
+            elif out:
+                del out[rng.randrange(len(out))]
+        return out
+
+    for trial in range(300):
+        lines = [rng.choice(words) for _ in range(rng.randint(0, 50))]
+        before, after = "".join(lines), "".join(edited(lines))
+        whole = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                        for line in difflib.unified_diff(_patch_lines(before), _patch_lines(after), "a/f.yaml", "b/f.yaml"))
+        assert unified_diff("f.yaml", before, after) == whole
+        monkeypatch.setattr(fixer, "TRIM_AFTER", 4)
+        patch = unified_diff("f.yaml", before, after)
+        monkeypatch.setattr(fixer, "TRIM_AFTER", 1000)
+        assert (patch == "") == (before == after)
+        if patch:
+            assert _patched(tmp_path / str(trial), "f.yaml", before, patch) == after, (before, after, patch)
