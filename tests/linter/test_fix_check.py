@@ -88,6 +88,47 @@ def test_python_syntax_error_fails():
     assert "no longer parses" in check_python(before, after, edits)
 
 
+LAUNCHER = (
+    '"""Serve the chat model."""\nfrom vllm import LLM\n\n\ndef main():\n'
+    '    llm = LLM(model="Qwen/Qwen3-8B", mamba_cache_mode="all", max_num_seqs=8)\n    return llm\n'
+)
+
+
+def test_python_is_checked_by_cpythons_parser_without_libcst(monkeypatch):
+    """A module the running Python parses is compared by its own parser: libcst, which takes a
+    tenth of a second on a 100 KB module, is not imported (it cannot be, here)."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "libcst", None)  # an import of it fails
+    after, edits = edit(LAUNCHER, '"all"', '"align"')
+    assert check_python(LAUNCHER, after, edits) is None
+    after, edits = edit(LAUNCHER, "max_num_seqs=8)", "max_num_seqs=8)\nx = (")
+    assert "no longer parses" in check_python(LAUNCHER, after, edits)
+    after, edits = edit(LAUNCHER, "    return llm\n", "    return llm\n\n\nmain()\n")
+    assert "statements" in check_python(LAUNCHER, after, edits)
+
+
+def test_python_newer_than_the_running_one_is_checked_by_libcst():
+    """Syntax the running Python refuses but libcst reads (3.12's ``type`` statement; PEP 701
+    quotes in f-strings): libcst's parser decides, as the reader reads such modules."""
+    import sys
+
+    newer = 'type Args = list[str]\nprint(f"{opts["model"]}")\n' + LAUNCHER
+    after, edits = edit(newer, '"all"', '"align"')
+    assert check_python(newer, after, edits) is None
+    after, edits = edit(newer, '"all"', '"align')
+    assert "no longer parses" in check_python(newer, after, edits)
+    if sys.version_info < (3, 12):
+        import ast
+
+        try:
+            ast.parse(newer)
+        except SyntaxError:
+            pass
+        else:
+            raise AssertionError("the running Python reads the newer syntax: the test shows nothing")
+
+
 def test_dockerfile_broken_exec_form_fails():
     before = 'FROM x\nCMD ["m", "--max-model-len 8"]\n'
     after, edits = edit(before, '"--max-model-len 8"', '"--max-model-len", "8"')
