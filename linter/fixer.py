@@ -124,15 +124,18 @@ def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsa
 
     # each text's extraction made once: a pass's check reads the text the lint before it read,
     # and the next lint the text the check read (four readings a pass were two; a 3.5 MB
-    # manifest's is 70 ms).  The check reads as the lint does, with the run's images.
-    kept: dict[str, object] = {}
+    # manifest's is 70 ms).  The check reads as the lint does, with the run's images.  By the
+    # text itself, the same str object: no hash of megabytes.
+    kept: list[tuple[str, object]] = []
 
     def reader(current: SourceFile, kind: str):
-        got = kept.get(current.text)
-        if got is None:
-            if len(kept) >= 2:
-                del kept[next(iter(kept))]
-            got = kept[current.text] = extract(current, kind)
+        for text, got in kept:
+            if text is current.text:
+                return got
+        got = extract(current, kind)
+        if len(kept) >= 2:
+            del kept[0]
+        kept.append((current.text, got))
         return got
 
     def read_as_linted(current: SourceFile, kind: str):
