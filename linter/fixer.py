@@ -118,6 +118,13 @@ def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsa
     (a bug in a rule's edits).  ``inherited``: the release of the launch naming a
     config file (:func:`linter.engine.choose_release`).
     """
+    from linter.sources import readings_kept
+
+    with readings_kept():  # (each pass's lint and check read the same texts)
+        return _passes(src, kind, settings, rules, unsafe, inherited)
+
+
+def _passes(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool, inherited: Version | None) -> FixOutcome:
     from linter.engine import extract
     from linter.fix_check import check_pass
     from linter.sources.commands import vllm_images

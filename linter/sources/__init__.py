@@ -6,9 +6,33 @@ row in :data:`linter.kinds.KINDS` says which kind of file it reads.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from linter.launch import Launch, Span, VersionHint
 from linter.lazy_re import lazy_re
 from linter.records import Frozen, Record, _set
+
+# set within :func:`readings_kept`: readers may keep what they made of the last texts they read
+_KEEP_READINGS: ContextVar[bool] = ContextVar("keep_readings", default=False)
+
+
+@contextmanager
+def readings_kept() -> Iterator[None]:
+    """Within this block a reader that parses a text it parsed already (the same str object)
+    may give its earlier reading again (:func:`linter.sources.yaml_nodes.compose_documents`):
+    the fixer's passes read each text twice, its lint and its check.  Outside, nothing is kept
+    (a check reads each text once; keeping its last ones would only hold their memory)."""
+    token = _KEEP_READINGS.set(True)
+    try:
+        yield
+    finally:
+        _KEEP_READINGS.reset(token)
+
+
+def keeping_readings() -> bool:
+    return _KEEP_READINGS.get()
 
 
 class Problem(Frozen):

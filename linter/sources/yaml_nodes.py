@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from linter.lazy_re import lazy_re
 from linter.launch import Span
-from linter.sources import Problem
+from linter.sources import Problem, keeping_readings
 from linter.sources.pyyaml import printable, yaml
 
 MappingNode, Node, ScalarNode, SequenceNode = yaml.MappingNode, yaml.Node, yaml.ScalarNode, yaml.SequenceNode
@@ -269,9 +269,10 @@ def _as_pure(docs: list[Node], text: str) -> bool:
     return True
 
 
-# the last texts composed (the str objects themselves: an identity test, no hash of megabytes)
-# and their documents and problems: a fix pass's check composes the text the lint before it
-# read, and the next lint the one the check read (a 3.5 MB manifest: 40 ms each time)
+# within readings_kept() (the fixer's), the last texts composed (the str objects themselves: an
+# identity test, no hash of megabytes) and their documents and problems: a fix pass's check
+# composes the text the lint before it read, and the next lint the one the check read (a 3.5 MB
+# manifest: 40 ms each time)
 _COMPOSED: list[tuple[str, tuple[list[Node], list[Problem]]]] = []
 _COMPOSED_KEPT = 2
 
@@ -282,9 +283,12 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     After an error, reading resumes at the next ``---`` line, so one broken
     document does not hide the others.  Only the rest of the text is read
     again (marks shifted back to file offsets), so a file of many broken
-    documents costs linear time, not quadratic.  The nodes of the text composed
-    last (this very object) are given again; no reader changes a node.
+    documents costs linear time, not quadratic.  Within
+    :func:`linter.sources.readings_kept`, the nodes of a text composed last (this very
+    object) are given again; no reader changes a node.
     """
+    if not keeping_readings():
+        return _compose_documents(text)
     for kept, (docs, problems) in _COMPOSED:
         if kept is text:
             return list(docs), list(problems)

@@ -151,3 +151,37 @@ def test_markdown_fence_broken_fails():
     assert check_markdown(before, after, edits) is None
     after, edits = edit(before, "--max-num-seq 8", "--max-num-seqs 8\n```")
     assert "code blocks" in check_markdown(before, after, edits)
+
+
+MANIFEST = (
+    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {level: info}\n---\n"
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: chat}\nspec:\n  template:\n    spec:\n      containers:\n"
+    "        - name: vllm\n          image: vllm/vllm-openai:v0.32.0\n"
+    "          args: [\"--model\", \"Qwen/Qwen3-8B\", \"--max-num-seq\", \"16\", \"--enable-chunked\"]\n"
+)
+
+
+def test_a_fix_reads_each_text_once_and_a_check_keeps_none(monkeypatch):
+    """The fixer's passes: each text is composed once (its lint and its check share it), and
+    extracted once; a lint outside the fixer keeps nothing (it reads each text once)."""
+    from linter import engine, fixer
+    from linter.engine import Settings, lint_source
+    from linter.source_file import SourceFile
+    from linter.sources import yaml_nodes
+    from rules._lib.base import all_rules
+
+    composed: list[str] = []
+    real_compose = yaml_nodes._compose_documents
+    monkeypatch.setattr(yaml_nodes, "_compose_documents", lambda text: composed.append(text) or real_compose(text))
+    extracted: list[str] = []
+    real_extract = engine.extract
+    monkeypatch.setattr(engine, "extract", lambda src, kind: extracted.append(src.text) or real_extract(src, kind))
+    outcome = fixer.fix_source(SourceFile("deploy.yaml", MANIFEST), "yaml", Settings(), all_rules(), False)
+    assert outcome.error is None and '"--max-num-seqs"' in outcome.fixed and len(outcome.passes) == 1
+    assert sorted(composed) == sorted({MANIFEST, outcome.fixed})  # the original and the fixed text, once each
+    assert sorted(extracted) == sorted({MANIFEST, outcome.fixed})
+    composed.clear()
+    src = SourceFile("deploy.yaml", MANIFEST)
+    lint_source(src, "yaml", Settings(), all_rules())
+    lint_source(src, "yaml", Settings(), all_rules())
+    assert composed == [MANIFEST, MANIFEST]
