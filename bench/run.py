@@ -18,7 +18,7 @@ byte-compiled snapshot (``git archive``), the median of ``--repeat`` runs:
 * the platform tree (:func:`bench.make_tree.build_platform`: multi-megabyte
   install manifests of CRD schemas with one launch each, install scripts that
   embed them, 100+ KB Python modules, thousands of small files): cold, warm,
-  and a new ``--target-version`` on the cache of a run without one;
+  a new ``--target-version`` on the cache of a run without one, and ``--diff``;
 * one 4 MB shell command (one run, ``--shell-timeout``);
 
 the peak resident memory of each command (``getrusage(RUSAGE_CHILDREN)``
@@ -319,6 +319,7 @@ def main(argv=None) -> int:
         pg = measure(grep, plat, args.repeat)
         pw = measure(walk, plat, args.repeat)
         pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear)
+        pdiff = each(["--diff", "."], plat, args.repeat_big)
         pwarm, pnew, pnew_ref = [], [], []
         for lint, env, _w in lints:
             pclear()
@@ -333,6 +334,7 @@ def main(argv=None) -> int:
             checks.same(f"platform cold/warm ({ref})", pcold[i], pwarm[i])
             checks.same(f"platform new target: cached vs --no-cache ({ref})", pnew[i], pnew_ref[i])
         checks.same("platform across refs", *pcold)
+        checks.same("platform --diff across refs", *pdiff)
         checks.same("platform new target across refs", *pnew)
         pgm = pg["median"]
         print(f"\nplatform tree: {pc['files']} files, {pc['bytes'] / 1e6:.1f} MB ({make_tree.PLATFORM['manifests']} install manifests of "
@@ -343,6 +345,7 @@ def main(argv=None) -> int:
         print(row("cold              [x grep]", pcold, [pgm] * len(refs), "done when <= 40x grep, < 150 MB"))
         print(row("warm              [x grep]", pwarm, [pgm] * len(refs)))
         print(row(f"--target-version {TARGET} after warm [x warm]", pnew, [r["median"] for r in pwarm], "done when <= 1.5x warm"))
+        print(row("--diff            [x cold]", pdiff, [r["median"] for r in pcold]))
 
     # -- one 4 MB shell command
     if not args.no_shell:
