@@ -14,8 +14,9 @@ from linter.launch import Launch, Span, VersionHint
 from linter.lazy_re import lazy_re
 from linter.records import Frozen, Record, _set
 
-# set within :func:`readings_kept`: readers may keep what they made of the last texts they read
-_KEEP_READINGS: ContextVar[bool] = ContextVar("keep_readings", default=False)
+# within :func:`readings_kept`, where readers keep what they made of the last texts they read
+# (each reader under a key of its own): one store per block, so per thread and never shared
+_KEPT_READINGS: ContextVar[dict | None] = ContextVar("kept_readings", default=None)
 
 
 @contextmanager
@@ -23,16 +24,18 @@ def readings_kept() -> Iterator[None]:
     """Within this block a reader that parses a text it parsed already (the same str object)
     may give its earlier reading again (:func:`linter.sources.yaml_nodes.compose_documents`):
     the fixer's passes read each text twice, its lint and its check.  Outside, nothing is kept
-    (a check reads each text once; keeping its last ones would only hold their memory)."""
-    token = _KEEP_READINGS.set(True)
+    (a check reads each text once; keeping its last ones would only hold their memory), and
+    what the block kept goes with it."""
+    token = _KEPT_READINGS.set({})
     try:
         yield
     finally:
-        _KEEP_READINGS.reset(token)
+        _KEPT_READINGS.reset(token)
 
 
-def keeping_readings() -> bool:
-    return _KEEP_READINGS.get()
+def kept_readings() -> dict | None:
+    """The store of the :func:`readings_kept` block this runs in, or None outside one."""
+    return _KEPT_READINGS.get()
 
 
 class Problem(Frozen):

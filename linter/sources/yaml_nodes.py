@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from linter.lazy_re import lazy_re
 from linter.launch import Span
-from linter.sources import Problem, keeping_readings
+from linter.sources import Problem, kept_readings
 from linter.sources.pyyaml import printable, yaml
 
 MappingNode, Node, ScalarNode, SequenceNode = yaml.MappingNode, yaml.Node, yaml.ScalarNode, yaml.SequenceNode
@@ -269,11 +269,10 @@ def _as_pure(docs: list[Node], text: str) -> bool:
     return True
 
 
-# within readings_kept() (the fixer's), the last texts composed (the str objects themselves: an
-# identity test, no hash of megabytes) and their documents and problems: a fix pass's check
-# composes the text the lint before it read, and the next lint the one the check read (a 3.5 MB
-# manifest: 40 ms each time)
-_COMPOSED: list[tuple[str, tuple[list[Node], list[Problem]]]] = []
+# within readings_kept() (the fixer's), the last texts composed are kept (the str objects
+# themselves: an identity test, no hash of megabytes) with their documents and problems: a fix
+# pass's check composes the text the lint before it read, and the next lint the one the check
+# read (a 3.5 MB manifest: 40 ms each time)
 _COMPOSED_KEPT = 2
 
 
@@ -287,15 +286,17 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     :func:`linter.sources.readings_kept`, the nodes of a text composed last (this very
     object) are given again; no reader changes a node.
     """
-    if not keeping_readings():
+    store = kept_readings()
+    if store is None:
         return _compose_documents(text)
-    for kept, (docs, problems) in _COMPOSED:
+    composed: list[tuple[str, tuple[list[Node], list[Problem]]]] = store.setdefault("yaml", [])
+    for kept, (docs, problems) in composed:
         if kept is text:
             return list(docs), list(problems)
     docs, problems = _compose_documents(text)
-    if len(_COMPOSED) >= _COMPOSED_KEPT:
-        del _COMPOSED[0]
-    _COMPOSED.append((text, (docs, problems)))
+    if len(composed) >= _COMPOSED_KEPT:
+        del composed[0]
+    composed.append((text, (docs, problems)))
     return list(docs), list(problems)
 
 

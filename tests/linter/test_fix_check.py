@@ -185,3 +185,36 @@ def test_a_fix_reads_each_text_once_and_a_check_keeps_none(monkeypatch):
     lint_source(src, "yaml", Settings(), all_rules())
     lint_source(src, "yaml", Settings(), all_rules())
     assert composed == [MANIFEST, MANIFEST]
+
+
+def test_readings_are_kept_per_block_and_thread_and_go_with_the_block(monkeypatch):
+    """Each readings_kept block has its own store (a language server fixes in several threads);
+    what it kept is dropped when it ends."""
+    import threading
+
+    from linter.sources import kept_readings, readings_kept, yaml_nodes
+
+    composed: list[str] = []
+    real = yaml_nodes._compose_documents
+    monkeypatch.setattr(yaml_nodes, "_compose_documents", lambda text: composed.append(text) or real(text))
+    texts = [MANIFEST, MANIFEST.replace("chat", "chat-2")]
+    stores: list = []
+    barrier = threading.Barrier(2)
+
+    def fix_like(text: str) -> None:
+        with readings_kept():
+            yaml_nodes.compose_documents(text)
+            barrier.wait()  # both blocks open at once
+            yaml_nodes.compose_documents(text)
+            stores.append(kept_readings())
+
+    threads = [threading.Thread(target=fix_like, args=(t,)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(composed) == sorted(texts)  # each composed once, in its own block
+    assert len(stores) == 2 and stores[0] is not stores[1]
+    assert kept_readings() is None
+    yaml_nodes.compose_documents(texts[0])
+    assert composed.count(texts[0]) == 2  # outside a block: composed again
