@@ -1282,7 +1282,8 @@ def _to_wire(packed: list, ahead: Iterable = ()) -> bytes:
     ``((path, release), (digest, answer, updates))`` each (see :func:`_lint_ahead`)."""
     rows = [[slot, _answer_out(answer), list(updates)] for slot, answer, updates in packed]
     named = [[path, version, digest, _answer_out(answer), list(updates)] for (path, version), (digest, answer, updates) in ahead]
-    return json.dumps([rows, named], separators=(",", ":")).encode("ascii")  # ASCII: a lone surrogate of a text as its escape
+    # ASCII: a lone surrogate of a text as its escape; plain data, no circular reference to look for
+    return json.dumps([rows, named], separators=(",", ":"), check_circular=False).encode("ascii")
 
 
 def _from_wire(data: bytes, paths: dict) -> tuple[list, list]:
