@@ -127,23 +127,15 @@ def fix_source(src: SourceFile, kind: str, settings: Settings, rules: dict, unsa
 def _passes(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe: bool, inherited: Version | None) -> FixOutcome:
     from linter.engine import extract
     from linter.fix_check import check_pass
+    from linter.sources import reading
     from linter.sources.commands import vllm_images
 
-    # each text's extraction made once: a pass's check reads the text the lint before it read,
-    # and the next lint the text the check read (four readings a pass were two; a 3.5 MB
-    # manifest's is 70 ms).  The check reads as the lint does, with the run's images.  By the
-    # text itself, the same str object: no hash of megabytes.
-    kept: list[tuple[str, object]] = []
-
+    # each text's extraction made once (fix_source's readings_kept block): a pass's check reads
+    # the text the lint before it read, and the next lint the text the check read (four readings
+    # a pass were two; a 3.5 MB manifest's is 70 ms).  The check reads as the lint does, with
+    # the run's images.
     def reader(current: SourceFile, kind: str):
-        for text, got in kept:
-            if text is current.text:
-                return got
-        got = extract(current, kind)
-        if len(kept) >= 2:
-            del kept[0]
-        kept.append((current.text, got))
-        return got
+        return reading(f"extraction {kind}", current.text, lambda: extract(current, kind))
 
     def read_as_linted(current: SourceFile, kind: str):
         with vllm_images(settings.vllm_images, settings.built_images):

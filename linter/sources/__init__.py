@@ -6,9 +6,10 @@ row in :data:`linter.kinds.KINDS` says which kind of file it reads.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TypeVar
 
 from linter.launch import Launch, Span, VersionHint
 from linter.lazy_re import lazy_re
@@ -22,8 +23,9 @@ _KEPT_READINGS: ContextVar[dict | None] = ContextVar("kept_readings", default=No
 @contextmanager
 def readings_kept() -> Iterator[None]:
     """Within this block a reader that parses a text it parsed already (the same str object)
-    may give its earlier reading again (:func:`linter.sources.yaml_nodes.compose_documents`):
-    the fixer's passes read each text twice, its lint and its check.  Outside, nothing is kept
+    gives its earlier reading again (:func:`reading`: the fixer's extractions,
+    :func:`linter.sources.yaml_nodes.compose_documents`): the fixer's passes read each text
+    twice, its lint and its check.  Outside, nothing is kept
     (a check reads each text once; keeping its last ones would only hold their memory), and
     what the block kept goes with it."""
     token = _KEPT_READINGS.set({})
@@ -36,6 +38,28 @@ def readings_kept() -> Iterator[None]:
 def kept_readings() -> dict | None:
     """The store of the :func:`readings_kept` block this runs in, or None outside one."""
     return _KEPT_READINGS.get()
+
+
+_T = TypeVar("_T")
+READINGS_KEPT = 2  # texts a reader keeps the readings of, within a block: a pass reads two
+
+
+def reading(reader: str, text: str, make: Callable[[], _T]) -> _T:
+    """``make()``, the reading of ``text`` by ``reader`` (a name: each reader keeps its own);
+    within :func:`readings_kept`, what it gave for this very str object if it is one of the
+    reader's last :data:`READINGS_KEPT` (an identity test: no hash of a text of megabytes)."""
+    store = kept_readings()
+    if store is None:
+        return make()
+    kept: list[tuple[str, _T]] = store.setdefault(reader, [])
+    for seen, got in kept:
+        if seen is text:
+            return got
+    got = make()
+    if len(kept) >= READINGS_KEPT:
+        del kept[0]
+    kept.append((text, got))
+    return got
 
 
 class Problem(Frozen):

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from linter.lazy_re import lazy_re
 from linter.launch import Span
-from linter.sources import Problem, kept_readings
+from linter.sources import Problem, reading
 from linter.sources.pyyaml import printable, yaml
 
 MappingNode, Node, ScalarNode, SequenceNode = yaml.MappingNode, yaml.Node, yaml.ScalarNode, yaml.SequenceNode
@@ -269,13 +269,6 @@ def _as_pure(docs: list[Node], text: str) -> bool:
     return True
 
 
-# within readings_kept() (the fixer's), the last texts composed are kept (the str objects
-# themselves: an identity test, no hash of megabytes) with their documents and problems: a fix
-# pass's check composes the text the lint before it read, and the next lint the one the check
-# read (a 3.5 MB manifest: 40 ms each time)
-_COMPOSED_KEPT = 2
-
-
 def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Problem]]:
     """All documents of ``text`` as nodes; a parse error becomes a Problem.
 
@@ -283,21 +276,12 @@ def compose_documents(text: str, path: str = "") -> tuple[list[Node], list[Probl
     document does not hide the others.  Only the rest of the text is read
     again (marks shifted back to file offsets), so a file of many broken
     documents costs linear time, not quadratic.  Within
-    :func:`linter.sources.readings_kept`, the nodes of a text composed last (this very
-    object) are given again; no reader changes a node.
+    :func:`linter.sources.readings_kept` (the fixer's: a pass's check composes the text its
+    lint read, the next lint the one the check read; a 3.5 MB manifest takes 40 ms), the nodes
+    of a text composed last (this very object) are given again; no reader changes a node.
     """
-    store = kept_readings()
-    if store is None:
-        return _compose_documents(text)
-    composed: list[tuple[str, tuple[list[Node], list[Problem]]]] = store.setdefault("yaml", [])
-    for kept, (docs, problems) in composed:
-        if kept is text:
-            return list(docs), list(problems)
-    docs, problems = _compose_documents(text)
-    if len(composed) >= _COMPOSED_KEPT:
-        del composed[0]
-    composed.append((text, (docs, problems)))
-    return list(docs), list(problems)
+    docs, problems = reading("yaml documents", text, lambda: _compose_documents(text))
+    return list(docs), list(problems)  # (the lists are the caller's)
 
 
 def _compose_documents(text: str) -> tuple[list[Node], list[Problem]]:
