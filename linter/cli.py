@@ -346,18 +346,14 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         def once() -> int:
             from linter.batch import Screener
 
-            if fix or show_diff:
-                # every walked file is read: they are screened on another core as the walk goes on
-                screener = Screener()
-                try:
-                    return _fix(find(screener), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix,
-                                show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out, screener=screener)
-                finally:
-                    screener.close()
-            cache = _cache() if not no_cache else None
+            fixing = fix or show_diff  # (which uses no cache)
+            cache = _cache() if not (no_cache or fixing) else None
             # a run that reads every file has them read and screened on another core as the walk goes on
             screener = Screener() if cache is None or cache.is_new() else None
             try:
+                if fixing:
+                    return _fix(find(screener), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix,
+                                show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out, screener=screener)
                 return _check(find(screener), settings_of, output_format, statistics, cache=cache, screener=screener, exit_zero=exit_zero, out=out)
             finally:
                 if screener is not None:

@@ -533,9 +533,6 @@ def fix(candidates: Iterable[Candidate], settings: Settings, *, unsafe: bool = F
                     outcome.remaining = both_readings(outcome.remaining, lint_file(path, NAMED_KIND, settings, rules, inherited=inherited))
                 run.remaining.append(outcome.remaining)
         run.files = files
-    if not empty:
-        run.remaining.extend(lint(unfixed, settings))
-        return run
     # lint's results for the others: one per candidate but the unknown ones, in order, then the
     # config files they name (none: no launch is read in a file that cannot be fixed)
     linted = iter(lint([c for c in unfixed if id(c) not in empty], settings))
