@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from linter import bounded_json, knowledge
@@ -321,7 +322,7 @@ def _squash(name: str) -> str:
     return name.lower().replace("-", "").replace("_", "")
 
 
-_CHART_KEYS: dict[str, dict[str, OptionSpec]] = {}
+_CHART_KEYS: dict[str, Mapping[str, OptionSpec]] = {}
 
 
 def chart_option(release: Release, key: str) -> OptionSpec | None:
@@ -329,14 +330,15 @@ def chart_option(release: Release, key: str) -> OptionSpec | None:
     ``max_model_len``, ``enableLoRA``) equal to an option's words, else None."""
     table = _CHART_KEYS.get(release.name)
     if table is None:
-        table = {}
-        for spec in release.options:
-            table.setdefault(_squash(spec.dest), spec)
-            for n in spec.names:
-                if n.startswith("--") and n not in spec.negative_names:
-                    table.setdefault(_squash(n[2:]), spec)
-        _CHART_KEYS[release.name] = table
+        table = _CHART_KEYS[release.name] = release.specs_by(_chart_keys)
     return table.get(_squash(key))
+
+
+def _chart_keys(option: dict) -> list[str]:
+    """The chart keys an option of a release's inventory answers to: its dest's words, then each
+    positive long name's."""
+    negative = option.get("negative_names") or ()
+    return [_squash(option["dest"]), *(_squash(n[2:]) for n in option["names"] if n.startswith("--") and n not in negative)]
 
 
 def _chart_history(release: Release, key: str) -> str | None:

@@ -9,6 +9,7 @@ is curated, each fact citing the code.  Files are read lazily, once.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,34 @@ class OptionSpec(Frozen):
         return 1, 1
 
 
+class _Specs(Mapping):
+    """A read-only table of option specs by a key (an option string, a dest), each spec built
+    the first time it is looked up (:meth:`Release._spec`); its keys, membership and order
+    need none built."""
+
+    __slots__ = ("_places", "_spec")
+
+    def __init__(self, places: dict[str, int], spec: Callable[[int], OptionSpec]):
+        self._places = places
+        self._spec = spec
+
+    def __getitem__(self, key: str) -> OptionSpec:
+        return self._spec(self._places[key])
+
+    def get(self, key, default=None):
+        i = self._places.get(key)
+        return default if i is None else self._spec(i)
+
+    def __contains__(self, key) -> bool:
+        return key in self._places
+
+    def __iter__(self):
+        return iter(self._places)
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+
 class Release(Record):
     """The option inventory of one vLLM release."""
 
@@ -140,20 +169,26 @@ class Release(Record):
         return str(self.version)
 
     @cached_property
-    def options(self) -> list[OptionSpec]:
-        specs = [OptionSpec.from_json(o) for o in self.data["options"]]
-        platform = self.platform_choices
-        if not platform:
-            return specs
-        # choices that depend on the platform (rules/data/value_sets.json): the inventory was
-        # built on vLLM's CPU platform; a GPU host also accepts its device type (`cuda`)
-        out = []
-        for spec in specs:
-            extra = platform.get(spec.primary)
-            if extra and spec.choices is not None:
+    def _specs(self) -> list:
+        """The spec of each option of the inventory, by its place, built when first asked for
+        (:meth:`_spec`): a run looks up a few dozen options of each release it meets, of 300."""
+        return [None] * len(self.data["options"])
+
+    def _spec(self, i: int) -> OptionSpec:
+        spec = self._specs[i]
+        if spec is None:
+            spec = OptionSpec.from_json(self.data["options"][i])
+            extra = self.platform_choices.get(spec.primary) if spec.choices is not None else None
+            if extra:
+                # choices that depend on the platform (rules/data/value_sets.json): the inventory was
+                # built on vLLM's CPU platform; a GPU host also accepts its device type (`cuda`)
                 spec = replace(spec, choices=spec.choices + tuple(c for c in extra if c not in spec.choices))
-            out.append(spec)
-        return out
+            self._specs[i] = spec
+        return spec
+
+    @cached_property
+    def options(self) -> list[OptionSpec]:
+        return [self._spec(i) for i in range(len(self._specs))]
 
     @cached_property
     def value_sets(self) -> dict[str, dict]:
@@ -183,12 +218,13 @@ class Release(Record):
         return out
 
     @cached_property
-    def by_name(self) -> dict[str, OptionSpec]:
-        out: dict[str, OptionSpec] = {}
-        for spec in self.options:
-            for n in spec.names:
-                out[n] = spec
-        return out
+    def by_name(self) -> Mapping[str, OptionSpec]:
+        """Option string -> its spec (of the last option registering it, as argparse's table)."""
+        places: dict[str, int] = {}
+        for i, o in enumerate(self.data["options"]):
+            for n in o["names"]:
+                places[n] = i
+        return _Specs(places, self._spec)
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -197,11 +233,19 @@ class Release(Record):
         return frozenset(n for o in self.data["options"] for n in o["names"])
 
     @cached_property
-    def by_dest(self) -> dict[str, OptionSpec]:
-        out: dict[str, OptionSpec] = {}
-        for spec in self.options:
-            out.setdefault(spec.dest, spec)
-        return out
+    def by_dest(self) -> Mapping[str, OptionSpec]:
+        """Dest -> the spec of the first option storing it."""
+        return self.specs_by(lambda o: (o["dest"],))
+
+    def specs_by(self, keys: Callable[[dict], Iterable[str]]) -> Mapping[str, OptionSpec]:
+        """A table of the specs by the keys ``keys`` gives of each option's inventory entry (its
+        ``names``, ``dest``...), the first option to give a key keeping it; no spec is built
+        until it is looked up."""
+        places: dict[str, int] = {}
+        for i, o in enumerate(self.data["options"]):
+            for key in keys(o):
+                places.setdefault(key, i)
+        return _Specs(places, self._spec)
 
     @cached_property
     def option_strings(self) -> list[str]:
