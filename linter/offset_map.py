@@ -75,10 +75,14 @@ class OffsetMap(Record):
         return out
 
     def _segment(self, i: int) -> tuple[int, int, int] | None:
-        k = bisect.bisect_right(self.segments, (i, float("inf"), 0)) - 1
+        segments = self.segments
+        if len(segments) == 1:  # a script that is the whole file, a plain scalar: most maps
+            seg = segments[0]
+            return seg if seg[0] <= i < seg[0] + seg[2] else None
+        k = bisect.bisect_right(segments, (i, float("inf"), 0)) - 1
         if k < 0:
             return None
-        s, f, n = self.segments[k]
+        s, f, n = segments[k]
         return (s, f, n) if s <= i < s + n else None
 
     def to_file(self, i: int) -> int | None:
