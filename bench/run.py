@@ -28,10 +28,15 @@ standard output): cold, warm and uncached runs of one commit print the same,
 a new target served from the cache prints what it prints uncached, and every
 commit prints the same.  The files are in the page cache for every command
 (each tree is read once before timing), so "cold" means "no vllm-lint
-cache", not "cold disk".  Cold, uncached and one-file figures interleave the
-commits' runs (the machine's load weighs on each alike); warm and new-target
-ones share the tree's cache folder and run one commit after the other.  The
-exit code is 1 when a check fails.
+cache", not "cold disk".  The commits' runs are interleaved, and so are the
+commands they are compared with: each round runs grep and the walk (or
+``python -c pass``) and then every commit, and a ratio is the median of the
+rounds' ratios (on a shared machine whose speed drifts by 20-50% within a
+run, baselines timed apart from the runs they divide moved the monorepo's
+cold ratio from 4.9x to 5.6x grep between two runs of one commit).  The
+platform tree's new-target runs alternate with warm runs of the same commit
+(each commit's cache is a folder of its own).  The exit code is 1 when a
+check fails.
 """
 
 from __future__ import annotations
@@ -212,12 +217,18 @@ def shell_command_file(base: Path) -> Path:
 
 
 def row(label: str, results: list[dict], unit=None, note: str = "") -> str:
+    """A table row: each figure's median and peak memory, and its ratio: to ``unit[i]`` (a list of
+    seconds, one per figure), or the figure's own ratio number ``unit`` (an int: the median of
+    the per-round ratios :func:`main`'s ``each`` computed against its baselines)."""
     cells = []
     for r in results:
         if r is None:
             cells.append(f"{'-':>22}")
             continue
-        ratio = f" {r['median'] / unit[results.index(r)]:6.2f}x" if unit else ""
+        if isinstance(unit, int) and not isinstance(unit, bool):
+            ratio = f" {r['ratios'][unit]:6.2f}x"
+        else:
+            ratio = f" {r['median'] / unit[results.index(r)]:6.2f}x" if unit else ""
         cells.append(f"{r['median']:8.3f}{ratio:8} {r['maxrss_mb']:5.0f}MB")
     return f"  {label:<38}" + "".join(f"{c:>24}" for c in cells) + (f"   {note}" if note else "")
 
@@ -246,11 +257,31 @@ def main(argv=None) -> int:
     print(f"medians of {args.repeat} runs ({args.repeat_big} on the platform tree); seconds, peak memory of the largest process\n")
     header = f"  {'':<38}" + "".join(f"{ref[:22]:>24}" for ref in refs)
 
-    def each(cmd_tail, cwd, repeat, before=None, timeout=0):
+    def each(cmd_tail, cwd, repeat, before=None, timeout=0, against=()):
         """One figure per ref, the refs' runs interleaved (a machine whose load changes meanwhile
-        weighs on every ref alike)."""
-        runs = [[measure([*lint, *cmd_tail], cwd, 1, before=before, env=env, timeout=timeout) for lint, env, _w in lints] for _ in range(repeat)]
-        return [merged([r[i] for r in runs]) for i in range(len(lints))]
+        weighs on every ref alike); with ``against`` (figures of :func:`baseline`), each round
+        runs those commands first and each ref's figure carries its ratio to each of them, the
+        median of the rounds' ratios (a machine that slows down halfway weighs on both sides
+        of a ratio alike)."""
+        runs = []
+        for _ in range(repeat):
+            base = [measure(b["cmd"], cwd, 1) for b in against]
+            mine = [measure([*lint, *cmd_tail], cwd, 1, before=before, env=env, timeout=timeout) for lint, env, _w in lints]
+            for b, r in zip(against, base):
+                b["runs"].append(r)
+            runs.append((base, mine))
+        out = [merged([r[1][i] for r in runs]) for i in range(len(lints))]
+        for i, fig in enumerate(out):
+            fig["ratios"] = [statistics.median(r[1][i]["median"] / r[0][j]["median"] for r in runs) for j in range(len(against))]
+        return out
+
+    def baseline(cmd: list[str]) -> dict:
+        """A command measured in the rounds of :func:`each` (see ``against``); :func:`settled` makes
+        its figure of all the rounds it ran in."""
+        return {"cmd": cmd, "runs": []}
+
+    def settled(b: dict) -> dict:
+        return merged(b["runs"])
 
     # -- the monorepo
     mono = tree(base, args.mono)
@@ -261,15 +292,14 @@ def main(argv=None) -> int:
         shutil.rmtree(cache, ignore_errors=True)
 
     subprocess.run(grep, cwd=mono, stdout=subprocess.DEVNULL)  # page cache
-    g = measure(grep, mono, args.repeat)
-    w = measure(walk, mono, args.repeat)
-    cold = each(["--output-format", "concise", "."], mono, args.repeat, before=clear)
-    warm = []
-    for lint, env, _w in lints:
-        clear()
+    g_runs, w_runs = baseline(grep), baseline(walk)
+    cold = each(["--output-format", "concise", "."], mono, args.repeat, before=clear, against=(g_runs, w_runs))
+    clear()
+    for lint, env, _w in lints:  # each commit's cache is a folder of its own (its code's key): all warm at once
         subprocess.run([*lint, "--output-format", "concise", "."], cwd=mono, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
-        warm.append(measure([*lint, "--output-format", "concise", "."], mono, args.repeat, env=env))
-    nocache = each(["--no-cache", "--output-format", "concise", "."], mono, args.repeat)
+    warm = each(["--output-format", "concise", "."], mono, args.repeat, against=(g_runs,))
+    nocache = each(["--no-cache", "--output-format", "concise", "."], mono, args.repeat, against=(g_runs,))
+    g, w = settled(g_runs), settled(w_runs)
     diff = each(["--diff", "."], mono, args.repeat)  # what --fix computes, without writing
     clear()
     for i, ref in enumerate(refs):
@@ -280,26 +310,28 @@ def main(argv=None) -> int:
     print(f"monorepo: {c['files']} files, {c['bytes'] / 1e6:.1f} MB, {c['launch']} launch files")
     print(header)
     print(row("grep -rlE 'vllm|VLLM_'", [g]))
-    print(row("python walk + read + substring", [w], [gm], f"{w['median'] / gm:.2f}x grep"))
-    print(row("cold (no cache)   [x grep]", cold, [gm] * len(refs), "done when <= 5x grep"))
-    print(row("cold              [x python walk]", cold, [w["median"]] * len(refs), "done when <= 2x the walk"))
-    print(row("warm (unchanged)  [x grep]", warm, [gm] * len(refs), "done when <= 3x grep"))
-    print(row("--no-cache        [x grep]", nocache, [gm] * len(refs)))
+    print(row("python walk + read + substring", [w], [gm], f"{statistics.median(b['median'] / a['median'] for a, b in zip(g_runs['runs'], w_runs['runs'][:len(g_runs['runs'])])):.2f}x grep"))
+    print(row("cold (no cache)   [x grep]", cold, 0, "done when <= 5x grep"))
+    print(row("cold              [x python walk]", cold, 1, "done when <= 2x the walk"))
+    print(row("warm (unchanged)  [x grep]", warm, 0, "done when <= 3x grep"))
+    print(row("--no-cache        [x grep]", nocache, 0))
     print(row("--diff            [x --no-cache]", diff, [r["median"] for r in nocache]))
 
     # -- one file, start to finish
-    pypass = measure([sys.executable, "-c", "pass"], mono, max(args.repeat, 10))
-    p = pypass["median"]
+    pypass_runs = baseline([sys.executable, "-c", "pass"])
     one_sh = next(iter(sorted((mono / "services").rglob("serve.sh"))))
     one_yaml = next(iter(sorted((mono / "deploy").rglob("*.yaml"))))
     one_py = next(iter(sorted((mono / "services").rglob("launch.py"))))
+    ones = []
+    for label, f in (("shell", one_sh), ("Kubernetes YAML", one_yaml), ("Python", one_py)):
+        r = each(["--no-cache", "--output-format", "concise", str(f.relative_to(mono))], mono, max(args.repeat, 10), against=(pypass_runs,))
+        checks.same(f"one {label} file across refs", *r)
+        ones.append((label, r))
     print("\none file (--no-cache)")
     print(header)
-    print(row("python -c pass", [pypass]))
-    for label, f in (("shell", one_sh), ("Kubernetes YAML", one_yaml), ("Python", one_py)):
-        r = each(["--no-cache", "--output-format", "concise", str(f.relative_to(mono))], mono, max(args.repeat, 10))
-        checks.same(f"one {label} file across refs", *r)
-        print(row(f"{label} file [x python -c pass]", r, [p] * len(refs), "done when <= 4x" if label == "shell" else ""))
+    print(row("python -c pass", [settled(pypass_runs)]))
+    for label, r in ones:
+        print(row(f"{label} file [x python -c pass]", r, 0, "done when <= 4x" if label == "shell" else ""))
 
     # -- the platform tree
     if not args.no_platform:
@@ -316,18 +348,23 @@ def main(argv=None) -> int:
             shutil.copytree(saved, pcache)
 
         subprocess.run(grep, cwd=plat, stdout=subprocess.DEVNULL)
-        pg = measure(grep, plat, args.repeat)
-        pw = measure(walk, plat, args.repeat)
-        pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear)
+        pg_runs, pw_runs = baseline(grep), baseline(walk)
+        pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear, against=(pg_runs, pw_runs))
+        pg, pw = settled(pg_runs), settled(pw_runs)
         pdiff = each(["--diff", "."], plat, args.repeat_big)
         pwarm, pnew, pnew_ref = [], [], []
         for lint, env, _w in lints:
             pclear()
             subprocess.run([*lint, "--output-format", "concise", "."], cwd=plat, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
-            pwarm.append(measure([*lint, "--output-format", "concise", "."], plat, args.repeat_big, env=env))
             shutil.rmtree(saved, ignore_errors=True)
             shutil.copytree(pcache, saved)
-            pnew.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, args.repeat_big, before=restore, env=env))
+            # a warm run and a new target's, in turn (the new target's ratio is to the warm runs beside it)
+            warm_runs, new_runs = [], []
+            for _ in range(args.repeat_big):
+                warm_runs.append(measure([*lint, "--output-format", "concise", "."], plat, 1, env=env))
+                new_runs.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, before=restore, env=env))
+            pwarm.append(merged(warm_runs))
+            pnew.append({**merged(new_runs), "ratios": [statistics.median(n["median"] / w["median"] for w, n in zip(warm_runs, new_runs))]})
             pnew_ref.append(measure([*lint, "--no-cache", "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, env=env))
         pclear()
         for i, ref in enumerate(refs):
@@ -341,10 +378,10 @@ def main(argv=None) -> int:
               f"{make_tree.PLATFORM['manifest_mb']} MB, {make_tree.PLATFORM['big_python']} Python modules of 100+ KB)")
         print(header)
         print(row("grep -rlE 'vllm|VLLM_'", [pg]))
-        print(row("python walk + read + substring", [pw], [pgm], f"{pw['median'] / pgm:.2f}x grep"))
-        print(row("cold              [x grep]", pcold, [pgm] * len(refs), "done when <= 40x grep, < 150 MB"))
+        print(row("python walk + read + substring", [pw], [pgm], f"{statistics.median(b['median'] / a['median'] for a, b in zip(pg_runs['runs'], pw_runs['runs'])):.2f}x grep"))
+        print(row("cold              [x grep]", pcold, 0, "done when <= 40x grep, < 150 MB"))
         print(row("warm              [x grep]", pwarm, [pgm] * len(refs)))
-        print(row(f"--target-version {TARGET} after warm [x warm]", pnew, [r["median"] for r in pwarm], "done when <= 1.5x warm"))
+        print(row(f"--target-version {TARGET} after warm [x warm]", pnew, 0, "done when <= 1.5x warm"))
         print(row("--diff            [x cold]", pdiff, [r["median"] for r in pcold]))
 
     # -- one 4 MB shell command
