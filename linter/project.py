@@ -70,13 +70,19 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
         listed=listed,
     )
     out = []
+    last: tuple = (None, None)  # (folder, its configuration): the walk yields a folder's files together
     for c in found:
         if c.explicit:  # (a walked path is born tidy: its root is tidied, then names are joined on)
             tidy = tidy_path(c.path)
             if tidy != c.path:
                 c = replace(c, path=tidy)
         if config_of is not None and c.status == "ok" and (not c.explicit or force_exclude):
-            own = config_of(c.path)
+            folder = _folder_of(c.path) if not c.explicit else None
+            if folder is not None and folder == last[0]:
+                own = last[1]
+            else:
+                own = config_of(c.path)
+                last = (folder, own)
             if own is not cfg and _excluded_by(own, c.path):
                 continue
         out.append(c)
@@ -85,6 +91,13 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
     if screener is not None:
         screener.walked()
     return out
+
+
+def _folder_of(path: str) -> str | None:
+    """The folder part of a walked ``path`` as written (up to its last separator), which the
+    configuration of a file depends on alone (:meth:`linter.config.Resolver.config_for` keeps
+    its answers by it); None where another separator may stand in a path (Windows)."""
+    return path[: path.rfind(os.sep) + 1] if os.altsep is None else None
 
 
 def _excluded_by(cfg, path: str) -> bool:
@@ -105,10 +118,16 @@ def _excluded_by(cfg, path: str) -> bool:
 def _grouped(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings]) -> list[tuple[Settings, list[int], list[Candidate]]]:
     """The candidates (``unknown`` ones left out) by the settings that apply to them, in order of first appearance."""
     groups: dict[int, tuple[Settings, list[int], list[Candidate]]] = {}
+    last: tuple = (None, None)  # (folder, its settings): a walk's candidates come folder by folder
     for i, c in enumerate(candidates):
         if c.status == "unknown":
             continue
-        s = settings_of(c.path)
+        folder = _folder_of(c.path) if not c.explicit else None
+        if folder is not None and folder == last[0]:
+            s = last[1]
+        else:
+            s = settings_of(c.path)
+            last = (folder, s)
         group = groups.setdefault(id(s), (s, [], []))
         group[1].append(i)
         group[2].append(c)
