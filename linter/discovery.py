@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Literal
 from linter.cache import stat_signature
 from linter.kinds import classify
 from linter.lazy_re import lazy_re
-from linter.records import Frozen, _set
+from linter.records import Frozen, _set, setters
 from linter.source_file import read_file
 
 if TYPE_CHECKING:
@@ -78,16 +78,20 @@ class Candidate(Frozen):
     status: Literal["ok", "unknown", "error"]
 
     def __init__(self, path, kind, reason="", explicit=False, signature=None, status="ok"):
-        _set(self, "path", path)
-        _set(self, "kind", kind)
-        _set(self, "reason", reason)
-        _set(self, "explicit", explicit)
-        _set(self, "signature", signature)
-        _set(self, "status", status)
+        set_path, set_kind, set_reason, set_explicit, set_signature, set_status = _CANDIDATE_SET
+        set_path(self, path)
+        set_kind(self, kind)
+        set_reason(self, reason)
+        set_explicit(self, explicit)
+        set_signature(self, signature)
+        set_status(self, status)
 
     @classmethod
     def failed(cls, path: str, reason: str, *, explicit: bool = False) -> Candidate:
         return cls(path, None, reason, explicit=explicit, status="error")
+
+
+_CANDIDATE_SET = setters(Candidate, *Candidate.__slots__)  # (a walk makes thousands)
 
 
 def tidy_path(path: str) -> str:

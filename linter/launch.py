@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from linter.records import Frozen, Record, _set
+from linter.records import Frozen, Record, _set, setters
 
 
 
@@ -28,11 +28,14 @@ class Span(Frozen):
     def __init__(self, start, end):
         if start < 0 or end < start:
             raise ValueError(f"bad span {start}..{end}")
-        _set(self, "start", start)
-        _set(self, "end", end)
+        _span_start(self, start)
+        _span_end(self, end)
 
     def __len__(self) -> int:
         return self.end - self.start
+
+
+_span_start, _span_end = setters(Span, "start", "end")
 
 
 class Token(Frozen):
@@ -73,13 +76,14 @@ class Token(Frozen):
     alternatives: tuple[str, ...]
 
     def __init__(self, value, span, value_start=None, opaque=(), splat=False, conditional=False, alternatives=()):
-        _set(self, "value", value)
-        _set(self, "span", span)
-        _set(self, "value_start", value_start)
-        _set(self, "opaque", opaque)
-        _set(self, "splat", splat)
-        _set(self, "conditional", conditional)
-        _set(self, "alternatives", alternatives)
+        set_value, set_span, set_start, set_opaque, set_splat, set_conditional, set_alternatives = _TOKEN_SET
+        set_value(self, value)
+        set_span(self, span)
+        set_start(self, value_start)
+        set_opaque(self, opaque)
+        set_splat(self, splat)
+        set_conditional(self, conditional)
+        set_alternatives(self, alternatives)
 
     @property
     def editable(self) -> bool:
@@ -101,6 +105,9 @@ class Token(Frozen):
         if end is None:
             end = len(self.value)
         return Span(self.value_start + start, self.value_start + end)
+
+
+_TOKEN_SET = setters(Token, *Token.__slots__)
 
 
 # how a setting's value was written (:attr:`Setting.kind`), and where a pin was read
