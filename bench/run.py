@@ -358,10 +358,11 @@ def main(argv=None) -> int:
             subprocess.run([*lint, "--output-format", "concise", "."], cwd=plat, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
             shutil.rmtree(saved, ignore_errors=True)
             shutil.copytree(pcache, saved)
-            # a warm run and a new target's, in turn (the new target's ratio is to the warm runs beside it)
+            # a warm run and a new target's, in turn, each on the cache the warm-up left (the new
+            # target's ratio is to the warm runs beside it)
             warm_runs, new_runs = [], []
             for _ in range(args.repeat_big):
-                warm_runs.append(measure([*lint, "--output-format", "concise", "."], plat, 1, env=env))
+                warm_runs.append(measure([*lint, "--output-format", "concise", "."], plat, 1, before=restore, env=env))
                 new_runs.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, before=restore, env=env))
             pwarm.append(merged(warm_runs))
             pnew.append({**merged(new_runs), "ratios": [statistics.median(n["median"] / w["median"] for w, n in zip(warm_runs, new_runs))]})
