@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from packaging.version import Version
 
@@ -70,19 +71,14 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
         listed=listed,
     )
     out = []
-    last: tuple = (None, None)  # (folder, its configuration): the walk yields a folder's files together
+    own_config = _per_folder(config_of) if config_of is not None else None
     for c in found:
         if c.explicit:  # (a walked path is born tidy: its root is tidied, then names are joined on)
             tidy = tidy_path(c.path)
             if tidy != c.path:
                 c = replace(c, path=tidy)
-        if config_of is not None and c.status == "ok" and (not c.explicit or force_exclude):
-            folder = _folder_of(c.path) if not c.explicit else None
-            if folder is not None and folder == last[0]:
-                own = last[1]
-            else:
-                own = config_of(c.path)
-                last = (folder, own)
+        if own_config is not None and c.status == "ok" and (not c.explicit or force_exclude):
+            own = own_config(c)
             if own is not cfg and _excluded_by(own, c.path):
                 continue
         out.append(c)
@@ -93,11 +89,23 @@ def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True
     return out
 
 
-def _folder_of(path: str) -> str | None:
-    """The folder part of a walked ``path`` as written (up to its last separator), which the
-    configuration of a file depends on alone (:meth:`linter.config.Resolver.config_for` keeps
-    its answers by it); None where another separator may stand in a path (Windows)."""
-    return path[: path.rfind(os.sep) + 1] if os.altsep is None else None
+def _per_folder(of: Callable[[str], Any]) -> Callable[[Candidate], Any]:
+    """``of(c.path)`` for each candidate ``c`` (a file's configuration or settings), asked once for
+    walked files of one folder in a row: the walk yields a folder's files together, and what
+    applies to a file depends on its folder alone (:meth:`linter.config.Resolver.config_for`
+    keeps its answers by the folder part of the path as written).  A file named on the command
+    line, or a path where another separator may stand (Windows), is asked about on its own."""
+    last: list = [None, None]  # (folder, its answer)
+
+    def ask(c: Candidate):
+        if c.explicit or os.altsep is not None:
+            return of(c.path)
+        folder = c.path[: c.path.rfind(os.sep) + 1]
+        if folder != last[0]:
+            last[0], last[1] = folder, of(c.path)
+        return last[1]
+
+    return ask
 
 
 def _excluded_by(cfg, path: str) -> bool:
@@ -118,16 +126,11 @@ def _excluded_by(cfg, path: str) -> bool:
 def _grouped(candidates: Iterable[Candidate], settings_of: Callable[[str], Settings]) -> list[tuple[Settings, list[int], list[Candidate]]]:
     """The candidates (``unknown`` ones left out) by the settings that apply to them, in order of first appearance."""
     groups: dict[int, tuple[Settings, list[int], list[Candidate]]] = {}
-    last: tuple = (None, None)  # (folder, its settings): a walk's candidates come folder by folder
+    settings_here = _per_folder(settings_of)
     for i, c in enumerate(candidates):
         if c.status == "unknown":
             continue
-        folder = _folder_of(c.path) if not c.explicit else None
-        if folder is not None and folder == last[0]:
-            s = last[1]
-        else:
-            s = settings_of(c.path)
-            last = (folder, s)
+        s = settings_here(c)
         group = groups.setdefault(id(s), (s, [], []))
         group[1].append(i)
         group[2].append(c)
