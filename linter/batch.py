@@ -1060,7 +1060,7 @@ class Screener:
                 self._start()
             return
         pending = self._pending
-        pending += candidate.path.encode(*_FS_ENCODING)  # (os.fsencode's, without its call: a walk sends thousands)
+        pending.extend(candidate.path.encode(*_FS_ENCODING))  # (os.fsencode's, without its call: a walk sends thousands)
         pending.append(0)
         if len(pending) >= _SEND_BYTES:
             self._send()
@@ -1085,7 +1085,7 @@ class Screener:
         except (ImportError, AttributeError, OSError):
             pass
         self._child, self._feed = child, feed
-        self._pending += b"".join(os.fsencode(p) + b"\0" for p in self.sent)
+        self._pending += b"".join(p.encode(*_FS_ENCODING) + b"\0" for p in self.sent)
         self._send()
 
     def _send(self) -> None:

@@ -95,10 +95,12 @@ def _per_folder(of: Callable[[str], Any]) -> Callable[[Candidate], Any]:
     applies to a file depends on its folder alone (:meth:`linter.config.Resolver.config_for`
     keeps its answers by the folder part of the path as written).  A file named on the command
     line, or a path where another separator may stand (Windows), is asked about on its own."""
+    if os.altsep is not None:
+        return lambda c: of(c.path)
     last: list = [None, None]  # (folder, its answer)
 
     def ask(c: Candidate):
-        if c.explicit or os.altsep is not None:
+        if c.explicit:
             return of(c.path)
         folder = c.path[: c.path.rfind(os.sep) + 1]
         if folder != last[0]:
