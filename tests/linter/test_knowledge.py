@@ -139,3 +139,42 @@ def test_history_inventories_are_the_same_with_versions_parsed_once(monkeypatch)
     assert {str(v): knowledge._history_inventory(v) for v in knowledge.history_versions()} == shared
     assert [knowledge.option_history(o) for o in options] == histories
     assert knowledge._parsed("0.10.1") is not knowledge._parsed("0.10.1")  # the plain parse, patched in
+
+
+def _fresh(version):
+    """The release's inventory in a Release of its own (the cached one may have built its specs)."""
+    with (knowledge.DATA / "releases" / f"{version}.json").open(encoding="utf-8") as f:
+        return knowledge.Release(version, json.load(f))
+
+
+def _built(release) -> int:
+    return sum(spec is not None for spec in release._specs)
+
+
+@pytest.mark.parametrize("version", knowledge.known_versions(), ids=str)
+def test_lookup_tables_hold_what_the_whole_list_gives_and_build_only_what_is_asked(version, monkeypatch):
+    """by_name (the last option registering a string, as argparse's table), by_dest (the first
+    storing a dest) and the chart keys are tables of places: looking up an option builds its
+    spec alone, and each lookup gives the very spec the whole list holds, platform choices and all."""
+    from linter import argmodel
+
+    monkeypatch.setattr(argmodel, "_CHART_KEYS", {})  # (kept by release name: the cached release's table otherwise)
+    r = _fresh(version)
+    spec = r.by_name["--max-model-len"]
+    assert spec.dest == "max_model_len" and _built(r) == 1
+    assert r.by_name.get("--no-such-option") is None and "--no-such-option" not in r.by_name and _built(r) == 1
+    assert argmodel.chart_option(r, "maxModelLen") is spec and _built(r) == 1
+    assert list(r.by_name) == r.option_strings and len(r.by_name) == len({n for o in r.data["options"] for n in o["names"]})
+    eager_names, eager_dests = {}, {}
+    for s in r.options:  # (every spec built now)
+        for n in s.names:
+            eager_names[n] = s
+        eager_dests.setdefault(s.dest, s)
+    assert r.by_name["--max-model-len"] is spec
+    assert all(r.by_name[n] is s for n, s in eager_names.items()) and dict(r.by_name) == eager_names
+    assert all(r.by_dest[d] is s for d, s in eager_dests.items()) and set(r.by_dest) == set(eager_dests)
+    platform = r.platform_choices
+    for s in r.options:
+        extra = platform.get(s.primary)
+        if extra and s.choices is not None:
+            assert set(extra) <= set(s.choices)
