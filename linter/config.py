@@ -522,10 +522,15 @@ class Resolver:
         """The configuration that applies to the files of ``folder``."""
         if self.explicit is not None:
             return self.explicit
-        found = self._find(os.path.abspath(folder))
-        if found not in self._loaded:
-            self._loaded[found] = load(found) if found is not None else Config()
-        return self._loaded[found]
+        return self._config_at(os.path.abspath(folder))
+
+    def _config_at(self, folder: str) -> Config:
+        """:meth:`config_in` of the absolute, normalised ``folder`` (no explicit configuration)."""
+        found = self._find(folder)
+        got = self._loaded.get(found)
+        if got is None:
+            got = self._loaded[found] = load(found) if found is not None else Config()
+        return got
 
     def config_for(self, path: str) -> Config:
         """The configuration that applies to the file ``path`` (remembered by the folder part
@@ -536,7 +541,9 @@ class Resolver:
             return self.config_in(os.path.dirname(os.path.abspath(path)))
         hit = self._by_folder.get(folder)
         if hit is None:
-            hit = self._by_folder[folder] = self.config_in(os.path.dirname(os.path.abspath(path)))
+            # (abspath normalises: the folder is not normalised again)
+            hit = self.explicit if self.explicit is not None else self._config_at(os.path.dirname(os.path.abspath(path)))
+            self._by_folder[folder] = hit
         return hit
 
     def root(self) -> Config:
