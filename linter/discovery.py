@@ -644,7 +644,7 @@ def _walk(
                 continue
             if name in excl_names or (excl is not None and _matches(excl, rel, False)):
                 continue
-            needs_head = _needs_head(name)
+            needs_head = "." not in name.lstrip(".")  # (:func:`_needs_head`, inline: a walk asks about every name)
             kind_by_name = classify(path, b"", name, rows) if not needs_head else None
             if kind_by_name is None and not needs_head and not is_link and is_file:
                 continue  # not a kind we lint: no ignore check, no stat
@@ -696,7 +696,7 @@ def _walk(
                 kind = classify(path, head, name, rows)
             else:
                 kind = kind_by_name
-                if kind is not None:
+                if kind is not None and not _ROOT:  # (root reads every file: :func:`_readable` asks nothing)
                     err = _readable(path)
                     if err is not None:
                         yield Candidate.failed(path, err)
