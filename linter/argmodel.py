@@ -337,8 +337,12 @@ def chart_option(release: Release, key: str) -> OptionSpec | None:
 def _chart_keys(option: dict) -> list[str]:
     """The chart keys an option of a release's inventory answers to: its dest's words, then each
     positive long name's."""
-    negative = option.get("negative_names") or ()
-    return [_squash(option["dest"]), *(_squash(n[2:]) for n in option["names"] if n.startswith("--") and n not in negative)]
+    negative = option.get("negative_names")
+    keys = [_squash(option["dest"])]
+    for n in option["names"]:  # (a loop, not a generator: each release a run meets builds its table, 300 options)
+        if n[:2] == "--" and not (negative and n in negative):
+            keys.append(_squash(n[2:]))
+    return keys
 
 
 def _chart_history(release: Release, key: str) -> str | None:
