@@ -496,7 +496,7 @@ def data_yaml(name: str) -> dict:
     """A curated YAML file of ``rules/data`` (empty when the file is missing).
 
     The YAML is the source of truth; its compiled JSON form (``X.compiled.json``, written by
-    ``tools/compile_knowledge.py``) is read instead while it holds the YAML's sha256, so a
+    ``tools/compile_knowledge.py``) is read instead while it holds the YAML's checksum, so a
     run needs no PyYAML for the knowledge, and an edited YAML is never read stale."""
     path = DATA / name
     try:
@@ -506,7 +506,7 @@ def data_yaml(name: str) -> dict:
     try:
         with open(DATA / (name.rsplit(".", 1)[0] + COMPILED), "rb") as f:
             compiled = json.load(f)
-        if compiled.get("sha256") == source_digest(text):
+        if compiled.get("checksum") == source_digest(text):
             return compiled["data"]
     except (OSError, ValueError, KeyError, AttributeError):
         pass
@@ -514,9 +514,10 @@ def data_yaml(name: str) -> dict:
 
 
 def source_digest(text: bytes) -> str:
-    from linter.hashes import sha256
+    """The :func:`linter.hashes.checksum` a compiled file keeps of its source."""
+    from linter.hashes import checksum
 
-    return sha256(text).hexdigest()
+    return checksum(text)
 
 
 def parse_data_yaml(text: bytes) -> dict:
@@ -995,7 +996,7 @@ def release_names(version: Version) -> frozenset[str]:
 
     What a question about another release (was this option accepted then?) needs, from
     ``rules/data/release_names.compiled.json`` while the names it holds for ``version`` carry
-    the sha256 of that inventory: a run asks it of every release before its target (a removed
+    the checksum of that inventory: a run asks it of every release before its target (a removed
     option) without parsing their inventories.  Else the inventory's own :attr:`Release.names`."""
     entry = _compiled_entry(version)
     if entry is not None and isinstance(entry.get("names"), list):
@@ -1006,7 +1007,7 @@ def release_names(version: Version) -> frozenset[str]:
 @cache
 def release_env_names(version: Version) -> frozenset[str]:
     """The ``VLLM_*`` variables the envs.py of ``version`` reads (:attr:`Release.env`'s keys),
-    from ``rules/data/release_names.compiled.json`` while its digest holds (as
+    from ``rules/data/release_names.compiled.json`` while its checksum holds (as
     :func:`release_names`): a variable the target does not read is looked up in every
     release before it, which need not parse their inventories.  Else the inventory's own."""
     entry = _compiled_entry(version)
@@ -1017,12 +1018,12 @@ def release_env_names(version: Version) -> frozenset[str]:
 
 @cache
 def _compiled_entry(version: Version) -> dict | None:
-    """The entry of ``version`` in the compiled names, when it carries the sha256 of that
+    """The entry of ``version`` in the compiled names, when it carries the checksum of that
     inventory as it is now (else None: the inventory is read instead, never stale)."""
     entry = compiled_names().get(str(version))
     if isinstance(entry, dict):
         try:
-            if entry["sha256"] == source_digest((DATA / "releases" / f"{version}.json").read_bytes()):
+            if entry["checksum"] == source_digest((DATA / "releases" / f"{version}.json").read_bytes()):
                 return entry
         except (OSError, KeyError, TypeError):
             pass
@@ -1031,7 +1032,7 @@ def _compiled_entry(version: Version) -> dict | None:
 
 @cache
 def compiled_names() -> dict[str, dict]:
-    """Release -> {"sha256": its inventory's digest, "names": its option strings, "env": the
+    """Release -> {"checksum": its inventory's checksum, "names": its option strings, "env": the
     variables its envs.py reads} (empty when the compiled file is missing or unreadable)."""
     try:
         with open(DATA / NAMES, "rb") as f:

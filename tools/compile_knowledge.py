@@ -1,12 +1,12 @@
 """Compile the curated YAML of ``rules/data`` to JSON, so a run reads it without PyYAML.
 
 ``python -m tools.compile_knowledge`` writes ``X.compiled.json`` beside each ``X.yaml`` of
-:data:`SOURCES`: the YAML's data and its sha256 (:func:`linter.knowledge.data_yaml` reads
-the JSON only while the digest is the YAML's, else parses the YAML: the YAML stays the
+:data:`SOURCES`: the YAML's data and its checksum (:func:`linter.knowledge.data_yaml` reads
+the JSON only while the checksum is the YAML's, else parses the YAML: the YAML stays the
 source of truth).  It also writes ``release_names.compiled.json``: the option strings of each
-release inventory and the variables its envs.py reads, with the inventory's sha256
+release inventory and the variables its envs.py reads, with the inventory's checksum
 (:func:`linter.knowledge.release_names`, :func:`linter.knowledge.release_env_names`, which
-answer from it without parsing the inventory, while the digest holds).  ``--check`` exits 1
+answer from it without parsing the inventory, while the checksum holds).  ``--check`` exits 1
 when a compiled file is not what its sources give.
 Maintainer tooling only; ``tests/linter/test_knowledge.py`` checks the committed files.
 """
@@ -28,17 +28,17 @@ def compiled_text(name: str) -> str:
     data = parse_data_yaml(text)
     if json.loads(json.dumps(data)) != data:  # a date, a non-string key, a tuple ...
         raise ValueError(f"{name}: its data does not survive JSON unchanged")
-    return json.dumps({"source": name, "sha256": source_digest(text), "data": data}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps({"source": name, "checksum": source_digest(text), "data": data}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def names_text() -> str:
     """What ``rules/data/release_names.compiled.json`` holds: each inventory's option strings,
-    the variables its envs.py reads, and its sha256."""
+    the variables its envs.py reads, and its checksum."""
     out = {}
     for v in known_versions():
         text = (DATA / "releases" / f"{v}.json").read_bytes()
         inventory = Release(v, json.loads(text))
-        out[str(v)] = {"sha256": source_digest(text), "names": sorted(inventory.names), "env": sorted(inventory.env)}
+        out[str(v)] = {"checksum": source_digest(text), "names": sorted(inventory.names), "env": sorted(inventory.env)}
     return json_text({"source": "releases/*.json", "releases": out})
 
 

@@ -1,4 +1,4 @@
-"""Write ``rules/data/rule_index.json``: each rule module's codes and source digest.
+"""Write ``rules/data/rule_index.json``: each rule module's codes and source checksum.
 
     python -m tools.gen_rule_index          # rewrite it
     python -m tools.gen_rule_index --check  # exit 1 if it is out of date

@@ -178,14 +178,15 @@ INDEX = Path(__file__).resolve().parent.parent / "data" / "rule_index.json"  # t
 
 def index_data() -> dict:
     """What ``rules/data/rule_index.json`` holds, from the rules themselves: for each rule
-    module its codes (whether each is on by default) and the sha256 of its source."""
-    from linter.hashes import sha256
+    module its codes (whether each is on by default) and the checksum of its source
+    (:func:`linter.hashes.checksum`)."""
+    from linter.hashes import checksum
 
     modules: dict[str, dict] = {}
     for code, rule in all_rules().items():
         modules.setdefault(rule.module, {"codes": {}})["codes"][code] = rule.default
     for name in modules:
-        modules[name]["sha256"] = sha256(_source(name)).hexdigest()
+        modules[name]["checksum"] = checksum(_source(name))
     return {"schema": 1, "generated-by": "python -m tools.gen_rule_index", "modules": dict(sorted(modules.items()))}
 
 
@@ -195,7 +196,8 @@ def _source(module: str) -> bytes:
     return (Path(rules.__path__[0]) / (module.rpartition(".")[2] + ".py")).read_bytes()
 
 
-_index: list = []
+_index: list = []  # [rule_index()], once asked
+_read: list = []  # [(module -> its codes, module -> its source's checksum) or None], once read
 
 
 def rule_index() -> dict[str, dict[str, bool]] | None:
@@ -203,27 +205,40 @@ def rule_index() -> dict[str, dict[str, bool]] | None:
     importing a rule; None when the index does not name exactly the rule modules of the
     folder or a module's source is not the one indexed (then every module is imported)."""
     if not _index:
-        _index.append(_read_index())
+        codes = _indexed()
+        _index.append(codes if codes is not None and all(_fresh(name) for name in codes) else None)
     return _index[0]
 
 
-def _read_index() -> dict[str, dict[str, bool]] | None:
-    import json
+def _indexed() -> dict[str, dict[str, bool]] | None:
+    """:func:`rule_index` before any module's source is checked (:func:`_fresh`): None when the
+    index cannot be read or does not name exactly the rule modules of the folder."""
+    if not _read:
+        _read.append(_read_index())
+    return _read[0][0] if _read[0] is not None else None
 
-    from linter.hashes import sha256
+
+def _read_index() -> tuple[dict[str, dict[str, bool]], dict[str, str]] | None:
+    import json
 
     try:
         modules = json.loads(INDEX.read_bytes())["modules"]
         if sorted(modules) != rule_modules():
             return None
-        out = {}
-        for name, entry in modules.items():
-            if entry["sha256"] != sha256(_source(name)).hexdigest():
-                return None
-            out[name] = {str(c): bool(d) for c, d in entry["codes"].items()}
-        return out
+        codes = {name: {str(c): bool(d) for c, d in entry["codes"].items()} for name, entry in modules.items()}
+        return codes, {name: str(entry["checksum"]) for name, entry in modules.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _fresh(name: str) -> bool:
+    """Whether the source of the indexed rule module ``name`` is the one the index describes."""
+    from linter.hashes import checksum
+
+    try:
+        return _read[0][1][name] == checksum(_source(name))
+    except (OSError, TypeError, KeyError, IndexError):
+        return False
 
 
 def rule_codes() -> list[str]:
@@ -238,12 +253,17 @@ def rules_for(enabled: Callable[[str, bool], bool]) -> dict[str, Rule]:
     """The rules, by code, of every rule module with a code ``enabled(code, default)`` keeps
     (:meth:`linter.engine.Settings.enabled`): the others are not imported.  Callers still
     check each rule's selection (the dict may hold rules imported for other reasons)."""
-    index = rule_index()
+    index = _indexed()
     if index is None:
         return all_rules()
-    for name, codes in index.items():
-        if any(enabled(c, d) for c, d in codes.items()):
-            importlib.import_module(name)
+    wanted = [name for name, codes in index.items() if any(enabled(c, d) for c, d in codes.items())]
+    # a module imported registers its codes itself: only one left out on the index's word must be
+    # the source the index describes (one edited to add a selected code is imported then); a run
+    # with the default selection checks two modules' sources, not all of them
+    if not all(_fresh(name) for name in index if name not in wanted):
+        return all_rules()
+    for name in wanted:
+        importlib.import_module(name)
     return dict(sorted(_REGISTRY.items()))
 
 

@@ -100,7 +100,7 @@ def test_release_names_are_the_inventories_and_never_stale(tmp_path, monkeypatch
 
 def test_an_edited_yaml_is_read_not_its_stale_compiled_form(tmp_path, monkeypatch):
     (tmp_path / "gpus.yaml").write_text("gpus:\n  - name: H100\n    mib: 81559\n    labels: [nvidia-h100-80gb]\n", encoding="utf-8")
-    stale = {"source": "gpus.yaml", "sha256": knowledge.source_digest(b"gpus: []\n"), "data": {"gpus": []}}
+    stale = {"source": "gpus.yaml", "checksum": knowledge.source_digest(b"gpus: []\n"), "data": {"gpus": []}}
     (tmp_path / "gpus.compiled.json").write_text(__import__("json").dumps(stale), encoding="utf-8")
     monkeypatch.setattr(knowledge, "DATA", tmp_path)
     assert knowledge.data_yaml("gpus.yaml") == {"gpus": [{"name": "H100", "mib": 81559, "labels": ["nvidia-h100-80gb"]}]}
