@@ -1179,17 +1179,25 @@ def _screen_flag(path: str) -> int:
     from linter.discovery import words_in
     from linter.source_file import MAX_FILE_BYTES, read_pieces
 
-    size = 0
-
-    def counted(pieces):
-        nonlocal size
-        for piece in pieces:
-            size += len(piece)
-            yield piece
-
     pieces = read_pieces(path)
     try:
-        vllm, build = words_in(counted(pieces))
+        first = next(pieces, b"")
+        second = next(pieces, None)
+        if second is None:  # the whole file in one piece (most files): screened without a generator around it
+            size = len(first)
+            vllm, build = words_in((first,))
+        else:
+            sizes = [len(first), len(second)]
+
+            def counted():
+                yield first
+                yield second
+                for piece in pieces:
+                    sizes.append(len(piece))
+                    yield piece
+
+            vllm, build = words_in(counted())
+            size = sum(sizes)
     except OSError:
         return UNSCREENED  # read here, to say why
     finally:
