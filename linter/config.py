@@ -478,6 +478,7 @@ class Resolver:
         self._settings: dict[str | None, object] = {}
         self._by_folder: dict[str, Config] = {}
         self._listed: dict[str, frozenset[str]] = {}  # folder -> its entry names, as a walk listed them
+        self._prefixes: dict[str, str] = {}  # the paths' prefix of a walked folder's files -> that folder
 
     def reload(self) -> None:
         """Forget what was read (``--watch``: a configuration file may have changed)."""
@@ -488,11 +489,16 @@ class Resolver:
         self._settings.clear()
         self._by_folder.clear()
         self._listed.clear()
+        self._prefixes.clear()
 
-    def note_listing(self, folder: str, names: frozenset[str]) -> None:
+    def note_listing(self, folder: str, names: frozenset[str], prefix: str | None = None) -> None:
         """The entry names of the absolute ``folder`` (a walk listed it): a configuration file is
-        looked for there only under a name it holds (a walk asks about a thousand folders)."""
+        looked for there only under a name it holds (a walk asks about a thousand folders);
+        ``prefix``: what the paths of its files start with (:func:`linter.discovery.discover`),
+        whose folder :meth:`config_for` then knows without making a path absolute."""
         self._listed[folder] = names
+        if prefix is not None:
+            self._prefixes[prefix] = folder
 
     def _find(self, folder: str) -> str | None:
         chain = []
@@ -541,8 +547,8 @@ class Resolver:
             return self.config_in(os.path.dirname(os.path.abspath(path)))
         hit = self._by_folder.get(folder)
         if hit is None:
-            # (abspath normalises: the folder is not normalised again)
-            hit = self.explicit if self.explicit is not None else self._config_at(os.path.dirname(os.path.abspath(path)))
+            # (a walked folder as the walk made it absolute; abspath normalises: not again)
+            hit = self.explicit if self.explicit is not None else self._config_at(self._prefixes.get(folder) or os.path.dirname(os.path.abspath(path)))
             self._by_folder[folder] = hit
         return hit
 

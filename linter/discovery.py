@@ -460,13 +460,15 @@ def discover(
     include: Iterable[str] | None = None,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
-    listed: Callable[[str, frozenset[str]], None] | None = None,
+    listed: Callable[[str, frozenset[str], str], None] | None = None,
 ) -> Iterator[Candidate]:
     """Yield the files to lint under ``paths`` (files and folders), each with its kind.
 
-    ``listed(folder, names)``: told the absolute path and entry names of each walked folder
-    before its files are yielded (:meth:`linter.config.Resolver.note_listing` then finds the
-    configuration files of the folder without a look-up).
+    ``listed(folder, names, prefix)``: told the absolute path and entry names of each walked
+    folder before its files are yielded, and the prefix its files' paths start with (``a/b/``;
+    ``""`` in the working folder walked as ``.``): :meth:`linter.config.Resolver.note_listing`
+    then finds the configuration files of the folder without a look-up, and the folder of a
+    file's path without making it absolute again.
 
     ``exclude`` replaces :data:`DEFAULT_EXCLUDES` (``None`` keeps them);
     ``extend_exclude`` adds to them.  Patterns are gitignore-style and match
@@ -579,7 +581,7 @@ def _walk(
     respect_gitignore: bool,
     seen: set[tuple[int, int]],
     named: set[str],
-    listed: Callable[[str, frozenset[str]], None] | None = None,
+    listed: Callable[[str, frozenset[str], str], None] | None = None,
 ) -> Iterator[Candidate]:
     root = tidy_path(root)  # every path below is then tidy too (``./x`` is ``x``)
     root_abs = os.path.abspath(root)
@@ -604,15 +606,15 @@ def _walk(
         except OSError as exc:
             yield Candidate.failed(folder, exc.strerror or str(exc))
             continue
+        # os.path.join(folder, name) for every entry, the separator decided once per folder
+        folder_sep = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep
         if listed is not None or (respect_gitignore and not entered):
             names = frozenset(e.name for e in entries)
             if listed is not None:
-                listed(folder_abs, names)
+                listed(folder_abs, names, folder_sep)
             if respect_gitignore and not entered:
                 folder_rules = folder_rules.entering(folder_abs, names)
         subfolders: list[tuple[str, str, str, _Rules, bool]] = []
-        # os.path.join(folder, name) for every entry, the separator decided once per folder
-        folder_sep = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep
         folder_abs_sep = folder_abs if folder_abs.endswith(os.sep) else folder_abs + os.sep
         for entry in entries:
             name = entry.name

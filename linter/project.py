@@ -49,7 +49,7 @@ NAMED_KIND = "vllm-config"  # the kind a file named by ``--config FILE`` is lint
 
 
 def candidates(paths: Sequence[str], cfg=None, *, respect_gitignore: bool = True, force_exclude: bool = False, config_of: Callable | None = None,
-               listed: Callable[[str, frozenset[str]], None] | None = None, screener=None) -> list[Candidate]:
+               listed: Callable[[str, frozenset[str], str], None] | None = None, screener=None) -> list[Candidate]:
     """The files to lint under ``paths``, with ``cfg`` (a :class:`linter.config.Config`, or None
     for the defaults) deciding ``exclude``, ``extend-exclude`` and ``include``.
 
