@@ -1039,7 +1039,9 @@ class Screener:
 
     def __init__(self):
         self.sent: list[str] = []  # the names, in the order the flags come back
-        self._pending = bytearray()
+        self._encoded = 0  # how many of them are in ``_pending`` or gone out
+        self._unsent = 0  # about how many bytes the names after those make
+        self._pending = bytearray()  # encoded names the pipe has not taken yet
         self._child: tuple[int, int] | None = None  # (pid, read end of the flags)
         self._feed: int | None = None  # write end of the names
         self._off = False  # never started, or stopped: no name goes out any more
@@ -1054,15 +1056,14 @@ class Screener:
         """A walked candidate (one the walk yields, in order)."""
         if self._off or candidate.status != "ok" or candidate.explicit or not kinds.prefiltered(candidate.kind):
             return
-        self.sent.append(candidate.path)
+        path = candidate.path
+        self.sent.append(path)
         if self._child is None:
             if len(self.sent) >= SCREEN_AFTER:
                 self._start()
             return
-        pending = self._pending
-        pending.extend(candidate.path.encode(*_FS_ENCODING))  # (os.fsencode's, without its call: a walk sends thousands)
-        pending.append(0)
-        if len(pending) >= _SEND_BYTES:
+        self._unsent += len(path) + 1
+        if self._unsent >= _SEND_BYTES:
             self._send()
 
     def _start(self) -> None:
@@ -1085,11 +1086,15 @@ class Screener:
         except (ImportError, AttributeError, OSError):
             pass
         self._child, self._feed = child, feed
-        self._pending += b"".join(p.encode(*_FS_ENCODING) + b"\0" for p in self.sent)
         self._send()
 
     def _send(self) -> None:
-        """Write what the pipe takes of the names pending, never waiting."""
+        """Encode the names not encoded yet, NUL after each, as os.fsencode encodes (one call for
+        the names of about :data:`_SEND_BYTES`, not one a name: a walk sends thousands), and
+        write what the pipe takes of those pending, never waiting."""
+        if self._encoded < len(self.sent):
+            self._pending += ("\0".join(self.sent[self._encoded:]) + "\0").encode(*_FS_ENCODING)
+            self._encoded, self._unsent = len(self.sent), 0
         try:
             n = os.write(self._feed, self._pending)
         except BlockingIOError:
@@ -1105,7 +1110,7 @@ class Screener:
         if self._child is None:
             self._stop()  # too few files for a process of their own
             return
-        if self._feed is not None and self._pending:
+        if self._feed is not None:
             self._send()
         self._close_feed()
         self._stop()
