@@ -35,9 +35,10 @@ from collections.abc import Iterable
 
 from packaging.version import Version
 
-from linter import kinds
+from linter import kinds, source_file
 from linter.cache import RACY_SECONDS
 from linter.diagnostic import Diagnostic, Edit, Fix, Severity
+from linter.discovery import words_in
 from linter.launch import Span
 from linter.records import replace
 
@@ -1180,11 +1181,9 @@ class Screener:
 
 def _screen_flag(path: str) -> int:
     """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`),
-    read a piece at a time (:func:`linter.source_file.read_pieces`): the bytes are not kept."""
-    from linter.discovery import words_in
-    from linter.source_file import MAX_FILE_BYTES, read_pieces
-
-    pieces = read_pieces(path)
+    read a piece at a time (:func:`linter.source_file.read_pieces`): the bytes are not kept.
+    (Its modules are imported once, not by each call: a screening asks about thousands of files.)"""
+    pieces = source_file.read_pieces(path)
     try:
         first = next(pieces, b"")
         second = next(pieces, None)
@@ -1209,7 +1208,7 @@ def _screen_flag(path: str) -> int:
         pieces.close()
     if vllm:
         return VLLM_WORD  # (read here whatever its size)
-    return UNSCREENED if size > MAX_FILE_BYTES else BUILD_WORD if build else NO_WORD
+    return UNSCREENED if size > source_file.MAX_FILE_BYTES else BUILD_WORD if build else NO_WORD
 
 
 def _screen_names(names: int, out: int) -> bytes:
