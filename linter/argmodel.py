@@ -821,7 +821,7 @@ def _check_values(parsed: ParsedLaunch) -> None:
                 "written `--compilation-config.KEY` here",
                 v, opt))
             continue
-        if spec is None or not opt.values or opt.value_opaque or parsed.release.data.get("partial"):
+        if spec is None or not opt.values or opt.value_opaque or parsed.release.partial:
             continue
         if opt.setting is not None and (not spec.takes_value or opt.setting.kind in ("null", "opaque", "bool")):
             continue  # None means "unset"; booleans and expressions are not argv text

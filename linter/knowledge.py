@@ -152,7 +152,13 @@ class _Specs(Mapping):
 
 
 class Release(Record):
-    """The option inventory of one vLLM release."""
+    """The option inventory of one vLLM release.
+
+    Made from the inventory's data, or from its JSON ``text`` and the ``places`` of its values in
+    it (``rules/data/release_names.compiled.json``, :func:`inventory_places`): then an option's
+    entry is parsed when its spec is first built, and the rest of the inventory when first asked
+    for (a run meets five releases in each process and looks up a few dozen of each one's 300
+    options: parsing each whole inventory took 2-3 ms)."""
 
     _fields = ("version", "data")  # no ``__slots__``: its ``cached_property`` values live in its ``__dict__``
     _shown = ("version",)
@@ -160,9 +166,42 @@ class Release(Record):
     version: Version
     data: dict
 
-    def __init__(self, version, data):
+    def __init__(self, version, data=None, *, text: str | None = None, places: dict | None = None):
         self.version = version
-        self.data = data
+        if text is None:
+            self.data = data
+        self._text, self._places = text, places
+
+    @cached_property
+    def data(self) -> dict:
+        """(A release made from its text: the whole inventory, parsed when first asked for.)"""
+        return json.loads(self._text)
+
+    def _placed(self) -> bool:
+        """Made from its text, and not parsed whole since (then the parsed data answers)."""
+        return self._places is not None and "data" not in self.__dict__
+
+    def _option(self, i: int) -> dict:
+        """The inventory entry of the ``i``-th option."""
+        if self._placed():
+            start, end = self._places["options"][i][:2]
+            return json.loads(self._text[start:end])
+        return self.data["options"][i]
+
+    @cached_property
+    def _heads(self) -> list[dict]:
+        """Each option's ``names``, ``dest`` and ``negative_names``, in inventory order: what the
+        tables by a key read (:meth:`specs_by`), without the entries parsed."""
+        if self._placed():
+            return [{"names": names, "dest": dest, "negative_names": negative} for _s, _e, dest, names, negative in self._places["options"]]
+        return self.data["options"]
+
+    def _part(self, key: str, default):
+        """The inventory's top-level value ``key``."""
+        if self._placed():
+            at = self._places["parts"].get(key)
+            return default if at is None else json.loads(self._text[at[0]:at[1]])
+        return self.data.get(key, default)
 
     @cached_property
     def name(self) -> str:
@@ -172,12 +211,12 @@ class Release(Record):
     def _specs(self) -> list:
         """The spec of each option of the inventory, by its place, built when first asked for
         (:meth:`_spec`): a run looks up a few dozen options of each release it meets, of 300."""
-        return [None] * len(self.data["options"])
+        return [None] * len(self._heads)
 
     def _spec(self, i: int) -> OptionSpec:
         spec = self._specs[i]
         if spec is None:
-            spec = OptionSpec.from_json(self.data["options"][i])
+            spec = OptionSpec.from_json(self._option(i))
             extra = self.platform_choices.get(spec.primary) if spec.choices is not None else None
             if extra:
                 # choices that depend on the platform (rules/data/value_sets.json): the inventory was
@@ -221,7 +260,7 @@ class Release(Record):
     def by_name(self) -> Mapping[str, OptionSpec]:
         """Option string -> its spec (of the last option registering it, as argparse's table)."""
         places: dict[str, int] = {}
-        for i, o in enumerate(self.data["options"]):
+        for i, o in enumerate(self._heads):
             for n in o["names"]:
                 places[n] = i
         return _Specs(places, self._spec)
@@ -230,7 +269,7 @@ class Release(Record):
     def names(self) -> frozenset[str]:
         """Every option string (``by_name``'s keys), without building the specs: what a
         question about another release (was this option accepted then?) needs."""
-        return frozenset(n for o in self.data["options"] for n in o["names"])
+        return frozenset(n for o in self._heads for n in o["names"])
 
     @cached_property
     def by_dest(self) -> Mapping[str, OptionSpec]:
@@ -242,7 +281,7 @@ class Release(Record):
         ``names``, ``dest``...), the first option to give a key keeping it; no spec is built
         until it is looked up."""
         places: dict[str, int] = {}
-        for i, o in enumerate(self.data["options"]):
+        for i, o in enumerate(self._heads):
             for key in keys(o):
                 places.setdefault(key, i)
         return _Specs(places, self._spec)
@@ -259,17 +298,27 @@ class Release(Record):
         :attr:`option_strings`."""
         return sorted(self.option_strings), {n: i for i, n in enumerate(self.option_strings)}
 
-    @property
+    @cached_property
     def parser(self) -> dict:
-        return self.data.get("parser", {})
+        return self._part("parser", {})
 
     @cached_property
     def positionals(self) -> list[dict]:
-        return list(self.data.get("positionals", []))
+        return list(self._part("positionals", []))
 
     @cached_property
     def env(self) -> dict[str, dict]:
-        return {e["name"]: e for e in self.data.get("env", [])}
+        return {e["name"]: e for e in self._part("env", [])}
+
+    @cached_property
+    def env_elsewhere(self) -> list[dict]:
+        """The ``VLLM_*`` variables read outside envs.py (the inventory's ``env_elsewhere``)."""
+        return list(self._part("env_elsewhere", []))
+
+    @cached_property
+    def partial(self) -> bool:
+        """A names-only inventory from the history: its options' values are not known."""
+        return bool(self._part("partial", False))
 
     @property
     def allow_abbrev(self) -> bool:
@@ -368,6 +417,10 @@ def release(version: Version | str) -> Release:
     path = DATA / "releases" / f"{version}.json"
     if not path.exists() and version in history_versions():
         return Release(version, _history_inventory(version))
+    entry = _compiled_entry(version)  # (its checksum is the inventory's as it is now)
+    places = entry.get("places") if entry is not None else None
+    if isinstance(places, dict):
+        return Release(version, text=path.read_bytes().decode("utf-8"), places=places)
     with path.open(encoding="utf-8") as f:
         return Release(version, json.load(f))
 
@@ -1030,10 +1083,55 @@ def _compiled_entry(version: Version) -> dict | None:
     return None
 
 
+def inventory_places(text: str) -> dict:
+    """Where the values of an inventory's JSON ``text`` lie: ``{"parts": {key: [start, end]},
+    "options": [[start, end, dest, names, negative_names], ...]}``, ``text[start:end]`` being the
+    JSON of a top-level key's value or of an option's entry (read with the json module's own
+    decoder, token by token; :class:`Release` parses an entry from its place when it needs it).
+    Raises ValueError for text that is not an inventory's JSON object."""
+    from json.decoder import WHITESPACE
+
+    decoder = json.JSONDecoder()
+
+    def skip(i: int) -> int:
+        return WHITESPACE.match(text, i).end()
+
+    def expect(i: int, char: str) -> int:
+        if text[i:i + 1] != char:
+            raise ValueError(f"expected {char!r} at {i}")
+        return skip(i + 1)
+
+    parts: dict[str, list[int]] = {}
+    options: list[list] = []
+    i = expect(skip(0), "{")
+    while text[i:i + 1] != "}":
+        key, i = decoder.raw_decode(text, i)
+        i = expect(skip(i), ":")
+        start = i
+        if key == "options":
+            i = expect(i, "[")
+            while text[i:i + 1] != "]":
+                begin = i
+                entry, i = decoder.raw_decode(text, i)
+                options.append([begin, i, entry["dest"], entry["names"], entry.get("negative_names") or []])
+                i = skip(i)
+                if text[i:i + 1] == ",":
+                    i = skip(i + 1)
+            i += 1
+        else:
+            _value, i = decoder.raw_decode(text, i)
+        parts[key] = [start, i]
+        i = skip(i)
+        if text[i:i + 1] == ",":
+            i = skip(i + 1)
+    return {"parts": parts, "options": options}
+
+
 @cache
 def compiled_names() -> dict[str, dict]:
     """Release -> {"checksum": its inventory's checksum, "names": its option strings, "env": the
-    variables its envs.py reads} (empty when the compiled file is missing or unreadable)."""
+    variables its envs.py reads, "places": :func:`inventory_places` of its text} (empty when the
+    compiled file is missing or unreadable)."""
     try:
         with open(DATA / NAMES, "rb") as f:
             out = json.load(f)["releases"]

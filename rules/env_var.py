@@ -55,7 +55,7 @@ def check(ctx):
     table = ctx.release.env
     if not table:
         return  # a names-only release from the history: its variables are not recorded
-    elsewhere = {e["name"] for e in ctx.release.data.get("env_elsewhere", [])}
+    elsewhere = {e["name"] for e in ctx.release.env_elsewhere}
     for var in ctx.launch.env:
         name = var.name.value
         if var.name.is_opaque or not name.startswith("VLLM_"):

@@ -4,9 +4,11 @@
 :data:`SOURCES`: the YAML's data and its checksum (:func:`linter.knowledge.data_yaml` reads
 the JSON only while the checksum is the YAML's, else parses the YAML: the YAML stays the
 source of truth).  It also writes ``release_names.compiled.json``: the option strings of each
-release inventory and the variables its envs.py reads, with the inventory's checksum
-(:func:`linter.knowledge.release_names`, :func:`linter.knowledge.release_env_names`, which
-answer from it without parsing the inventory, while the checksum holds).  ``--check`` exits 1
+release inventory, the variables its envs.py reads and the places of the inventory's values
+in its text, with the inventory's checksum (:func:`linter.knowledge.release_names`,
+:func:`linter.knowledge.release_env_names`, which answer from it without parsing the
+inventory, and :class:`linter.knowledge.Release`, which parses an option's entry when it needs
+it, while the checksum holds).  ``--check`` exits 1
 when a compiled file is not what its sources give.
 Maintainer tooling only; ``tests/linter/test_knowledge.py`` checks the committed files.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from linter.knowledge import COMPILED, DATA, NAMES, Release, known_versions, parse_data_yaml, source_digest
+from linter.knowledge import COMPILED, DATA, NAMES, Release, inventory_places, known_versions, parse_data_yaml, source_digest
 from tools.generated import json_text
 
 SOURCES = ("migrations.yaml", "models.yaml", "gpus.yaml", "hybrid_configs.yaml")
@@ -33,12 +35,14 @@ def compiled_text(name: str) -> str:
 
 def names_text() -> str:
     """What ``rules/data/release_names.compiled.json`` holds: each inventory's option strings,
-    the variables its envs.py reads, and its checksum."""
+    the variables its envs.py reads, the places of its values in its text
+    (:func:`linter.knowledge.inventory_places`) and its checksum."""
     out = {}
     for v in known_versions():
         text = (DATA / "releases" / f"{v}.json").read_bytes()
         inventory = Release(v, json.loads(text))
-        out[str(v)] = {"checksum": source_digest(text), "names": sorted(inventory.names), "env": sorted(inventory.env)}
+        out[str(v)] = {"checksum": source_digest(text), "names": sorted(inventory.names), "env": sorted(inventory.env),
+                       "places": inventory_places(text.decode("utf-8"))}
     return json_text({"source": "releases/*.json", "releases": out})
 
 

@@ -178,3 +178,38 @@ def test_lookup_tables_hold_what_the_whole_list_gives_and_build_only_what_is_ask
         extra = platform.get(s.primary)
         if extra and s.choices is not None:
             assert set(extra) <= set(s.choices)
+
+
+@pytest.mark.parametrize("version", knowledge.known_versions(), ids=str)
+def test_a_release_read_by_places_is_the_release_parsed_whole(version, monkeypatch):
+    """knowledge.release reads an inventory by the places the compiled names hold (while its
+    checksum is the inventory's): each option's entry parsed when its spec is built, the rest
+    when asked for.  It holds what the inventory parsed whole holds, option by option."""
+    from linter import argmodel
+
+    monkeypatch.setattr(argmodel, "_CHART_KEYS", {})
+    text = (knowledge.DATA / "releases" / f"{version}.json").read_bytes().decode("utf-8")
+    assert knowledge.compiled_names()[str(version)]["places"] == knowledge.inventory_places(text)
+    knowledge.release.cache_clear()
+    placed = knowledge.release(version)
+    assert placed._placed() and placed._text == text
+    whole = _fresh(version)
+    assert placed.by_name["--max-model-len"] == whole.by_name["--max-model-len"] and _built(placed) == 1
+    assert "data" not in placed.__dict__  # nothing parsed whole yet
+    assert placed.parser == whole.parser and placed.positionals == whole.positionals and placed.env == whole.env
+    assert placed.option_strings == whole.option_strings and placed.names == whole.names
+    assert argmodel.chart_option(placed, "maxModelLen") == whole.by_name["--max-model-len"]
+    assert [s.raw for s in placed.options] == whole.data["options"] and placed.options == whole.options
+    assert dict(placed.by_dest) == dict(whole.by_dest)
+    assert "data" not in placed.__dict__ and placed.data == whole.data  # parsed whole when asked for
+    knowledge.release.cache_clear()
+
+
+def test_inventory_places_are_read_by_the_json_decoder():
+    text = '{ "a" : [1, {"b": "]"}] ,\n "options": [ {"names": ["--x", "--no-x"], "dest": "x", "negative_names": ["--no-x"]} ,{"names":["-y"],"dest":"y"}],"z":"}"}'
+    places = knowledge.inventory_places(text)
+    assert {k: json.loads(text[s:e]) for k, (s, e) in places["parts"].items()} == json.loads(text)
+    assert [json.loads(text[s:e]) for s, e, *_ in places["options"]] == json.loads(text)["options"]
+    assert [o[2:] for o in places["options"]] == [["x", ["--x", "--no-x"], ["--no-x"]], ["y", ["-y"], []]]
+    with pytest.raises(ValueError):
+        knowledge.inventory_places("[1, 2]")
