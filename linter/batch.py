@@ -1180,32 +1180,31 @@ class Screener:
 
 
 def _screen_flag(path: str) -> int:
-    """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`),
-    read a piece at a time (:func:`linter.source_file.read_pieces`): the bytes are not kept.
-    (Its modules are imported once, not by each call: a screening asks about thousands of files.)"""
-    pieces = source_file.read_pieces(path)
+    """What :func:`linter.discovery.words_in` finds in the file ``path`` (see :class:`Screener`):
+    read in one go when small (:func:`linter.source_file.read_small`, most files), else a piece
+    at a time (:func:`linter.source_file.read_pieces`); the bytes are not kept.  (Its modules
+    are imported once, not by each call: a screening asks about thousands of files.)"""
     try:
-        first = next(pieces, b"")
-        second = next(pieces, None)
-        if second is None:  # the whole file in one piece (most files): screened without a generator around it
-            size = len(first)
-            vllm, build = words_in((first,))
+        data = source_file.read_small(path)
+        if data is not None:  # the whole file in one read (most files)
+            size = len(data)
+            vllm, build = words_in((data,))
         else:
-            sizes = [len(first), len(second)]
+            sizes: list[int] = []
 
-            def counted():
-                yield first
-                yield second
+            def counted(pieces):
                 for piece in pieces:
                     sizes.append(len(piece))
                     yield piece
 
-            vllm, build = words_in(counted())
+            pieces = source_file.read_pieces(path)
+            try:
+                vllm, build = words_in(counted(pieces))
+            finally:
+                pieces.close()
             size = sum(sizes)
     except OSError:
         return UNSCREENED  # read here, to say why
-    finally:
-        pieces.close()
     if vllm:
         return VLLM_WORD  # (read here whatever its size)
     return UNSCREENED if size > source_file.MAX_FILE_BYTES else BUILD_WORD if build else NO_WORD

@@ -62,14 +62,8 @@ def read_pieces(path: str, piece: int = 64 << 10, limit: int | None = None, *, f
     its five 2 MB files).  The file is opened (and refused) at the first piece; close the
     iterator when stopping early."""
     limit = MAX_FILE_BYTES if limit is None else limit
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    if not follow:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags, dir_fd=dir_fd)
+    fd, st = _open_regular(path, follow, dir_fd)
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise NotRegularFile(errno.EINVAL, "not a regular file")
         left = limit + 1
         # the first read asks for the size the file has (and one byte more, to see its end): a
         # read of a whole piece would allocate that much for each small file; a file that grows
@@ -87,6 +81,39 @@ def read_pieces(path: str, piece: int = 64 << 10, limit: int | None = None, *, f
                 break  # a regular file reads short only at its end: no read more to see it (one system call a file)
     finally:
         os.close(fd)
+
+
+def read_small(path: str, piece: int = 64 << 10) -> bytes | None:
+    """The bytes of the regular file ``path`` when it holds fewer than ``piece`` and at most
+    :data:`MAX_FILE_BYTES` (most files), in one read, as :func:`read_pieces` reads them; else
+    None: read it in pieces (a file that grew meanwhile too).  Raises as :func:`read_pieces`.
+    (A screening of thousands of files reads each without a generator around it.)"""
+    fd, st = _open_regular(path, True, None)
+    try:
+        if not 0 < st.st_size < min(piece, MAX_FILE_BYTES + 1):
+            return None  # (an empty size may still read bytes: /proc, a FUSE file)
+        data = os.read(fd, st.st_size + 1)
+        return data if len(data) <= st.st_size else None
+    finally:
+        os.close(fd)
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _open_regular(path: str, follow: bool, dir_fd: int | None) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file ``path``, opened without blocking (and, unless ``follow``,
+    not through a symbolic link), and its stat; raises OSError, :class:`NotRegularFile` when it
+    is a pipe, device or folder (closed then)."""
+    fd = os.open(path, _READ_FLAGS if follow else _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0), dir_fd=dir_fd)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
 
 
 class DecodeError(ValueError):
