@@ -1219,9 +1219,15 @@ def _screen_names(names: int, out: int) -> bytes:
         chunk = os.read(names, 1 << 16)
         if not chunk:
             break
-        *paths, rest = (rest + chunk).split(b"\0")  # (a name cut short at the end never comes whole: left)
+        got = rest + chunk
+        end = got.rfind(b"\0")  # (a name cut short at the end never comes whole: left)
+        if end < 0:
+            rest = got
+            continue
+        rest = got[end + 1:]
+        paths = got[:end].decode(*_FS_ENCODING).split("\0")  # (os.fsdecode's, once for them all)
         for k, path in enumerate(paths, 1):
-            flags.append(_screen_flag(os.fsdecode(path)))
+            flags.append(_screen_flag(path))
             if len(flags) >= _FLAGS_EVERY or k == len(paths):
                 os.write(out, flags)  # (a pipe takes a write of 512 bytes or less whole)
                 flags.clear()
