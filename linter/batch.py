@@ -524,15 +524,21 @@ def lint_named(path: str, settings, rules, cache, inherited=None, ahead: dict | 
 
 def _put(cache, updates) -> None:
     """Note a packed answer's ``updates`` (stat index row, entry, extraction) in ``cache``."""
+    _put_all(cache, (updates,))
+
+
+def _put_all(cache, all_updates: Iterable) -> None:
+    """:func:`_put` of each of ``all_updates`` (a run's thousands: one call)."""
     if cache is None:
         return
-    update, entry, extraction = updates
-    if update is not None:
-        cache.note_file(*update)
-    if entry is not None:
-        cache.put(*entry)
-    if extraction is not None:
-        cache.put_extraction(*extraction)
+    note_file, put, put_extraction = cache.note_file, cache.put, cache.put_extraction
+    for update, entry, extraction in all_updates:
+        if update is not None:
+            note_file(*update)
+        if entry is not None:
+            put(*entry)
+        if extraction is not None:
+            put_extraction(*extraction)
 
 
 def _named_answer(path: str, data: bytes, digest: str, settings, cache, inherited):
@@ -667,7 +673,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     index = cache.load() if cache is not None else {}
     _STATE.update(settings=settings, rules=rules, cache=cache, index=index, settings_texts={}, ahead={} if ahead is not None else None)
     packed: list = []
-    if cache is not None:  # in this process: what the stat index and the cache answer (most of a warm run)
+    if cache is not None and index:  # in this process: what the stat index and the cache answer (most of a warm run; none of a first one)
         rest = []
         for job in jobs:
             fast = _from_index(job[1], job[2], job[3], job[4])
@@ -731,9 +737,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             share.end()
         progress.close()
         _STATE.clear()
-    if cache is not None:  # saved by the caller, once, with the named config files' entries (Cache.save)
-        for _i, _res, updates in packed:
-            _put(cache, updates)
+    # saved by the caller, once, with the named config files' entries (Cache.save)
+    _put_all(cache, (updates for _i, _res, updates in packed))
     answers = {i: res for i, res, _u in packed}
     by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
     out = []
