@@ -170,6 +170,13 @@ def settings_key(settings, path: str, *, built_images: bool = True) -> str:
     return "\n".join(parts)
 
 
+def settings_key_part(settings, path: str) -> tuple:
+    """What :func:`settings_key` reads of ``settings`` for ``path`` in particular (the answers of
+    the fields it asks per path: the per-file ignores): paths with the same part have the same
+    settings text."""
+    return tuple(value(path) for name in field_names(settings) if callable(value := getattr(settings, name)))
+
+
 def environment_key() -> str:
     """What outside the files and settings the rules read: the local Hugging Face cache.
 
