@@ -673,3 +673,31 @@ def test_work_too_small_by_its_bytes_is_shared_once_it_proves_long(tmp_path, mon
     assert sum(len(r.diagnostics) for r in alone) == 24 * 12 * 2  # each launch: an abbreviation and a removed option
     for fmt in FORMATS:
         assert _report(shared, fmt) == _report(alone, fmt)
+
+
+def test_per_file_ignores_key_each_file_by_what_they_say_for_it(tmp_path, monkeypatch):
+    """The settings text of a cache key is made once for the files the same per-file ignores
+    apply to: a file they silence and one they do not keep their own results, cold and warm,
+    and changing the ignores changes only the results of the files they name."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    script = "#!/bin/sh\nexec vllm serve Qwen/Qwen3-8B --swap-space 4 --max-model-len 8192\n"
+    for name in ("deploy/a.sh", "deploy/b.sh", "jobs/c.sh"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(script, encoding="utf-8")
+    config = tmp_path / "vllm-lint.toml"
+    config.write_text('[per-file-ignores]\n"deploy/b.sh" = ["VL101"]\n', encoding="utf-8")
+    uncached = run("--no-cache", "--output-format", "concise", ".")
+    cold = run("--output-format", "concise", ".")
+    warm = run("--output-format", "concise", ".")
+    assert uncached == cold == warm
+    lines = uncached[1].splitlines()
+    assert any(line.startswith("deploy/a.sh") and "VL101" in line for line in lines)
+    assert any(line.startswith("jobs/c.sh") and "VL101" in line for line in lines)
+    assert not any(line.startswith("deploy/b.sh") and "VL101" in line for line in lines)
+    config.write_text('[per-file-ignores]\n"jobs/*" = ["VL101"]\n', encoding="utf-8")
+    moved = run("--output-format", "concise", ".")
+    assert moved == run("--no-cache", "--output-format", "concise", ".")
+    lines = moved[1].splitlines()
+    assert any(line.startswith("deploy/b.sh") and "VL101" in line for line in lines)
+    assert not any(line.startswith("jobs/c.sh") and "VL101" in line for line in lines)
