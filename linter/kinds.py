@@ -207,9 +207,9 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
         if rows is not None:
             rows[ext] = found
     tried, known = found
-    for k in tried:
-        if k.is_name(path, lower, ext, head):
-            return k.name
+    for name_, claims in tried:
+        if claims is None or claims(path, lower, ext, head):
+            return name_
     if known:  # `notes.txt`: a known extension whose kind did not want the name
         return None
     interpreter = shebang_interpreter(head)
@@ -220,12 +220,13 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
     return None
 
 
-def rows_for(ext: str) -> tuple[tuple[Kind, ...], bool]:
+def rows_for(ext: str) -> tuple[tuple[tuple[str, Callable | None], ...], bool]:
     """The rows of :data:`KINDS` that can claim a name of extension ``ext``, in table order (the
     reader rows whose ``extensions`` hold it, and those whose ``claims`` is asked about any
-    name), and whether a row names ``ext`` at all.  A walk classifies thousands of names of a
-    few extensions, and most rows say no to each."""
-    rows = tuple(k for k in KINDS.values() if k.reader is not None and (ext in k.extensions or (k.claims is not None and k.claims_any_name)))
+    name), each as its name and its ``claims`` (None: a row without one claims every name of
+    its extensions, :meth:`Kind.is_name`), and whether a row names ``ext`` at all.  A walk
+    classifies thousands of names of a few extensions, and most rows say no to each."""
+    rows = tuple((k.name, k.claims) for k in KINDS.values() if k.reader is not None and (ext in k.extensions or (k.claims is not None and k.claims_any_name)))
     return rows, any(ext in k.extensions for k in KINDS.values())
 
 
