@@ -336,14 +336,34 @@ class _IgnoreFile:
 class _Rules(Frozen):
     """The ignore files in force in one folder, outermost first."""
 
-    __slots__ = ("files",)
+    __slots__ = ("files", "needles")
+    _compare = ("files",)
 
     files: tuple[_IgnoreFile, ...]
+    # every text a pattern of theirs needs (:func:`needed_text`), or None when a pattern needs
+    # none (or paths are not ``/``-separated): a path that holds none of them is ignored by no
+    # file, answered without a look at each (a walk asks about every name)
+    needles: tuple[str, ...] | None
 
     def __init__(self, files=()):
         _set(self, "files", files)
+        needles: tuple[str, ...] | None = () if os.sep == "/" else None
+        for f in files:
+            if needles is None or f.needles is None:
+                needles = None
+                break
+            needles += f.needles
+        _set(self, "needles", needles)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
+        needles = self.needles
+        if needles is not None:
+            probe = path + "/" if is_dir else path  # (what a folder's path is matched as)
+            for needle in needles:
+                if needle in probe:
+                    break
+            else:
+                return False
         for f in reversed(self.files):
             if path.startswith(f.prefix):
                 rel = path[len(f.prefix):]
