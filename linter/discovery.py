@@ -629,7 +629,7 @@ def _walk(
         # os.path.join(folder, name) for every entry, the separator decided once per folder
         folder_sep = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep
         if listed is not None or (respect_gitignore and not entered):
-            names = frozenset(e.name for e in entries)
+            names = frozenset(map(_NAME, entries))
             if listed is not None:
                 listed(folder_abs, names, folder_sep)
             if respect_gitignore and not entered:

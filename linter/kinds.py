@@ -54,8 +54,9 @@ class Kind(Frozen):
     languages: frozenset[str]
     holds_launches: bool  # False: the kind pins releases but never starts a server (requirements)
     # False: ``claims`` says no to every name whose extension is not one of ``extensions``, so it
-    # is not asked about them (the walk asks about thousands of names); True: about any name
-    claims_any_name: bool
+    # is not asked about them (the walk asks about thousands of names); True: about any name;
+    # prefixes: about the (lower-cased) names of other extensions that start with one of them
+    claims_any_name: bool | tuple[str, ...]
 
     def __init__(self, name, reader=None, extensions=frozenset(), claims=None, interpreter=None, comments=None, fix_check=None, edit=None, prefilter=True, languages=frozenset(), holds_launches=True,
                  claims_any_name=True):
@@ -170,7 +171,7 @@ _S = "linter.sources.comments:"
 _F = "linter.fix_check:"
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name,
+    Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name, claims_any_name=("dockerfile", "containerfile"),
          fix_check=_F + "check_dockerfile", edit="json-items", languages=frozenset({"dockerfile"})),  # the reader reports its comments
     Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELLS.__contains__,
          fix_check=_F + "check_shell", edit="words", languages=frozenset({"shellscript", "sh", "bash", "zsh"})),  # the reader reports its comments
@@ -207,7 +208,9 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
         if rows is not None:
             rows[ext] = found
     tried, known = found
-    for name_, claims in tried:
+    for name_, claims, prefixes in tried:
+        if prefixes is not None and not lower.startswith(prefixes):
+            continue  # (a Dockerfile's claim, asked only of names that start as one's do)
         if claims is None or claims(path, lower, ext, head):
             return name_
     if known:  # `notes.txt`: a known extension whose kind did not want the name
@@ -220,14 +223,22 @@ def classify(path: str, head: bytes = b"", name: str | None = None, rows: dict |
     return None
 
 
-def rows_for(ext: str) -> tuple[tuple[tuple[str, Callable | None], ...], bool]:
+def rows_for(ext: str) -> tuple[tuple[tuple[str, Callable | None, tuple[str, ...] | None], ...], bool]:
     """The rows of :data:`KINDS` that can claim a name of extension ``ext``, in table order (the
-    reader rows whose ``extensions`` hold it, and those whose ``claims`` is asked about any
-    name), each as its name and its ``claims`` (None: a row without one claims every name of
-    its extensions, :meth:`Kind.is_name`), and whether a row names ``ext`` at all.  A walk
+    reader rows whose ``extensions`` hold it, and those whose ``claims`` is asked about other
+    names: ``claims_any_name``), each as its name, its ``claims`` (None: a row without one
+    claims every name of its extensions, :meth:`Kind.is_name`) and the prefixes a name must
+    start with to be asked (None: any), and whether a row names ``ext`` at all.  A walk
     classifies thousands of names of a few extensions, and most rows say no to each."""
-    rows = tuple((k.name, k.claims) for k in KINDS.values() if k.reader is not None and (ext in k.extensions or (k.claims is not None and k.claims_any_name)))
-    return rows, any(ext in k.extensions for k in KINDS.values())
+    rows = []
+    for k in KINDS.values():
+        if k.reader is None:
+            continue
+        if ext in k.extensions:
+            rows.append((k.name, k.claims, None))
+        elif k.claims is not None and k.claims_any_name:
+            rows.append((k.name, k.claims, k.claims_any_name if isinstance(k.claims_any_name, tuple) else None))
+    return tuple(rows), any(ext in k.extensions for k in KINDS.values())
 
 
 def extension(name: str) -> str:

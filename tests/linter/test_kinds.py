@@ -334,3 +334,5 @@ def test_rows_that_claim_only_their_extensions_say_no_to_others() -> None:
         for k in KINDS.values():
             if k.claims is not None and not k.claims_any_name and ext not in k.extensions:
                 assert not k.claims(path, lower, ext, b"{{ x }}"), (k.name, path)
+            if isinstance(k.claims_any_name, tuple) and ext not in k.extensions and not lower.startswith(k.claims_any_name):
+                assert not k.claims(path, lower, ext, b"{{ x }}"), (k.name, path)  # the prefixes promise it
