@@ -1056,6 +1056,7 @@ class Screener:
         self._feed: int | None = None  # write end of the names
         self._off = False  # never started, or stopped: no name goes out any more
         self._flags: dict | None = None
+        self._screens: dict[str, bool] = {}  # kind -> kinds.prefiltered(kind), asked once a kind
 
     @property
     def running(self) -> bool:
@@ -1064,7 +1065,13 @@ class Screener:
 
     def add(self, candidate) -> None:
         """A walked candidate (one the walk yields, in order)."""
-        if self._off or candidate.status != "ok" or candidate.explicit or not kinds.prefiltered(candidate.kind):
+        if self._off or candidate.status != "ok" or candidate.explicit:
+            return
+        kind = candidate.kind
+        screened = self._screens.get(kind)
+        if screened is None:
+            screened = self._screens[kind] = kinds.prefiltered(kind)
+        if not screened:
             return
         path = candidate.path
         self.sent.append(path)
