@@ -336,14 +336,13 @@ class _IgnoreFile:
 class _Rules(Frozen):
     """The ignore files in force in one folder, outermost first."""
 
-    __slots__ = ("files", "needles")
-    _compare = ("files",)
+    # ``_needles``: every text a pattern of theirs needs (:func:`needed_text`), or None when a
+    # pattern needs none (or paths are not ``/``-separated): a path that holds none of them is
+    # ignored by no file, answered without a look at each (a walk asks about every name)
+    __slots__ = ("files", "_needles")
+    _fields = ("files",)
 
     files: tuple[_IgnoreFile, ...]
-    # every text a pattern of theirs needs (:func:`needed_text`), or None when a pattern needs
-    # none (or paths are not ``/``-separated): a path that holds none of them is ignored by no
-    # file, answered without a look at each (a walk asks about every name)
-    needles: tuple[str, ...] | None
 
     def __init__(self, files=()):
         _set(self, "files", files)
@@ -353,10 +352,10 @@ class _Rules(Frozen):
                 needles = None
                 break
             needles += f.needles
-        _set(self, "needles", needles)
+        _set(self, "_needles", needles)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
-        needles = self.needles
+        needles = self._needles
         if needles is not None:
             probe = path + "/" if is_dir else path  # (what a folder's path is matched as)
             for needle in needles:
