@@ -129,11 +129,14 @@ def _grouped(candidates: Iterable[Candidate], settings_of: Callable[[str], Setti
     """The candidates (``unknown`` ones left out) by the settings that apply to them, in order of first appearance."""
     groups: dict[int, tuple[Settings, list[int], list[Candidate]]] = {}
     settings_here = _per_folder(settings_of)
+    last = group = None  # (files in a row share their settings: the group is looked up when they change)
     for i, c in enumerate(candidates):
         if c.status == "unknown":
             continue
         s = settings_here(c)
-        group = groups.setdefault(id(s), (s, [], []))
+        if s is not last:
+            group = groups.setdefault(id(s), (s, [], []))
+            last = s
         group[1].append(i)
         group[2].append(c)
     return list(groups.values())
