@@ -417,12 +417,12 @@ def release(version: Version | str) -> Release:
     path = DATA / "releases" / f"{version}.json"
     if not path.exists() and version in history_versions():
         return Release(version, _history_inventory(version))
-    entry = _compiled_entry(version)  # (its checksum is the inventory's as it is now)
+    data = path.read_bytes()  # (read once: checked against the compiled names, then parsed)
+    entry = _entry_for(version, data)
     places = entry.get("places") if entry is not None else None
     if isinstance(places, dict):
-        return Release(version, text=path.read_bytes().decode("utf-8"), places=places)
-    with path.open(encoding="utf-8") as f:
-        return Release(version, json.load(f))
+        return Release(version, text=data.decode("utf-8"), places=places)
+    return Release(version, json.loads(data.decode("utf-8")))
 
 
 @cache
@@ -1073,12 +1073,20 @@ def release_env_names(version: Version) -> frozenset[str]:
 def _compiled_entry(version: Version) -> dict | None:
     """The entry of ``version`` in the compiled names, when it carries the checksum of that
     inventory as it is now (else None: the inventory is read instead, never stale)."""
+    try:
+        return _entry_for(version, (DATA / "releases" / f"{version}.json").read_bytes())
+    except OSError:
+        return None
+
+
+def _entry_for(version: Version, data: bytes) -> dict | None:
+    """:func:`_compiled_entry` of the inventory of ``version`` whose bytes are ``data``."""
     entry = compiled_names().get(str(version))
     if isinstance(entry, dict):
         try:
-            if entry["checksum"] == source_digest((DATA / "releases" / f"{version}.json").read_bytes()):
+            if entry["checksum"] == source_digest(data):
                 return entry
-        except (OSError, KeyError, TypeError):
+        except (KeyError, TypeError):
             pass
     return None
 
