@@ -259,11 +259,7 @@ class Release(Record):
     @cached_property
     def by_name(self) -> Mapping[str, OptionSpec]:
         """Option string -> its spec (of the last option registering it, as argparse's table)."""
-        places: dict[str, int] = {}
-        for i, o in enumerate(self._heads):
-            for n in o["names"]:
-                places[n] = i
-        return _Specs(places, self._spec)
+        return self.specs_by(lambda o: o["names"], last=True)
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -276,14 +272,18 @@ class Release(Record):
         """Dest -> the spec of the first option storing it."""
         return self.specs_by(lambda o: (o["dest"],))
 
-    def specs_by(self, keys: Callable[[dict], Iterable[str]]) -> Mapping[str, OptionSpec]:
+    def specs_by(self, keys: Callable[[dict], Iterable[str]], *, last: bool = False) -> Mapping[str, OptionSpec]:
         """A table of the specs by the keys ``keys`` gives of each option's inventory entry (its
-        ``names``, ``dest``...), the first option to give a key keeping it; no spec is built
-        until it is looked up."""
+        ``names``, ``dest``...), the first option to give a key keeping it (``last``: the last
+        one; either way the keys in the order they first come); no spec is built until it is
+        looked up."""
         places: dict[str, int] = {}
         for i, o in enumerate(self._heads):
             for key in keys(o):
-                places.setdefault(key, i)
+                if last:
+                    places[key] = i
+                else:
+                    places.setdefault(key, i)
         return _Specs(places, self._spec)
 
     @cached_property

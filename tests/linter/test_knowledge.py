@@ -213,3 +213,17 @@ def test_inventory_places_are_read_by_the_json_decoder():
     assert [o[2:] for o in places["options"]] == [["x", ["--x", "--no-x"], ["--no-x"]], ["y", ["-y"], []]]
     with pytest.raises(ValueError):
         knowledge.inventory_places("[1, 2]")
+
+
+def test_by_name_keeps_the_last_option_of_a_string_and_by_dest_the_first():
+    """argparse's table keeps the last action registering an option string; a dest names the
+    first option storing it.  Keys keep the order they first come in (option_strings)."""
+    options = [
+        {"names": ["--a", "-x"], "dest": "a", "takes_value": True},
+        {"names": ["--b"], "dest": "shared", "takes_value": False},
+        {"names": ["--x-long", "-x"], "dest": "shared", "takes_value": True},
+    ]
+    r = knowledge.Release(knowledge.Version("0.99.0"), {"options": options, "parser": {}})
+    assert r.by_name["-x"].dest == "shared" and r.by_name["-x"].names == ("--x-long", "-x")
+    assert r.by_dest["shared"].names == ("--b",)
+    assert r.option_strings == ["--a", "-x", "--b", "--x-long"]
