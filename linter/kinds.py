@@ -89,12 +89,15 @@ _NOT_DOCKERFILE_SUFFIXES = frozenset(
 )
 
 
+_DOCKERFILE_BASES = ("dockerfile", "containerfile")  # what a Dockerfile's name is or starts with
+
+
 def _dockerfile_name(path: str, lower: str, ext: str, head: bytes) -> bool:
-    if ext not in (".dockerfile", ".containerfile") and not lower.startswith(("dockerfile", "containerfile")):
+    if ext not in (".dockerfile", ".containerfile") and not lower.startswith(_DOCKERFILE_BASES):
         return False  # (most names: a walk asks about every file)
-    if lower in ("dockerfile", "containerfile") or ext in (".dockerfile", ".containerfile"):
+    if lower in _DOCKERFILE_BASES or ext in (".dockerfile", ".containerfile"):
         return True
-    for base in ("dockerfile", "containerfile"):
+    for base in _DOCKERFILE_BASES:
         if lower.startswith(base) and len(lower) > len(base) and lower[len(base)] in ".-_":
             if ext not in _NOT_DOCKERFILE_SUFFIXES:
                 return True
@@ -171,7 +174,7 @@ _S = "linter.sources.comments:"
 _F = "linter.fix_check:"
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name, claims_any_name=("dockerfile", "containerfile"),
+    Kind("dockerfile", "linter.sources.dockerfile", frozenset({".dockerfile", ".containerfile"}), claims=_dockerfile_name, claims_any_name=_DOCKERFILE_BASES,
          fix_check=_F + "check_dockerfile", edit="json-items", languages=frozenset({"dockerfile"})),  # the reader reports its comments
     Kind("shell", "linter.sources.shell", frozenset({".sh", ".bash", ".zsh", ".ksh"}), interpreter=SHELLS.__contains__,
          fix_check=_F + "check_shell", edit="words", languages=frozenset({"shellscript", "sh", "bash", "zsh"})),  # the reader reports its comments
