@@ -1206,11 +1206,12 @@ def _screen_flag(path: str) -> int:
             size = len(data)
             vllm, build = words_in((data,))
         else:
-            sizes: list[int] = []
+            size = 0
 
             def counted(pieces):
+                nonlocal size
                 for piece in pieces:
-                    sizes.append(len(piece))
+                    size += len(piece)
                     yield piece
 
             pieces = source_file.read_pieces(path)
@@ -1218,7 +1219,6 @@ def _screen_flag(path: str) -> int:
                 vllm, build = words_in(counted(pieces))
             finally:
                 pieces.close()
-            size = sum(sizes)
     except OSError:
         return UNSCREENED  # read here, to say why
     if vllm:
