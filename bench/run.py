@@ -223,20 +223,17 @@ def shell_command_file(base: Path) -> Path:
     return path
 
 
-def row(label: str, results: list[dict], unit=None, note: str = "") -> str:
-    """A table row: each figure's median and peak memory, and its ratio: to ``unit[i]`` (a list of
-    seconds, one per figure), or the figure's own ratio number ``unit`` (an int: the median of
-    the per-round ratios :func:`main`'s ``each`` computed against its baselines)."""
+def row(label: str, results: list[dict], note: str = "", *, ratio: int | None = None, over: list[float] | None = None) -> str:
+    """A table row: each figure's median and peak memory, and its ratio: the figure's own ratio
+    number ``ratio`` (the median of the per-round ratios :func:`main`'s ``each`` computed against
+    its baselines), or its median over ``over[i]`` (seconds, one per figure, timed apart)."""
     cells = []
-    for r in results:
+    for i, r in enumerate(results):
         if r is None:
             cells.append(f"{'-':>22}")
             continue
-        if isinstance(unit, int) and not isinstance(unit, bool):
-            ratio = f" {r['ratios'][unit]:6.2f}x"
-        else:
-            ratio = f" {r['median'] / unit[results.index(r)]:6.2f}x" if unit else ""
-        cells.append(f"{r['median']:8.3f}{ratio:8} {r['maxrss_mb']:5.0f}MB")
+        shown = f" {r['ratios'][ratio]:6.2f}x" if ratio is not None else f" {r['median'] / over[i]:6.2f}x" if over else ""
+        cells.append(f"{r['median']:8.3f}{shown:8} {r['maxrss_mb']:5.0f}MB")
     return f"  {label:<38}" + "".join(f"{c:>24}" for c in cells) + (f"   {note}" if note else "")
 
 
@@ -317,12 +314,12 @@ def main(argv=None) -> int:
     print(f"monorepo: {c['files']} files, {c['bytes'] / 1e6:.1f} MB, {c['launch']} launch files")
     print(header)
     print(row("grep -rlE 'vllm|VLLM_'", [g]))
-    print(row("walk + read + substring [x grep]", [w], 0))
-    print(row("cold (no cache)   [x grep]", cold, 0, "done when <= 5x grep"))
-    print(row("cold              [x python walk]", cold, 1, "done when <= 2x the walk"))
-    print(row("warm (unchanged)  [x grep]", warm, 0, "done when <= 3x grep"))
-    print(row("--no-cache        [x grep]", nocache, 0))
-    print(row("--diff            [x --no-cache]", diff, [r["median"] for r in nocache]))
+    print(row("walk + read + substring [x grep]", [w], ratio=0))
+    print(row("cold (no cache)   [x grep]", cold, "done when <= 5x grep", ratio=0))
+    print(row("cold              [x python walk]", cold, "done when <= 2x the walk", ratio=1))
+    print(row("warm (unchanged)  [x grep]", warm, "done when <= 3x grep", ratio=0))
+    print(row("--no-cache        [x grep]", nocache, ratio=0))
+    print(row("--diff            [x --no-cache]", diff, over=[r["median"] for r in nocache]))
 
     # -- one file, start to finish
     pypass_runs = baseline([sys.executable, "-c", "pass"])
@@ -338,7 +335,7 @@ def main(argv=None) -> int:
     print(header)
     print(row("python -c pass", [settled(pypass_runs)]))
     for label, r in ones:
-        print(row(f"{label} file [x python -c pass]", r, 0, "done when <= 4x" if label == "shell" else ""))
+        print(row(f"{label} file [x python -c pass]", r, "done when <= 4x" if label == "shell" else "", ratio=0))
 
     # -- the platform tree
     if not args.no_platform:
@@ -387,11 +384,11 @@ def main(argv=None) -> int:
               f"{make_tree.PLATFORM['manifest_mb']} MB, {make_tree.PLATFORM['big_python']} Python modules of 100+ KB)")
         print(header)
         print(row("grep -rlE 'vllm|VLLM_'", [pg]))
-        print(row("walk + read + substring [x grep]", [pw], 0))
-        print(row("cold              [x grep]", pcold, 0, "done when <= 40x grep, < 150 MB"))
-        print(row("warm              [x grep]", pwarm, [pgm] * len(refs)))
-        print(row(f"--target-version {TARGET} after warm [x warm]", pnew, 0, "done when <= 1.5x warm"))
-        print(row("--diff            [x cold]", pdiff, [r["median"] for r in pcold]))
+        print(row("walk + read + substring [x grep]", [pw], ratio=0))
+        print(row("cold              [x grep]", pcold, "done when <= 40x grep, < 150 MB", ratio=0))
+        print(row("warm              [x grep]", pwarm, over=[pgm] * len(refs)))
+        print(row(f"--target-version {TARGET} after warm [x warm]", pnew, "done when <= 1.5x warm", ratio=0))
+        print(row("--diff            [x cold]", pdiff, over=[r["median"] for r in pcold]))
 
     # -- one 4 MB shell command
     if not args.no_shell:
@@ -400,7 +397,7 @@ def main(argv=None) -> int:
         checks.same("4 MB shell command across refs", *r)
         print(f"\none shell command of {sh.stat().st_size / 1e6:.1f} MB (one run; exit codes {[x['rc'] for x in r]})")
         print(header)
-        print(row("time, peak memory", r, None, "done when < 400 MB"))
+        print(row("time, peak memory", r, "done when < 400 MB"))
 
     print(f"\nbyte-identical output: {checks.passed} checks passed" + (f", {len(checks.failed)} FAILED:" if checks.failed else ""))
     for f in checks.failed:
