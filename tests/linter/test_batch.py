@@ -533,3 +533,32 @@ def test_a_share_that_dies_keeps_the_chunks_it_sent(tmp_path, monkeypatch, share
     assert len(by) == 32 and all("here" in who or who == ["share"] for who in by.values())
     assert sum(1 for who in by.values() if who == ["share"]) == 2  # its first two chunks, one file each
     assert sum(1 for who in by.values() if who == ["share", "here"]) == 1  # the third, lost with it
+
+
+def test_a_file_is_screened_as_its_whole_bytes_say_however_it_is_read(tmp_path, monkeypatch):
+    """The screener reads a small file in one read and a big one a piece at a time: the flag is
+    the one its whole bytes give (a word across a piece's end, at the end of a big file, a build
+    word cut by a piece), and a file over the size limit without a word in what is read is left
+    to the run (UNSCREENED)."""
+    from linter import source_file
+
+    piece = 64 << 10
+    cases = {
+        "small.yaml": b"image: vllm/vllm-openai:v0.31.0\n",
+        "small-none.md": b"nothing here\n" * 10,
+        "across.sh": b"#" * (piece - 2) + b"\nvllm serve m\n",
+        "late.yaml": b"x: y\n" * (3 * piece // 5) + b"cmd: VLLM serve\n",
+        "build-cut.sh": b"#" * (piece - 7) + b"\ndocker build -t app .\n",
+        "big-none.json": b" " * (2 * piece + 3),
+        "big-early.sh": b"vllm serve m\n" + b"#" * (2 * piece),
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        vllm, build = words_in([data])
+        want = batch.VLLM_WORD if vllm else batch.BUILD_WORD if build else batch.NO_WORD
+        assert batch._screen_flag(str(tmp_path / name)) == want, name
+    monkeypatch.setattr(source_file, "MAX_FILE_BYTES", piece)
+    assert batch._screen_flag(str(tmp_path / "big-none.json")) == batch.UNSCREENED
+    assert batch._screen_flag(str(tmp_path / "big-early.sh")) == batch.VLLM_WORD  # a word in what is read
+    assert batch._screen_flag(str(tmp_path / "across.sh")) == batch.UNSCREENED  # its word past what is read
+    assert batch._screen_flag(str(tmp_path / "small-none.md")) == batch.NO_WORD

@@ -135,3 +135,27 @@ def test_read_pieces_reads_what_read_file_reads_a_piece_at_a_time(tmp_path):
     it.close()
     if before is not None:
         assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_read_small_reads_a_small_file_whole_in_one_read_and_leaves_the_rest_to_read_pieces(tmp_path, monkeypatch):
+    import os
+
+    from linter import source_file
+    from linter.source_file import NotRegularFile, read_file, read_small
+
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    for size, whole in ((1, True), (100, True), (65535, True), (0, False), (65536, False), (65537, False)):
+        path = tmp_path / f"s{size}.sh"
+        path.write_bytes(os.urandom(size))
+        got = read_small(str(path))
+        assert (got == read_file(str(path))) if whole else got is None, size
+    monkeypatch.setattr(source_file, "MAX_FILE_BYTES", 50)  # over the limit: read_pieces stops there
+    assert read_small(str(tmp_path / "s100.sh")) is None and read_small(str(tmp_path / "s1.sh")) is not None
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFile):
+        read_small(str(fifo))
+    with pytest.raises(FileNotFoundError):
+        read_small(str(tmp_path / "missing.sh"))
+    if before is not None:
+        assert len(os.listdir("/proc/self/fd")) == before  # every descriptor closed
