@@ -31,7 +31,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from packaging.version import Version
 
@@ -664,8 +664,12 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     :func:`lint_named`."""
     from linter.engine import FileResult, input_problem
 
+    def result_of(path: str, answer):  # the FileResult of a packed answer (None: nothing to report)
+        return FileResult(path) if answer is None else decode(path, answer[0], answer[1])
+
     jobs = []
     slots: list = []
+    results: dict = {}  # slot -> FileResult
     for c in candidates:
         if c.status == "error":
             slots.append(input_problem("VL003", c.path, f"cannot read: {c.reason}", settings))
@@ -719,19 +723,28 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         if chunks is None:
             packed.extend(_run(jobs_left, progress, base))
         else:
-            paths = {job[0]: job[1] for job in jobs_left}
-            queue, children = _fork_takers(chunks, n - 1, paths)
+            paths = {job[0]: job[1] for job in jobs}
+
+            def take_in(items: list) -> None:
+                # the results and cache updates of answers as they come, while the shares lint,
+                # not all left to the end: decoded first, so that a malformed answer (a share's)
+                # raises before any of its frame is kept
+                decoded = [(slot, result_of(paths[slot], answer)) for slot, answer, _u in items]
+                _put_all(cache, (updates for _s, _a, updates in items))
+                results.update(decoded)
+
+            queue, children = _fork_takers(chunks, n - 1, paths, take_in)
             try:
-                mine = _take(queue, chunks, progress, base, children)
+                take_in(packed)  # what was answered before they forked (while they lint: the end of the run waits for less)
+                packed.clear()
+                done = _take(queue, chunks, progress, base, children, take_in)
             finally:
                 os.close(queue)
-            packed.extend(mine)
             for share in children:  # what each sent whole; what a failed one left is linted here (below)
-                packed.extend(share.finish())
-            got = {item[0] for item in packed}
-            missing = [job for job in jobs_left if job[0] not in got]
+                share.finish()
+            missing = [job for job in jobs_left if job[0] not in results]
             if missing:
-                packed.extend(_run(missing, progress, base + len(mine) + sum(len(share.packed) for share in children)))
+                packed.extend(_run(missing, progress, base + done + sum(share.taken for share in children)))
         if ahead is not None:
             for share in children:
                 ahead.update(share.ahead)
@@ -743,16 +756,11 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         _STATE.clear()
     # saved by the caller, once, with the named config files' entries (Cache.save)
     _put_all(cache, (updates for _i, _res, updates in packed))
-    answers = {i: res for i, res, _u in packed}
-    by_slot = {job[0]: (job[1], answers[job[0]]) for job in jobs}
-    out = []
     try:
-        for i, slot in enumerate(slots):
-            if slot is not None:
-                out.append(slot)
-                continue
-            path, res = by_slot[i]
-            out.append(FileResult(path) if res is None else decode(path, res[0], res[1]))
+        path_of = {job[0]: job[1] for job in jobs}
+        for i, res, _u in packed:
+            results[i] = result_of(path_of[i], res)
+        out = [slot if slot is not None else results[i] for i, slot in enumerate(slots)]
     finally:
         _TEXTS.clear()  # the results hold the texts now (or the run is over)
     return out
@@ -847,13 +855,15 @@ def _chunks(jobs, weights: list[int]) -> list:
     return [[jobs[k] for k in sorted(c)] for c in chunks]
 
 
-def _fork_takers(chunks, n: int, paths: dict) -> tuple[int, list]:
+def _fork_takers(chunks, n: int, paths: dict, take_in: Callable[[list], None]) -> tuple[int, list]:
     """A queue of the numbers of ``chunks`` (a pipe, written whole before any process reads it)
     and ``n`` forked processes taking chunks from it, each sending the results of every chunk as
     soon as it is linted (:func:`_send_results`): (the queue's read end, a :class:`_Share` of each
-    process); fewer processes when a fork fails.  ``paths``: slot -> path of the jobs."""
+    process); fewer processes when a fork fails.  ``paths``: slot -> path of the jobs;
+    ``take_in``: given the packed results of each frame a share sends."""
     import gc
 
+    reap()  # those of an earlier run (the language server's) that ended after it
     queue, feed = os.pipe()
     os.write(feed, b"".join(k.to_bytes(2, "little") for k in range(len(chunks))))  # (under 2 KiB: fits any pipe)
     children = []
@@ -862,39 +872,45 @@ def _fork_takers(chunks, n: int, paths: dict) -> tuple[int, list]:
         for _ in range(n):
             child = _fork(lambda out: _send_results(queue, chunks, out), (feed,))
             if child is not None:
-                children.append(_Share(*child, paths))
+                children.append(_Share(*child, paths, take_in))
     finally:
         gc.unfreeze()
         os.close(feed)  # the queue ends once every number is taken
     return queue, children
 
 
-def _take(queue: int, chunks, progress, done: int = 0, shares: list | None = None) -> list:
-    """Take chunk numbers from ``queue`` until it is empty, linting each chunk: the packed
-    results (``done``: the jobs finished before, for the progress bar).  Two bytes a read: a
-    read of a pipe takes its bytes whole, and every number was written before the first read.
-    After each chunk, what the ``shares`` (:class:`_Share`) sent meanwhile is taken in."""
-    packed: list = []
+def _take(queue: int, chunks, progress, done: int = 0, shares: list | None = None, take_in: Callable[[list], None] | None = None) -> int:
+    """Take chunk numbers from ``queue`` until it is empty, linting each chunk, its packed
+    results given to ``take_in``: how many jobs it linted (``done``: the jobs finished before,
+    for the progress bar).  Two bytes a read: a read of a pipe takes its bytes whole, and every
+    number was written before the first read.  After each chunk, what the ``shares``
+    (:class:`_Share`) sent meanwhile is taken in."""
+    linted = 0
     while True:
         data = os.read(queue, 2)
         if len(data) < 2:
             break
-        packed.extend(_run(chunks[int.from_bytes(data, "little")], progress, done + len(packed)))
+        packed = _run(chunks[int.from_bytes(data, "little")], progress, done + linted)
+        linted += len(packed)
+        if take_in is not None:
+            take_in(packed)
         if shares:
             for share in shares:
                 share.poll()
-            progress.update(done + len(packed) + sum(len(share.packed) for share in shares))
-    return packed
+            progress.update(done + linted + sum(share.taken for share in shares))
+    return linted
 
 
-_LENGTH = 4  # the bytes of a frame's length (little-endian), before its results
+_LENGTH = 4  # the bytes of a frame's length (little-endian), before its results; 0: the last frame
 
 
 def _send_results(queue: int, chunks, out: int) -> bytes:
     """A share's process: the chunks it takes from ``queue`` (:func:`_take`), the results of
     each written to ``out`` once it is linted, as a frame: their length, then their wire form
-    (:func:`_to_wire`).  The calling process takes them in between its own chunks, so neither
-    the encoding nor the decoding of all of them is left to the end of the run."""
+    (:func:`_to_wire`); once the queue is empty, a frame of length 0 says that all were sent
+    (the calling process goes on without waiting for this one to end, :meth:`_Share.finish`).
+    The calling process takes them in between its own chunks, so neither the encoding nor the
+    decoding of all of them is left to the end of the run."""
     progress = _Progress(0)
     try:
         import fcntl
@@ -907,33 +923,41 @@ def _send_results(queue: int, chunks, out: int) -> bytes:
     while True:
         data = os.read(queue, 2)
         if len(data) < 2:
+            _write_all(out, bytes(_LENGTH))
             return b""
         results = _run(chunks[int.from_bytes(data, "little")], progress)
         named = list(ahead.items())[sent:] if ahead is not None else []
         sent += len(named)
         wire = _to_wire(results, named)
-        view = memoryview(len(wire).to_bytes(_LENGTH, "little") + wire)
-        while view:
-            view = view[os.write(out, view):]
+        _write_all(out, len(wire).to_bytes(_LENGTH, "little") + wire)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 class _Share:
     """A forked taker's process (:func:`_send_results`) as the calling one reads it: its frames
-    decoded as they come (:meth:`poll`, never waiting), the rest at the end (:meth:`finish`)."""
+    decoded as they come (:meth:`poll`, never waiting) and given to ``take_in``, the rest at
+    the end (:meth:`finish`)."""
 
-    def __init__(self, pid: int, fd: int, paths: dict):
+    def __init__(self, pid: int, fd: int, paths: dict, take_in: Callable[[list], None]):
         self.pid, self.fd = pid, fd
         self.paths = paths
-        self.packed: list = []  # the results of the frames taken in
+        self.take_in = take_in
+        self.taken = 0  # the results of the frames taken in
         self.ahead: list = []  # and the config files it linted ahead (:func:`_from_wire`)
         self._buffer = bytearray()
         self._broken = False  # a frame that was not results: nothing after it is taken
-        self._ended = False  # reaped, its pipe closed
+        self._sent = False  # its last frame came: all it took was sent
+        self._ended = False  # reaped (or left to :func:`reap`), its pipe closed
         os.set_blocking(fd, False)
 
     def poll(self) -> None:
         """Take in the frames it sent so far."""
-        while not self._broken:
+        while not self._broken and not self._sent:
             try:
                 more = os.read(self.fd, 1 << 20)
             except BlockingIOError:
@@ -949,25 +973,32 @@ class _Share:
     def _frames(self) -> None:
         buffer = self._buffer
         start = 0
-        while not self._broken and len(buffer) - start >= _LENGTH:
-            end = start + _LENGTH + int.from_bytes(buffer[start:start + _LENGTH], "little")
+        while not self._broken and not self._sent and len(buffer) - start >= _LENGTH:
+            size = int.from_bytes(buffer[start:start + _LENGTH], "little")
+            if size == 0:
+                self._sent = True
+                break
+            end = start + _LENGTH + size
             if end > len(buffer):
                 break
             try:
                 packed, ahead = _from_wire(bytes(buffer[start + _LENGTH:end]), self.paths)
-                self.packed.extend(packed)
+                self.take_in(packed)
+                self.taken += len(packed)
                 self.ahead.extend(ahead)
             except (ValueError, TypeError, KeyError, IndexError):  # not results: what it took is linted here
                 self._broken = True
             start = end
         del buffer[:start]
 
-    def finish(self) -> list:
-        """The results of every frame it sent whole, once it has ended (a process that failed
-        or was cut short sent fewer: the caller lints what they lack)."""
+    def finish(self) -> None:
+        """Take in every frame it sent whole, until its last (a process that failed or was cut
+        short sent fewer, and no last frame: the caller lints what they lack).  Its process is
+        reaped when it has ended, else left to :func:`reap`: the end of a process that shares
+        the pages of a big one takes a few milliseconds, which this one need not wait."""
         os.set_blocking(self.fd, True)
         try:
-            while not self._broken:
+            while not self._broken and not self._sent:
                 try:
                     more = os.read(self.fd, 1 << 20)
                 except OSError:
@@ -982,17 +1013,38 @@ class _Share:
                 os.close(self.fd)
             except OSError:
                 pass
-            try:
-                os.waitpid(self.pid, 0)
-            except OSError:
-                pass
-        return self.packed
+            _reap_later(self.pid, ended=not self._sent)
 
     def end(self) -> None:
         """End its process if it still runs (the run interrupted)."""
         if not self._ended:
             self._ended = True
             _end(self.pid, self.fd)
+
+
+# the forked processes that sent all they had but had not ended when the run went on (:meth:`_Share.finish`)
+_UNREAPED: list[int] = []
+
+
+def _reap_later(pid: int, ended: bool = False) -> None:
+    """Reap the process ``pid`` now if it has ended (or, ``ended``: once it does, waiting),
+    else leave it to :func:`reap`."""
+    try:
+        if ended:
+            os.waitpid(pid, 0)
+        elif os.waitpid(pid, os.WNOHANG)[0] == 0:
+            _UNREAPED.append(pid)
+    except OSError:
+        pass
+
+
+def reap() -> None:
+    """Reap the processes left by :func:`_reap_later`: they sent all they had and are ending,
+    or ended (killed first, never waited for longer).  Called before this process exits, so
+    that what the system counts of its children (their peak memory) counts them, and before
+    new ones fork."""
+    while _UNREAPED:
+        _end(_UNREAPED.pop())
 
 
 def _alone(jobs, packed: list, progress) -> int:
@@ -1145,7 +1197,7 @@ class Screener:
                 try:
                     self._flags = dict(zip(self.sent, self._met(fd)))
                 finally:
-                    _end(pid, fd)
+                    _end(pid, fd, wait=False)  # (its end, or the rest of what this one screened too, is not waited for)
         return self._flags
 
     def _met(self, fd: int) -> bytes:
@@ -1365,18 +1417,24 @@ def _answer_in(answer, path: str):
     return payload, src
 
 
-def _end(pid: int, fd: int) -> None:
+def _end(pid: int, fd: int | None = None, wait: bool = True) -> None:
+    """Kill the process ``pid`` and reap it (unless ``wait`` is False: then now if it has
+    ended, else by :func:`reap`); close ``fd``, its pipe."""
     import signal
 
     try:
         os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        if wait:
+            os.waitpid(pid, 0)
     except OSError:
         pass
-    try:
-        os.close(fd)
-    except OSError:
-        pass
+    if not wait:
+        _reap_later(pid)
+    if fd is not None:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _can_fork() -> bool:

@@ -186,6 +186,9 @@ def _exit_now(code) -> None:
                 stream.flush()
         except (OSError, ValueError):
             pass
+    batch = sys.modules.get("linter.batch")
+    if batch is not None:
+        batch.reap()  # the forked processes that had not ended when the run went on (counted as its children)
     os._exit(code & 0xFF)  # (the status the system keeps of any code, as for sys.exit)
 
 

@@ -275,7 +275,7 @@ def test_files_with_a_word_are_shared_once_they_outweigh_a_forked_process_first_
     monkeypatch.chdir(tmp_path)
     takers: list[int] = []
     real = batch._fork_takers
-    monkeypatch.setattr(batch, "_fork_takers", lambda chunks, n, paths: takers.append(len(chunks)) or real(chunks, n, paths))
+    monkeypatch.setattr(batch, "_fork_takers", lambda chunks, *rest: takers.append(len(chunks)) or real(chunks, *rest))
     got = _run("--no-cache", "--output-format", "concise", ".")
     assert starts and bool(takers) == shared
     monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
@@ -533,6 +533,66 @@ def test_a_share_that_dies_keeps_the_chunks_it_sent(tmp_path, monkeypatch, share
     assert len(by) == 32 and all("here" in who or who == ["share"] for who in by.values())
     assert sum(1 for who in by.values() if who == ["share"]) == 2  # its first two chunks, one file each
     assert sum(1 for who in by.values() if who == ["share", "here"]) == 1  # the third, lost with it
+
+
+def test_a_share_that_sent_its_last_frame_is_not_waited_for(tmp_path, monkeypatch, shared, forked):
+    """A share ends its results with a last frame: the run goes on without waiting for its
+    process to end (it shares the pages of this one, whose end takes milliseconds), and
+    :func:`batch.reap` reaps it before this process exits (:func:`linter.cli._exit_now`)."""
+    import time
+
+    _named_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    cands = project.candidates(["."])
+    want = _reports(project.lint(cands, Settings()))
+    me = os.getpid()
+    real_send = batch._send_results
+
+    def send_and_linger(*args):
+        got = real_send(*args)
+        if os.getpid() != me:
+            time.sleep(60)  # sent everything, then slow to end
+        return got
+
+    monkeypatch.setattr(batch, "_send_results", send_and_linger)
+    got = project.lint(cands, Settings(), compact=True, cache=Cache(str(tmp_path.parent / f"{tmp_path.name}-cache")))
+    assert _reports(got) == want
+    assert len(forked) == 1 and batch._UNREAPED == forked
+    assert os.waitpid(forked[0], os.WNOHANG) == (0, 0)  # still there: not waited for
+    batch.reap()
+    assert batch._UNREAPED == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)
+
+
+def test_the_exit_reaps_the_shares_left(monkeypatch):
+    """The command line's exit reaps the shares the run went on without: the system counts
+    them as its children (the peak memory a benchmark reads from ``RUSAGE_CHILDREN``)."""
+    import atexit
+
+    from linter import cli
+
+    pid = os.fork()
+    if pid == 0:  # a share that has sent its last frame and lingers
+        import time
+
+        time.sleep(60)
+        os._exit(0)
+    monkeypatch.setattr(batch, "_UNREAPED", [pid])
+    monkeypatch.setattr(atexit, "_run_exitfuncs", lambda: None)  # (pytest's own handlers stay for pytest)
+
+    class Exited(Exception):
+        pass
+
+    def exit_(code):
+        raise Exited(code)
+
+    monkeypatch.setattr(os, "_exit", exit_)
+    with pytest.raises(Exited):
+        cli._exit_now(0)
+    assert batch._UNREAPED == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
 
 
 def test_a_file_is_screened_as_its_whole_bytes_say_however_it_is_read(tmp_path, monkeypatch):
