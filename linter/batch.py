@@ -664,9 +664,6 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
     :func:`lint_named`."""
     from linter.engine import FileResult, input_problem
 
-    def result_of(path: str, answer):  # the FileResult of a packed answer (None: nothing to report)
-        return FileResult(path) if answer is None else decode(path, answer[0], answer[1])
-
     jobs = []
     slots: list = []
     results: dict = {}  # slot -> FileResult
@@ -678,6 +675,16 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             continue
         jobs.append((len(slots), c.path, c.kind, not c.explicit, getattr(c, "signature", None)))
         slots.append(None)
+    paths = {job[0]: job[1] for job in jobs}
+
+    def take_in(items: list) -> None:
+        # the results and cache updates of packed answers; while the shares lint, as they come,
+        # not all left to the end: decoded first, so that a malformed answer (a share's)
+        # raises before any of its frame is kept
+        decoded = [(slot, FileResult(paths[slot]) if answer is None else decode(paths[slot], answer[0], answer[1]))
+                   for slot, answer, _u in items]
+        _put_all(cache, (updates for _s, _a, updates in items))
+        results.update(decoded)
     index = cache.load() if cache is not None else {}
     _STATE.update(settings=settings, rules=rules, cache=cache, index=index, settings_texts={}, ahead={} if ahead is not None else None)
     packed: list = []
@@ -723,21 +730,11 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
         if chunks is None:
             packed.extend(_run(jobs_left, progress, base))
         else:
-            paths = {job[0]: job[1] for job in jobs}
-
-            def take_in(items: list) -> None:
-                # the results and cache updates of answers as they come, while the shares lint,
-                # not all left to the end: decoded first, so that a malformed answer (a share's)
-                # raises before any of its frame is kept
-                decoded = [(slot, result_of(paths[slot], answer)) for slot, answer, _u in items]
-                _put_all(cache, (updates for _s, _a, updates in items))
-                results.update(decoded)
-
             queue, children = _fork_takers(chunks, n - 1, paths, take_in)
             try:
                 take_in(packed)  # what was answered before they forked (while they lint: the end of the run waits for less)
                 packed.clear()
-                done = _take(queue, chunks, progress, base, children, take_in)
+                done = _take(queue, chunks, take_in, progress, base, children)
             finally:
                 os.close(queue)
             for share in children:  # what each sent whole; what a failed one left is linted here (below)
@@ -754,12 +751,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             share.end()
         progress.close()
         _STATE.clear()
-    # saved by the caller, once, with the named config files' entries (Cache.save)
-    _put_all(cache, (updates for _i, _res, updates in packed))
     try:
-        path_of = {job[0]: job[1] for job in jobs}
-        for i, res, _u in packed:
-            results[i] = result_of(path_of[i], res)
+        take_in(packed)  # (the cache is saved by the caller, once, with the named config files' entries: Cache.save)
         out = [slot if slot is not None else results[i] for i, slot in enumerate(slots)]
     finally:
         _TEXTS.clear()  # the results hold the texts now (or the run is over)
@@ -879,7 +872,7 @@ def _fork_takers(chunks, n: int, paths: dict, take_in: Callable[[list], None]) -
     return queue, children
 
 
-def _take(queue: int, chunks, progress, done: int = 0, shares: list | None = None, take_in: Callable[[list], None] | None = None) -> int:
+def _take(queue: int, chunks, take_in: Callable[[list], None], progress, done: int = 0, shares: list | None = None) -> int:
     """Take chunk numbers from ``queue`` until it is empty, linting each chunk, its packed
     results given to ``take_in``: how many jobs it linted (``done``: the jobs finished before,
     for the progress bar).  Two bytes a read: a read of a pipe takes its bytes whole, and every
@@ -892,8 +885,7 @@ def _take(queue: int, chunks, progress, done: int = 0, shares: list | None = Non
             break
         packed = _run(chunks[int.from_bytes(data, "little")], progress, done + linted)
         linted += len(packed)
-        if take_in is not None:
-            take_in(packed)
+        take_in(packed)
         if shares:
             for share in shares:
                 share.poll()
@@ -1013,7 +1005,7 @@ class _Share:
                 os.close(self.fd)
             except OSError:
                 pass
-            _reap_later(self.pid, ended=not self._sent)
+            _reap_later(self.pid, wait=not self._sent)  # (no last frame: it failed, or was cut short)
 
     def end(self) -> None:
         """End its process if it still runs (the run interrupted)."""
@@ -1026,11 +1018,11 @@ class _Share:
 _UNREAPED: list[int] = []
 
 
-def _reap_later(pid: int, ended: bool = False) -> None:
-    """Reap the process ``pid`` now if it has ended (or, ``ended``: once it does, waiting),
-    else leave it to :func:`reap`."""
+def _reap_later(pid: int, wait: bool = False) -> None:
+    """Reap the process ``pid`` now if it has ended (or, ``wait``: once it does), else leave
+    it to :func:`reap`."""
     try:
-        if ended:
+        if wait:
             os.waitpid(pid, 0)
         elif os.waitpid(pid, os.WNOHANG)[0] == 0:
             _UNREAPED.append(pid)
