@@ -142,6 +142,38 @@ def test_the_screener_flags_each_walked_file_as_its_bytes_say(tmp_path, monkeypa
     assert not screener.running
 
 
+def test_the_screener_is_not_waited_for_once_its_flags_are_in(tmp_path, monkeypatch, starts, forked):
+    """Once every flag has come, the screener's process is killed and reaped if it has ended,
+    else left to :func:`batch.reap` (its end is not waited for): the flags are those of its
+    files, and no process is left once reaped."""
+    import time
+
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    me = os.getpid()
+    real_screen = batch._screen_names
+
+    def screen_and_linger(*args):
+        got = real_screen(*args)
+        if os.getpid() != me:
+            time.sleep(60)  # every flag sent, then slow to end
+        return got
+
+    monkeypatch.setattr(batch, "_screen_names", screen_and_linger)
+    monkeypatch.setattr(batch, "_UNREAPED", [])
+    screener = batch.Screener()
+    found = project.candidates(["."], screener=screener)
+    flags = screener.flags()
+    assert starts == [batch.SCREEN_AFTER] and len(forked) == 1
+    assert flags["k8s/wide.yaml"] == batch.VLLM_WORD and flags["k8s/vendor-pod.yaml"] == batch.NO_WORD
+    assert len(flags) == sum(1 for c in found if c.status == "ok" and not c.explicit and kinds.prefiltered(c.kind))
+    assert batch._UNREAPED in ([], forked)  # reaped at once when the kill was quick, else left
+    batch.reap()
+    assert batch._UNREAPED == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)
+
+
 @pytest.mark.parametrize("builds", [True, False], ids=["builds-a-vllm-image", "builds-none"])
 def test_a_run_with_the_screener_prints_and_stores_what_one_without_it_does(tmp_path, monkeypatch, starts, builds):
     """Cold, uncached and warm runs, in every kind of report, with the flags and without: the
