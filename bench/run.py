@@ -101,15 +101,11 @@ def merged(results: list[dict]) -> dict:
             "rc": sorted({c for r in results for c in r["rc"]}), "out": sorted({o for r in results for o in r["out"]})}
 
 
-def round_ratio(tops: list[dict], bottoms: list[dict]) -> float:
-    """The median of the ratios of runs timed in the same rounds (``tops[k]`` over ``bottoms[k]``):
-    a machine whose speed drifts during the run weighs on both sides of each ratio alike."""
-    return statistics.median(round_ratios(tops, bottoms))
-
-
 def round_ratios(tops: list[dict], bottoms: list[dict]) -> list[float]:
-    """Each round's ratio (``tops[k]`` over ``bottoms[k]``), for :func:`row` to say how many
-    rounds a target held in: a median can sit just under a target that a third of the rounds miss."""
+    """The ratio of each round's runs (``tops[k]`` over ``bottoms[k]``), timed in the same round:
+    a machine whose speed drifts during the run weighs on both sides of each ratio alike.
+    :func:`row` shows their median and how many rounds a target held in (a median can sit
+    just under a target that a third of the rounds miss)."""
     return [t["median"] / b["median"] for t, b in zip(tops, bottoms)]
 
 
@@ -234,8 +230,8 @@ def shell_command_file(base: Path) -> Path:
 def row(label: str, results: list[dict], note: str = "", *, ratio: int | None = None, over: list[float] | None = None,
         limit: float | None = None) -> str:
     """A table row: each figure's median and peak memory, and its ratio: the figure's own ratio
-    number ``ratio`` (the median of the per-round ratios :func:`main`'s ``each`` computed against
-    its baselines), or its median over ``over[i]`` (seconds, one per figure, timed apart).
+    number ``ratio`` (the median of its per-round ratios, ``rounds``, that :func:`main`'s ``each``
+    computed against its baselines), or its median over ``over[i]`` (seconds, one per figure, timed apart).
     ``limit``: the row's target ratio; the note then says in how many rounds each figure's
     ratio was within it."""
     if limit is not None and ratio is not None:
@@ -246,7 +242,7 @@ def row(label: str, results: list[dict], note: str = "", *, ratio: int | None = 
         if r is None:
             cells.append(f"{'-':>22}")
             continue
-        shown = f" {r['ratios'][ratio]:6.2f}x" if ratio is not None else f" {r['median'] / over[i]:6.2f}x" if over else ""
+        shown = f" {statistics.median(r['rounds'][ratio]):6.2f}x" if ratio is not None else f" {r['median'] / over[i]:6.2f}x" if over else ""
         cells.append(f"{r['median']:8.3f}{shown:8} {r['maxrss_mb']:5.0f}MB")
     return f"  {label:<38}" + "".join(f"{c:>24}" for c in cells) + (f"   {note}" if note else "")
 
@@ -291,7 +287,6 @@ def main(argv=None) -> int:
         out = [merged([r[1][i] for r in runs]) for i in range(len(lints))]
         for i, fig in enumerate(out):
             fig["rounds"] = [round_ratios([r[1][i] for r in runs], [r[0][j] for r in runs]) for j in range(len(against))]
-            fig["ratios"] = [statistics.median(each_round) for each_round in fig["rounds"]]
         return out
 
     def baseline(cmd: list[str]) -> dict:
@@ -319,7 +314,7 @@ def main(argv=None) -> int:
     warm = each(["--output-format", "concise", "."], mono, args.repeat, against=(g_runs,))
     nocache = each(["--no-cache", "--output-format", "concise", "."], mono, args.repeat, against=(g_runs,))
     g, w = settled(g_runs), settled(w_runs)
-    w["ratios"] = [round_ratio(w_runs["runs"], g_runs["runs"])]  # (the walk ran in the cold rounds, first of each beside grep)
+    w["rounds"] = [round_ratios(w_runs["runs"], g_runs["runs"])]  # (the walk ran in the cold rounds, first of each beside grep)
     diff = each(["--diff", "."], mono, args.repeat)  # what --fix computes, without writing
     clear()
     for i, ref in enumerate(refs):
@@ -370,7 +365,7 @@ def main(argv=None) -> int:
         pg_runs, pw_runs = baseline(grep), baseline(walk)
         pcold = each(["--output-format", "concise", "."], plat, args.repeat_big, before=pclear, against=(pg_runs, pw_runs))
         pg, pw = settled(pg_runs), settled(pw_runs)
-        pw["ratios"] = [round_ratio(pw_runs["runs"], pg_runs["runs"])]
+        pw["rounds"] = [round_ratios(pw_runs["runs"], pg_runs["runs"])]
         pdiff = each(["--diff", "."], plat, args.repeat_big)
         pwarm, pnew, pnew_ref = [], [], []
         for lint, env, _w in lints:
@@ -385,8 +380,7 @@ def main(argv=None) -> int:
                 warm_runs.append(measure([*lint, "--output-format", "concise", "."], plat, 1, before=restore, env=env))
                 new_runs.append(measure([*lint, "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, before=restore, env=env))
             pwarm.append(merged(warm_runs))
-            rounds = round_ratios(new_runs, warm_runs)
-            pnew.append({**merged(new_runs), "ratios": [statistics.median(rounds)], "rounds": [rounds]})
+            pnew.append({**merged(new_runs), "rounds": [round_ratios(new_runs, warm_runs)]})
             pnew_ref.append(measure([*lint, "--no-cache", "--target-version", TARGET, "--output-format", "concise", "."], plat, 1, env=env))
         pclear()
         for i, ref in enumerate(refs):
