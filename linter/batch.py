@@ -1416,12 +1416,9 @@ def _end(pid: int, fd: int | None = None, wait: bool = True) -> None:
 
     try:
         os.kill(pid, signal.SIGKILL)
-        if wait:
-            os.waitpid(pid, 0)
     except OSError:
         pass
-    if not wait:
-        _reap_later(pid)
+    _reap_later(pid, wait=wait)
     if fd is not None:
         try:
             os.close(fd)
