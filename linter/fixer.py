@@ -561,7 +561,7 @@ class FileFix(Record):
 
     path: str  # as the walk (or the launch naming it) named it
     kind: str
-    data: bytes  # its bytes when read: the write checks they are still there
+    data: bytes | None  # its bytes when read, which a write checks are still there (None when no write will: linter.project.fix)
     src: SourceFile
     outcome: FixOutcome
     inherited: Version | None  # a named config file's release (see fix_source)

@@ -86,6 +86,21 @@ def test_fix_without_write_reports_what_would_change_and_writes_nothing(tmp_path
     assert {r.path for r in run.remaining} == {cfg, str(tmp_path / "serve.sh")}
 
 
+def test_a_fix_keeps_the_bytes_read_only_for_the_files_it_will_write(tmp_path):
+    """Every fixed file stays in memory to the end of the run; its bytes as read stay only while a
+    write will compare them with the file's (a platform tree's --diff held 20 MB of manifests twice)."""
+    _tree(tmp_path)
+    (tmp_path / "clean.sh").write_text("vllm serve org/model --max-num-seqs 64\n")
+    cfg, clean = str(tmp_path / "serve-config.yaml"), str(tmp_path / "clean.sh")
+    run = project.fix(project.candidates([str(tmp_path)]), Settings(target=Version("0.32.0")), write=False, roots=[str(tmp_path)])
+    assert {ff.path for ff in run.files} >= {cfg, clean} and all(ff.data is None for ff in run.files)
+    run = project.fix(project.candidates([str(tmp_path)]), Settings(target=Version("0.32.0")), write=True, roots=[str(tmp_path)])
+    assert [path for path, _fixes in run.changed] == [cfg] and run.problems == []
+    assert "enable-mamba-shared-prefix-checkpoint" in (tmp_path / "serve-config.yaml").read_text()
+    data = {ff.path: ff.data for ff in run.files}
+    assert data[cfg] == CONFIG.encode() and data[clean] is None  # what the write checked; nothing to write
+
+
 def test_fix_never_writes_a_named_config_outside_the_roots(tmp_path):
     outside = tmp_path / "shared"
     outside.mkdir()
