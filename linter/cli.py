@@ -38,6 +38,10 @@ from linter.reporters import FORMATS  # noqa: E402
 from linter.reporters.common import json_text, printable  # noqa: E402
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+# what a run made, left to the end of the process (_exit_now frees nothing): set when the process
+# ends after the run (the command line, not main called as a function nor --watch's rounds)
+_ENDS_AFTER_RUN = False
+_LEFT: list = []
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 # errors of writing a report: the stream's fault, not vllm-lint's
 _STREAM_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EIO", "EBADF", "EFBIG", "EROFS", "ENXIO") if hasattr(errno, n))
@@ -153,6 +157,8 @@ class _Command(click.Command):
             sys.exit(serve(argv[1:]))
         if args is not None or not kwargs.get("standalone_mode", True):
             return super().main(args, *rest, **kwargs)  # called as a function (tests, a program embedding it)
+        global _ENDS_AFTER_RUN
+        _ENDS_AFTER_RUN = True
         try:
             super().main(args, *rest, **kwargs)
         except SystemExit as exc:
@@ -190,6 +196,16 @@ def _exit_now(code) -> None:
     if batch is not None:
         batch.reap()  # the forked processes that had not ended when the run went on (counted as its children)
     os._exit(code & 0xFF)  # (the status the system keeps of any code, as for sys.exit)
+
+
+def _leave_to_the_exit(*objects) -> None:
+    """Keep ``objects`` (a run's results, its cache) to the end of the process when it ends
+    after the run (:func:`_exit_now`, which frees nothing), rather than freeing them object by
+    object as the run's frames return.  A cold run of bench/run.py's monorepo freed its 6,000
+    results and the cache's packs in about 4 ms of its serial end (40 paired rounds: 0.967 and
+    0.987 of the time)."""
+    if _ENDS_AFTER_RUN:
+        _LEFT.append(objects)
 
 
 def _print_version(ctx, _param, value) -> None:
@@ -346,7 +362,8 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         if show_launches:
             sys.exit(_show_launches(find(), settings_of, output_format))
 
-        def once() -> int:
+        def once(last: bool = False) -> int:
+            """One run; ``last``: the process ends after it (not one of --watch's)."""
             from linter.batch import Screener
 
             fixing = fix or show_diff  # (which uses no cache)
@@ -357,14 +374,16 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
                 if fixing:
                     return _fix(find(screener), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix,
                                 show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out, screener=screener)
-                return _check(find(screener), settings_of, output_format, statistics, cache=cache, screener=screener, exit_zero=exit_zero, out=out)
+                return _check(find(screener), settings_of, output_format, statistics, cache=cache, screener=screener, exit_zero=exit_zero, out=out, last=last)
             finally:
                 if screener is not None:
                     screener.close()
+                if last:
+                    _leave_to_the_exit(cache)
 
         if watch:
             sys.exit(_watch(once, paths, resolver, respect_gitignore=respect_gitignore, force_exclude=force_exclude, interval=watch_interval, polls=watch_polls, out=out))
-        sys.exit(once())
+        sys.exit(once(last=True))
     except ConfigError as exc:  # a nested configuration file found on the way is broken
         raise click.UsageError(str(exc)) from None
 
@@ -589,9 +608,10 @@ def _cache():
     return Cache(default_dir())
 
 
-def _check(candidates, settings_of, output_format, statistics, cache=None, screener=None, exit_zero=False, out=None) -> int:
+def _check(candidates, settings_of, output_format, statistics, cache=None, screener=None, exit_zero=False, out=None, last=False) -> int:
     """Lint ``candidates`` through ``cache`` (a :class:`linter.cache.Cache`, or None) and report;
-    ``screener``: the :class:`linter.batch.Screener` their walk fed."""
+    ``screener``: the :class:`linter.batch.Screener` their walk fed; ``last``: the process ends
+    after this run (its results are left to that end: :func:`_leave_to_the_exit`)."""
     out = out or _Out(color=False, quiet=False)
     from linter import project
 
@@ -602,6 +622,8 @@ def _check(candidates, settings_of, output_format, statistics, cache=None, scree
         click.echo(stats(results, output_format=output_format, color=out.color), nl=False, color=out.color)
     else:
         out.report(output_format, results)
+    if last:
+        _leave_to_the_exit(results)
     return _exit_code(results, settings_of, exit_zero)
 
 

@@ -104,6 +104,35 @@ def test_the_command_line_collects_garbage_less_often_and_the_server_as_python_d
     assert seen == [cli.GC_DEFAULTS]
 
 
+def test_a_run_leaves_its_results_and_cache_to_the_exit_only_when_the_process_ends_after_it(tmp_path, monkeypatch):
+    """Run as a program, a check leaves its results and its cache to the process's end (freed
+    by nobody: os._exit); called as a function, or in --watch's rounds, it keeps nothing."""
+    import subprocess
+    import sys
+
+    from click.testing import CliRunner
+
+    from linter import cli
+
+    (tmp_path / "serve.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "notes.md").write_text("# nothing to lint\n")
+    code = (
+        "import atexit, sys\n"
+        "from linter import cli\n"
+        "atexit.register(lambda: sys.stderr.write('left: %r\\n' % sorted(type(o).__name__ for kept in cli._LEFT for o in kept)))\n"
+        "sys.argv = ['vllm-lint', '--output-format', 'concise', *sys.argv[1:]]\n"
+        "cli.main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, "."], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1 and "serve.sh:1:" in run.stdout, run.stderr
+    assert run.stderr.endswith("left: ['Cache', 'list']\n"), run.stderr
+    watch = subprocess.run([sys.executable, "-c", code, "--watch", "--watch-interval", "0.05", "--watch-polls", "3", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert "serve.sh:1:" in watch.stdout and watch.stderr.endswith("left: []\n"), watch.stderr
+    monkeypatch.chdir(tmp_path)  # (the cache it writes: .vllm-lint-cache here)
+    result = CliRunner().invoke(cli.main, ["--output-format", "concise", "."])
+    assert result.exit_code == 1 and cli._LEFT == []
+
+
 def test_the_program_ends_without_tearing_down_but_as_sys_exit_would(tmp_path):
     """Run as a program, vllm-lint ends with os._exit after flushing its streams and running the
     atexit handlers (a coverage run's, a plugin's): the same output and exit code as before."""
