@@ -125,7 +125,7 @@ def test_a_run_leaves_its_results_and_cache_to_the_exit_only_when_the_process_en
     )
     run = subprocess.run([sys.executable, "-c", code, "."], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 1 and "serve.sh:1:" in run.stdout, run.stderr
-    assert run.stderr.endswith("left: ['Cache', 'list']\n"), run.stderr
+    assert run.stderr.endswith("left: ['Cache', 'list', 'list']\n"), run.stderr
     watch = subprocess.run([sys.executable, "-c", code, "--watch", "--watch-interval", "0.05", "--watch-polls", "3", "."], cwd=tmp_path, capture_output=True, text=True)
     assert "serve.sh:1:" in watch.stdout and watch.stderr.endswith("left: []\n"), watch.stderr
     monkeypatch.chdir(tmp_path)  # (the cache it writes: .vllm-lint-cache here)
