@@ -38,13 +38,13 @@ from linter.reporters import FORMATS  # noqa: E402
 from linter.reporters.common import json_text, printable  # noqa: E402
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
-# what a run made, left to the end of the process (_exit_now frees nothing): set when the process
-# ends after the run (the command line, not main called as a function nor --watch's rounds)
-_ENDS_AFTER_RUN = False
-_LEFT: list = []
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 # errors of writing a report: the stream's fault, not vllm-lint's
 _STREAM_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EIO", "EBADF", "EFBIG", "EROFS", "ENXIO") if hasattr(errno, n))
+# whether the process ends after the run (the command line: not main called as a function, nor
+# --watch, which runs again), and what the run left to that end (_leave_to_the_exit)
+_ENDS_AFTER_RUN = False
+_LEFT: list = []
 
 
 class Terminated(KeyboardInterrupt):
@@ -361,8 +361,7 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         if show_launches:
             sys.exit(_show_launches(find(), settings_of, output_format))
 
-        def once(last: bool = False) -> int:
-            """One run; ``last``: the process ends after it (not one of --watch's)."""
+        def once() -> int:
             from linter.batch import Screener
 
             fixing = fix or show_diff  # (which uses no cache)
@@ -373,16 +372,17 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
                 if fixing:
                     return _fix(find(screener), settings_of, output_format=output_format, write=fix and not show_diff, unsafe=unsafe_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix,
                                 show_fixes=show_fixes, roots=list(paths), exit_zero=exit_zero, out=out, screener=screener)
-                return _check(find(screener), settings_of, output_format, statistics, cache=cache, screener=screener, exit_zero=exit_zero, out=out, last=last)
+                return _check(find(screener), settings_of, output_format, statistics, cache=cache, screener=screener, exit_zero=exit_zero, out=out)
             finally:
                 if screener is not None:
                     screener.close()
-                if last:
-                    _leave_to_the_exit(cache)
+                _leave_to_the_exit(cache)
 
         if watch:
+            global _ENDS_AFTER_RUN
+            _ENDS_AFTER_RUN = False  # (a round is followed by the next)
             sys.exit(_watch(once, paths, resolver, respect_gitignore=respect_gitignore, force_exclude=force_exclude, interval=watch_interval, polls=watch_polls, out=out))
-        sys.exit(once(last=True))
+        sys.exit(once())
     except ConfigError as exc:  # a nested configuration file found on the way is broken
         raise click.UsageError(str(exc)) from None
 
@@ -607,10 +607,10 @@ def _cache():
     return Cache(default_dir())
 
 
-def _check(candidates, settings_of, output_format, statistics, cache=None, screener=None, exit_zero=False, out=None, last=False) -> int:
+def _check(candidates, settings_of, output_format, statistics, cache=None, screener=None, exit_zero=False, out=None) -> int:
     """Lint ``candidates`` through ``cache`` (a :class:`linter.cache.Cache`, or None) and report;
-    ``screener``: the :class:`linter.batch.Screener` their walk fed; ``last``: the process ends
-    after this run (its results and candidates are left to that end: :func:`_leave_to_the_exit`)."""
+    ``screener``: the :class:`linter.batch.Screener` their walk fed.  The results and candidates
+    are left to the process's end when it ends after the run (:func:`_leave_to_the_exit`)."""
     out = out or _Out(color=False, quiet=False)
     from linter import project
 
@@ -621,8 +621,7 @@ def _check(candidates, settings_of, output_format, statistics, cache=None, scree
         click.echo(stats(results, output_format=output_format, color=out.color), nl=False, color=out.color)
     else:
         out.report(output_format, results)
-    if last:
-        _leave_to_the_exit(results, candidates)
+    _leave_to_the_exit(results, candidates)
     return _exit_code(results, settings_of, exit_zero)
 
 
