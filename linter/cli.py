@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import io
 import json
 import os
 import signal
@@ -27,11 +28,9 @@ import sys
 # (77G -> 70G instructions, peak memory 348 -> 357 MB), a cold run of a 6,000-file tree
 # about 20 ms of 360, one shell file 414M -> 405M instructions.  Set before the imports (they
 # allocate too); the language server, which runs for hours, gets the defaults back
-# (_Command.main).
+# (command().main).
 GC_DEFAULTS = gc.get_threshold()
 gc.set_threshold(100_000, 50, 100)
-
-import click  # noqa: E402
 
 from linter import knowledge  # noqa: E402
 from linter.reporters import FORMATS  # noqa: E402
@@ -89,7 +88,7 @@ def _flush_stdout(code) -> object:
 
 def _cannot_write(exc: OSError) -> int:
     try:
-        click.echo(f"vllm-lint: cannot write the report to standard output: {exc.strerror or exc}", err=True)
+        _echo(f"vllm-lint: cannot write the report to standard output: {exc.strerror or exc}", err=True)
     except OSError:
         pass
     return EXIT_ERROR
@@ -103,7 +102,7 @@ def _codes(values: tuple[str, ...], option: str) -> frozenset[str]:
     try:
         return frozenset(check_codes(values, option))
     except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise _usage(str(exc)) from None
 
 
 def _model_configs(values: tuple[str, ...]) -> dict[str, str]:
@@ -113,7 +112,7 @@ def _model_configs(values: tuple[str, ...]) -> dict[str, str]:
         model, sep, path = value.rpartition("=")
         path = path if sep else value
         if not os.path.isfile(path):
-            raise click.UsageError(f"--model-config: {path}: no such file (give a config.json)")
+            raise _usage(f"--model-config: {path}: no such file (give a config.json)")
         out[model if sep else ""] = path
     return out
 
@@ -123,11 +122,11 @@ def _changes(versions, fmt, paths, cfg, *, respect_gitignore, force_exclude) -> 
 
     old, new = (_target(v) for v in versions)
     if not old < new:
-        raise click.UsageError(f"--changes {versions[0]} {versions[1]}: the first release must be older than the second")
+        raise _usage(f"--changes {versions[0]} {versions[1]}: the first release must be older than the second")
     from linter import project
 
     candidates = project.candidates(paths, cfg, respect_gitignore=respect_gitignore, force_exclude=force_exclude)
-    click.echo("\n".join(map(printable, changes.run(candidates, old, new, fmt).split("\n"))), nl=False)
+    _echo("\n".join(map(printable, changes.run(candidates, old, new, fmt).split("\n"))), nl=False)
     return EXIT_CLEAN
 
 
@@ -137,33 +136,7 @@ def _target(value: str | None):
     try:
         return knowledge.resolve_target(value)
     except knowledge.UnknownRelease as exc:
-        raise click.UsageError(str(exc)) from None
-
-
-class _Command(click.Command):
-    """``vllm-lint server ...`` starts the language server (:mod:`linter.server`, which imports
-    pygls: only then); anything else is the linter's command line.  A file named ``server`` is
-    linted as ``./server``."""
-
-    def main(self, args=None, *rest, **kwargs):
-        argv = list(sys.argv[1:] if args is None else args)
-        if argv[:1] == ["server"]:
-            gc.set_threshold(*GC_DEFAULTS)
-            try:
-                from linter.server import serve
-            except ImportError as exc:
-                click.echo(f"vllm-lint server needs pygls: pip install 'vllm-lint[server]' ({exc})", err=True)
-                sys.exit(EXIT_ERROR)
-            sys.exit(serve(argv[1:]))
-        if args is not None or not kwargs.get("standalone_mode", True):
-            return super().main(args, *rest, **kwargs)  # called as a function (tests, a program embedding it)
-        global _ENDS_AFTER_RUN
-        _ENDS_AFTER_RUN = True
-        try:
-            super().main(args, *rest, **kwargs)
-        except SystemExit as exc:
-            _exit_now(exc.code)
-        _exit_now(EXIT_CLEAN)
+        raise _usage(str(exc)) from None
 
 
 def _exit_now(code) -> None:
@@ -207,64 +180,286 @@ def _leave_to_the_exit(*objects) -> None:
         _LEFT.append(objects)
 
 
-def _print_version(ctx, _param, value) -> None:
-    if not value or ctx.resilient_parsing:
+class Option:
+    """One option of the command line: the declarations and attributes that
+    :func:`click.option` takes (``choices``: a :class:`click.Choice` of them), which
+    :func:`command` builds the click command from, and which :func:`_read_argv`
+    reads a plain command line by, without importing click."""
+
+    __slots__ = ("decls", "attrs", "dest")
+
+    def __init__(self, *decls: str, **attrs):
+        self.decls = decls
+        self.attrs = attrs
+        # the parameter's name as click derives it: a declaration that is a name, else the first
+        # long option's, dashes as underscores
+        self.dest = next((d for d in decls if d.isidentifier()), None) or next(d for d in decls if d.startswith("--"))[2:].replace("-", "_").lower()
+
+    @property
+    def plain(self) -> bool:
+        """Read by :func:`_read_argv`: a flag, or one string value (a choice, or given again for
+        ``multiple``); not hidden."""
+        a = self.attrs
+        return not a.get("hidden") and a.get("nargs", 1) == 1 and a.get("type") is None
+
+
+# after the paths (any number) and --version, in the order of --help
+OPTIONS = (
+    Option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known); 0.6.0 to 0.27.x by option names only."),
+    Option("--output-format", choices=FORMATS, default="full", show_default=True, help="full, concise, json, json-lines; for CI: sarif, github, rdjson, gitlab, junit."),
+    Option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated)."),
+    Option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition to the defaults."),
+    Option("--ignore", multiple=True, help="Rule codes or prefixes to disable."),
+    Option("--fix", is_flag=True, help="Apply safe fixes in place."),
+    Option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix or --diff)."),
+    Option("--diff", "show_diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing."),
+    Option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics remain (2 still means a usage or internal error)."),
+    Option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if nothing remains."),
+    Option("--show-fixes", is_flag=True, help="With --fix or --diff: list per file the fixes applied (on standard error)."),
+    Option("--statistics", is_flag=True, help="Count diagnostics per rule, with its name and whether it is fixable (JSON with --output-format json)."),
+    Option("-q", "--quiet", is_flag=True, help="Print the diagnostics only: no summary, no messages about the run."),
+    Option("--watch", is_flag=True, help="Lint again whenever a linted file or a configuration file changes (until interrupted)."),
+    Option("--watch-interval", type=float, default=0.5, hidden=True),
+    Option("--watch-polls", type=int, default=None, hidden=True),  # tests: end the watch after this many polls
+    Option("--no-respect-gitignore", is_flag=True, help="Lint files that .gitignore excludes."),
+    Option("--force-exclude", is_flag=True, help="Apply excludes to paths named on the command line too."),
+    Option("--list-options", is_flag=True, help="Print the option table of the target release."),
+    Option("--show-launches", is_flag=True, help="Print every launch found, with its options and positions, and the files that mention vLLM without one."),
+    Option("--show-settings", "show_settings", metavar="FILE", help="Print the settings that apply to FILE and where each comes from."),
+    Option("--list-rules", is_flag=True, help="List the rules."),
+    Option("--explain", metavar="CODE", help="Print a rule's page."),
+    Option("--config", "config_file", metavar="FILE", help="Read this configuration file for every file (default: for each file the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint] above it)."),
+    Option("--changes", nargs=2, metavar="OLD NEW", help="Upgrade review: what changes from release OLD to NEW for the options the files use (no linting)."),
+    Option("--changes-format", choices=("text", "markdown"), default="text", show_default=True, help="With --changes: a terminal table, or Markdown for a pull request."),
+    Option("--model-config", "model_config", multiple=True, metavar="[MODEL=]PATH", help="A local config.json for the KV cache estimate (VL802/VL803); MODEL= limits it to that model."),
+    Option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind)."),
+    Option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache, or $VLLM_LINT_CACHE_DIR)."),
+)
+
+
+def _read_argv(argv: list[str]) -> dict | None:
+    """The parameters click would give the command for ``argv``, read without importing click
+    (about 11 ms of a one-file run's 70 and of a 6,000-file tree's cold 270), or None for click
+    to read it: a name or form that is not a plain option (:attr:`Option.plain`: ``-h``,
+    ``--version``, ``--changes OLD NEW``, ``-qq``, ``--fix=1``, an unknown one), a value that
+    could be an option (``--select -x``) or that click would refuse (``--output-format
+    nope``), the language server (``server``), shell completion, Windows (whose arguments click
+    expands).  tests/test_cli_argv.py checks that wherever this answers, click gives the same."""
+    if os.name == "nt" or argv[:1] == ["server"] or any(k[:1] == "_" and k.endswith("_COMPLETE") for k in os.environ):
+        return None
+    names = {name: opt for opt in OPTIONS if opt.plain for name in opt.decls if name[:1] == "-"}
+    given: dict = {}
+    paths: list[str] = []
+    k = 0
+    while k < len(argv):
+        arg = argv[k]
+        k += 1
+        if arg == "--":  # the rest are paths
+            paths.extend(argv[k:])
+            break
+        if arg[:1] != "-" or arg == "-":
+            paths.append(arg)
+            continue
+        name, eq, value = arg.partition("=") if arg[:2] == "--" else (arg, "", "")
+        opt = names.get(name)
+        if opt is None:
+            return None
+        attrs = opt.attrs
+        if attrs.get("is_flag"):
+            if eq:
+                return None
+            given[opt.dest] = True
+            continue
+        if not eq:
+            if k == len(argv) or argv[k][:1] == "-":
+                return None
+            value = argv[k]
+            k += 1
+        if "choices" in attrs and value not in attrs["choices"]:
+            return None
+        if attrs.get("multiple"):
+            given.setdefault(opt.dest, []).append(value)
+        else:
+            given[opt.dest] = value
+    params: dict = {"paths": tuple(paths)}
+    for opt in OPTIONS:
+        attrs = opt.attrs
+        if opt.dest in given:
+            value = given[opt.dest]
+            params[opt.dest] = tuple(value) if attrs.get("multiple") else value
+        else:
+            params[opt.dest] = () if attrs.get("multiple") else attrs.get("default", False if attrs.get("is_flag") else None)
+    return params
+
+
+def run() -> None:
+    """The process's entry (the ``vllm-lint`` script, ``python -m linter.cli``); never returns.
+    A command line that :func:`_read_argv` reads runs without click, which is imported only
+    to show a usage error as its command would; any other goes to the click command
+    (:func:`command`)."""
+    global _ENDS_AFTER_RUN
+    argv = sys.argv[1:]
+    params = _read_argv(argv)
+    if params is None:
+        command().main()  # (ends the process: Command.main)
         return
-    from linter.reporters.common import version_text
+    _ENDS_AFTER_RUN = True
+    try:
+        _command(**params)
+    except SystemExit as exc:
+        _exit_now(exc.code)
+    except Exception as exc:  # noqa: BLE001 - what _command lets through: click's usage errors
+        _exit_now(_usage_shown(exc, argv))
+    _exit_now(EXIT_CLEAN)
 
-    click.echo(version_text(), nl=False)
-    ctx.exit(EXIT_CLEAN)
+
+def _usage_shown(exc: Exception, argv: list[str]) -> int:
+    """Show a usage error of a run :func:`run` read the command line of, as the click command
+    shows it (after ``Usage:`` and the help hint of its context, made from the same command
+    line): its exit code.  Anything else is raised again."""
+    click = sys.modules.get("click")
+    if click is None or not isinstance(exc, click.UsageError):
+        raise exc
+    from click.utils import _detect_program_name
+
+    if exc.ctx is None:  # (as click's Context.invoke adds it)
+        exc.ctx = command().make_context(_detect_program_name(), list(argv))
+    exc.show()
+    return exc.exit_code
 
 
-@click.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Print the version and the vLLM and LMCache releases the knowledge covers.")
-@click.option("--target-version", "target_version", metavar="X.Y", help="Check for this vLLM release (default: each file's pin, else the newest known); 0.6.0 to 0.27.x by option names only.")
-@click.option("--output-format", type=click.Choice(list(FORMATS)), default="full", show_default=True, help="full, concise, json, json-lines; for CI: sarif, github, rdjson, gitlab, junit.")
-@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated).")
-@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable in addition to the defaults.")
-@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
-@click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
-@click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix or --diff).")
-@click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics remain (2 still means a usage or internal error).")
-@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if nothing remains.")
-@click.option("--show-fixes", is_flag=True, help="With --fix or --diff: list per file the fixes applied (on standard error).")
-@click.option("--statistics", is_flag=True, help="Count diagnostics per rule, with its name and whether it is fixable (JSON with --output-format json).")
-@click.option("-q", "--quiet", is_flag=True, help="Print the diagnostics only: no summary, no messages about the run.")
-@click.option("--watch", is_flag=True, help="Lint again whenever a linted file or a configuration file changes (until interrupted).")
-@click.option("--watch-interval", type=float, default=0.5, hidden=True)
-@click.option("--watch-polls", type=int, default=None, hidden=True)  # tests: end the watch after this many polls
-@click.option("--no-respect-gitignore", is_flag=True, help="Lint files that .gitignore excludes.")
-@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths named on the command line too.")
-@click.option("--list-options", is_flag=True, help="Print the option table of the target release.")
-@click.option("--show-launches", is_flag=True, help="Print every launch found, with its options and positions, and the files that mention vLLM without one.")
-@click.option("--show-settings", "show_settings", metavar="FILE", help="Print the settings that apply to FILE and where each comes from.")
-@click.option("--list-rules", is_flag=True, help="List the rules.")
-@click.option("--explain", metavar="CODE", help="Print a rule's page.")
-@click.option("--config", "config_file", metavar="FILE", help="Read this configuration file for every file (default: for each file the nearest vllm-lint.toml, .vllm-lint.toml or pyproject.toml [tool.vllm-lint] above it).")
-@click.option("--changes", nargs=2, metavar="OLD NEW", help="Upgrade review: what changes from release OLD to NEW for the options the files use (no linting).")
-@click.option("--changes-format", type=click.Choice(["text", "markdown"]), default="text", show_default=True, help="With --changes: a terminal table, or Markdown for a pull request.")
-@click.option("--model-config", "model_config", multiple=True, metavar="[MODEL=]PATH", help="A local config.json for the KV cache estimate (VL802/VL803); MODEL= limits it to that model.")
-@click.option("--stdin-filename", metavar="PATH", help="With `-`: the name of the file read from standard input (decides its kind).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache, or $VLLM_LINT_CACHE_DIR).")
-def main(**params):
-    """Lint (and migrate) the commands and configs that start vLLM servers (default: the working folder).
+def __getattr__(name: str):
+    # ``main``: the click command (tests, CliRunner, a program embedding vllm-lint), built
+    # once asked for
+    if name == "main":
+        return command()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-    `vllm-lint server` starts the language server (LSP over standard input and output).
-    """
+
+_COMMAND: list = []  # the click command, once built
+
+
+def command():
+    """The ``vllm-lint`` command as click declares it, from :data:`OPTIONS`: its help, its
+    usage errors, and every command line that :func:`run` does not read itself (``-h``,
+    ``--version``, ``--changes OLD NEW``, ``server``, anything unusual or wrong) go through
+    it; so do the tests' ``CliRunner`` and a program that calls ``linter.cli.main``.  What it
+    runs is :func:`_command`.  Built (and click imported) on first use."""
+    if _COMMAND:
+        return _COMMAND[0]
+    import click
+
+    class Command(click.Command):
+        """``vllm-lint server ...`` starts the language server (:mod:`linter.server`, which imports
+        pygls: only then); anything else is the linter's command line.  A file named ``server`` is
+        linted as ``./server``."""
+
+        def main(self, args=None, *rest, **kwargs):
+            global _ENDS_AFTER_RUN
+            argv = list(sys.argv[1:] if args is None else args)
+            if argv[:1] == ["server"]:
+                gc.set_threshold(*GC_DEFAULTS)
+                try:
+                    from linter.server import serve
+                except ImportError as exc:
+                    click.echo(f"vllm-lint server needs pygls: pip install 'vllm-lint[server]' ({exc})", err=True)
+                    sys.exit(EXIT_ERROR)
+                sys.exit(serve(argv[1:]))
+            if args is not None or not kwargs.get("standalone_mode", True):
+                return super().main(args, *rest, **kwargs)  # called as a function (tests, a program embedding it)
+            _ENDS_AFTER_RUN = True
+            try:
+                super().main(args, *rest, **kwargs)
+            except SystemExit as exc:
+                _exit_now(exc.code)
+            _exit_now(EXIT_CLEAN)
+
+    def print_version(ctx, _param, value) -> None:
+        if not value or ctx.resilient_parsing:
+            return
+        from linter.reporters.common import version_text
+
+        click.echo(version_text(), nl=False)
+        ctx.exit(EXIT_CLEAN)
+
+    def declared(callback):
+        # the paths, --version and OPTIONS, as decorators written above it in that order would
+        for opt in reversed(OPTIONS):
+            attrs = dict(opt.attrs)
+            if "choices" in attrs:
+                attrs["type"] = click.Choice(list(attrs.pop("choices")))
+            callback = click.option(*opt.decls, **attrs)(callback)
+        callback = click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+                                help="Print the version and the vLLM and LMCache releases the knowledge covers.")(callback)
+        return click.argument("paths", nargs=-1, type=click.Path())(callback)
+
+    @click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
+    @declared
+    def main(**params):
+        """Lint (and migrate) the commands and configs that start vLLM servers (default: the working folder).
+
+        `vllm-lint server` starts the language server (LSP over standard input and output).
+        """
+        _command(**params)
+
+    _COMMAND.append(main)
+    return main
+
+
+def _usage(message: str) -> Exception:
+    """The usage error of ``message`` (exit code 2), shown after the usage line; click is
+    imported for it only now."""
+    import click
+
+    return click.UsageError(message)
+
+
+def _click_exit(exc: BaseException) -> bool:
+    """Whether ``exc`` is click's usage error or exit, which the command leaves to click (or to
+    :func:`run`) to show."""
+    click = sys.modules.get("click")
+    return click is not None and isinstance(exc, (click.UsageError, click.exceptions.Exit))
+
+
+def _echo(message: str, *, nl: bool = True, err: bool = False, color: bool | None = None) -> None:
+    """``click.echo(message, nl=nl, err=err, color=color)``: written here when click would write
+    the text unchanged to the stream itself (a text stream of an encoding that is not ASCII,
+    not Windows's console, no ANSI sequence it would strip), else by click."""
+    stream = sys.stderr if err else sys.stdout
+    text = message + "\n" if nl else message
+    if os.name == "nt" or not isinstance(stream, io.TextIOBase) or ("\x1b" in text and color is not True) or _ascii(getattr(stream, "encoding", None)):
+        import click
+
+        click.echo(message, nl=nl, err=err, color=color)
+        return
+    if text:
+        stream.write(text)
+    stream.flush()
+
+
+def _ascii(encoding: str | None) -> bool:
+    """As click judges a stream's encoding misconfigured (one it writes through a UTF-8 one)."""
+    import codecs
+
+    try:
+        return codecs.lookup(encoding or "ascii").name == "ascii"
+    except LookupError:
+        return False
+
+
+def _command(**params) -> None:
+    """The command's run from its parameters (those of :data:`main`'s callback, or of
+    :func:`_read_argv`): exit codes, interruptions, a report that cannot be written."""
     _standard_streams()
     previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
     try:
         _main(**params)
-    except (click.UsageError, click.exceptions.Exit):
-        raise
     except SystemExit as exc:
         sys.exit(_flush_stdout(exc.code))
     except KeyboardInterrupt as exc:
         _silence_stdout()
         try:
-            click.echo("vllm-lint: terminated" if isinstance(exc, Terminated) else "vllm-lint: interrupted", err=True)
+            _echo("vllm-lint: terminated" if isinstance(exc, Terminated) else "vllm-lint: interrupted", err=True)
         except OSError:
             pass
         sys.exit(EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED)
@@ -276,7 +471,9 @@ def main(**params):
             _internal_error()
         _silence_stdout()
         sys.exit(_cannot_write(exc))
-    except Exception:
+    except Exception as exc:
+        if _click_exit(exc):  # (shown by click, or by run())
+            raise
         _internal_error()
     finally:
         if previous is not None:
@@ -293,8 +490,8 @@ def _internal_error() -> None:
     """An internal error is a bug: say so, exit 2."""
     import traceback
 
-    click.echo("vllm-lint: internal error (please report it with this trace):", err=True)
-    click.echo(traceback.format_exc(), err=True)
+    _echo("vllm-lint: internal error (please report it with this trace):", err=True)
+    _echo(traceback.format_exc(), err=True)
     sys.exit(EXIT_ERROR)
 
 
@@ -314,7 +511,7 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         cfg = resolver.root()
         target = overrides.target if overrides.target is not None else target_of(cfg)
     except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise _usage(str(exc)) from None
     out = _Out(color=use_color(sys.stdout), quiet=quiet)
     try:
         if explain:
@@ -327,9 +524,9 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
             from linter.config import describe
 
             try:
-                click.echo(describe(show_settings, resolver), nl=False)
+                _echo(describe(show_settings, resolver), nl=False)
             except ConfigError as exc:
-                raise click.UsageError(str(exc)) from None
+                raise _usage(str(exc)) from None
             sys.exit(EXIT_CLEAN)
         if not paths:
             paths = (".",)  # as ruff: lint the working folder
@@ -344,11 +541,11 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
         settings_of = _settings_of(resolver)
         if "-" in paths:
             if len(paths) > 1:
-                raise click.UsageError("`-` (standard input) cannot be combined with other paths")
+                raise _usage("`-` (standard input) cannot be combined with other paths")
             if watch:
-                raise click.UsageError("--watch re-reads files; it cannot watch standard input (`-`)")
+                raise _usage("--watch re-reads files; it cannot watch standard input (`-`)")
             if not stdin_filename:
-                raise click.UsageError("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
+                raise _usage("reading standard input (`-`) needs --stdin-filename PATH to know what kind of file it is")
             sys.exit(_stdin(stdin_filename, settings_of(stdin_filename), _config_of(resolver, stdin_filename), output_format=output_format, fix=fix, show_diff=show_diff, unsafe=unsafe_fixes, force_exclude=force_exclude, respect_gitignore=respect_gitignore, statistics=statistics, show_fixes=show_fixes, exit_non_zero_on_fix=exit_non_zero_on_fix, exit_zero=exit_zero, out=out))
         from linter import project
 
@@ -384,7 +581,7 @@ def _main(paths, target_version, output_format, select, extend_select, ignore, f
             sys.exit(_watch(once, paths, resolver, respect_gitignore=respect_gitignore, force_exclude=force_exclude, interval=watch_interval, polls=watch_polls, out=out))
         sys.exit(once())
     except ConfigError as exc:  # a nested configuration file found on the way is broken
-        raise click.UsageError(str(exc)) from None
+        raise _usage(str(exc)) from None
 
 
 
@@ -399,7 +596,7 @@ class _Out:
     def report(self, fmt: str, results) -> None:
         from linter.reporters import report
 
-        click.echo(report(fmt, results, color=self.color, quiet=self.quiet), nl=False, color=self.color)
+        _echo(report(fmt, results, color=self.color, quiet=self.quiet), nl=False, color=self.color)
 
     def note(self, text: str) -> None:
         """A message about the run, on standard error (none with ``--quiet``)."""
@@ -413,7 +610,7 @@ def _root(resolver):
     try:
         return resolver.root()
     except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise _usage(str(exc)) from None
 
 
 def _settings_of(resolver):
@@ -423,7 +620,7 @@ def _settings_of(resolver):
         try:
             return resolver.settings_for(path)
         except ConfigError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise _usage(str(exc)) from None
 
     return settings_of
 
@@ -435,7 +632,7 @@ def _config_of(resolver, path: str | None = None):
         try:
             return resolver.config_for(p)
         except ConfigError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise _usage(str(exc)) from None
 
     return config_of(path) if path is not None else config_of
 
@@ -476,10 +673,10 @@ def _watch(once, paths, resolver, *, respect_gitignore, force_exclude, interval,
     def changed():
         resolver.reload()  # read the configuration files again
         if not out.quiet:
-            click.echo(f"[{time.strftime('%H:%M:%S')}] File change detected; linting again.")
+            _echo(f"[{time.strftime('%H:%M:%S')}] File change detected; linting again.")
 
     if not out.quiet:
-        click.echo(f"[{time.strftime('%H:%M:%S')}] Watching {', '.join(paths)} for changes (Ctrl-C to stop).")
+        _echo(f"[{time.strftime('%H:%M:%S')}] Watching {', '.join(paths)} for changes (Ctrl-C to stop).")
     return watch(once, files, interval=interval, polls=polls, on_change=changed)
 
 
@@ -514,7 +711,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
         return found([result])
     kind = check.kind
     if kind is None:
-        raise click.UsageError(f"--stdin-filename {filename}: vllm-lint does not know this kind of file ({KNOWN_KINDS})")
+        raise _usage(f"--stdin-filename {filename}: vllm-lint does not know this kind of file ({KNOWN_KINDS})")
 
     if fix or show_diff:
         from linter.fixer import fixes_summary, unified_diff
@@ -523,7 +720,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
         if fixed is not None:
             src, outcome = fixed.src, fixed.outcome
             if outcome.error:
-                click.echo(printable(f"vllm-lint: {filename}: {outcome.error}"), err=True)
+                _echo(printable(f"vllm-lint: {filename}: {outcome.error}"), err=True)
             if show_fixes:
                 sys.stderr.write(fixes_summary([(filename, outcome.applied)], would=show_diff))
             remaining = [outcome.remaining] if outcome.remaining is not None else []
@@ -547,7 +744,7 @@ def _stdin(filename, settings, cfg, *, output_format, fix, show_diff, unsafe, fo
     if statistics:
         from linter.reporters.text import statistics as stats
 
-        click.echo(stats([result], output_format=output_format, color=out.color), nl=False, color=out.color)
+        _echo(stats([result], output_format=output_format, color=out.color), nl=False, color=out.color)
     else:
         out.report(output_format, [result])
     return found([result])
@@ -576,11 +773,11 @@ def _fix(candidates, settings_of, *, output_format: str, write: bool, unsafe: bo
 
     run = project.fix_tree(candidates, settings_of, unsafe=unsafe, write=write, roots=roots, screener=screener)
     for path, message in run.problems:
-        click.echo(printable(f"vllm-lint: {path}: {message}"), err=True)
+        _echo(printable(f"vllm-lint: {path}: {message}"), err=True)
     applied = run.applied
     if not write:
         diff = "".join(unified_diff(ff.path, ff.outcome.original, ff.outcome.fixed, ff.src.bom) for ff in run.files if ff.outcome.fixed != ff.outcome.original)
-        click.echo(_diff_text(diff, out), nl=False, color=out.color)
+        _echo(_diff_text(diff, out), nl=False, color=out.color)
         summary = fixes_summary(run.changed, would=True) if show_fixes else ""
         if show_fixes:
             sys.stderr.write(summary)
@@ -618,7 +815,7 @@ def _check(candidates, settings_of, output_format, statistics, cache=None, scree
     if statistics:
         from linter.reporters.text import statistics as stats
 
-        click.echo(stats(results, output_format=output_format, color=out.color), nl=False, color=out.color)
+        _echo(stats(results, output_format=output_format, color=out.color), nl=False, color=out.color)
     else:
         out.report(output_format, results)
     _leave_to_the_exit(results, candidates)
@@ -689,22 +886,22 @@ def _show_launches(candidates, settings_of, output_format: str = "json") -> int:
                 }
             )
     if output_format == "json":
-        click.echo(json_text(out, indent=2))
+        _echo(json_text(out, indent=2))
     elif output_format == "json-lines":
         for row in out:
-            click.echo(json_text(row))
+            _echo(json_text(row))
     else:
         for row in out:
             opts = " ".join(o["name"] + ("" if o["value"] is None else f" {o['value']}") for o in row["options"])
             pin = f", pinned {row['vllm_version']}" if row["vllm_version"] else ""
-            click.echo(printable(f"{row['file']}:{row['line']}:{row['column']}: {row['kind']} {row['entrypoint']} (checked against {row['checked_against']}{pin})"))
-            click.echo(f"    model: {printable(str(row['model']))}" + (f"\n    options: {printable(opts)}" if opts else ""))
+            _echo(printable(f"{row['file']}:{row['line']}:{row['column']}: {row['kind']} {row['entrypoint']} (checked against {row['checked_against']}{pin})"))
+            _echo(f"    model: {printable(str(row['model']))}" + (f"\n    options: {printable(opts)}" if opts else ""))
             if row["evidence"]:
-                click.echo(f"    evidence: {printable(str(row['evidence']))}" + ("" if row["strong"] else " (weak: reported, never edited)"))
+                _echo(f"    evidence: {printable(str(row['evidence']))}" + ("" if row["strong"] else " (weak: reported, never edited)"))
         for path in unread:
-            click.echo(f"{printable(path)}: no vLLM launch found (the file mentions vLLM)")
+            _echo(f"{printable(path)}: no vLLM launch found (the file mentions vLLM)")
         missed = unread_line(results)
-        click.echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}." + (f" {missed[0].upper()}{missed[1:]}." if missed else ""))
+        _echo(f"{len(out)} launch{'es' if len(out) != 1 else ''}." + (f" {missed[0].upper()}{missed[1:]}." if missed else ""))
     if unread and output_format in ("json", "json-lines"):
         sys.stderr.write(f"vllm-lint: {unread_line(results)}: {', '.join(map(printable, unread))}\n")
     return EXIT_CLEAN
@@ -730,12 +927,12 @@ def _list_options(version, output_format) -> int:
             for o in release.options
         ]
         if output_format == "json":
-            click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+            _echo(json.dumps(rows, indent=2, ensure_ascii=False))
         else:
             for row in rows:
-                click.echo(json.dumps(row, ensure_ascii=False))
+                _echo(json.dumps(row, ensure_ascii=False))
         return EXIT_CLEAN
-    click.echo(f"vLLM {release.name}: {len(release.options)} options")
+    _echo(f"vLLM {release.name}: {len(release.options)} options")
     for o in release.options:
         flags = ", ".join(o.names)
         extra = []
@@ -745,7 +942,7 @@ def _list_options(version, output_format) -> int:
             extra.append("{" + ",".join(str(c) for c in o.choices) + "}")
         if o.deprecated:
             extra.append("deprecated")
-        click.echo(f"  {flags}  [{' '.join(extra)}]" if extra else f"  {flags}")
+        _echo(f"  {flags}  [{' '.join(extra)}]" if extra else f"  {flags}")
     return EXIT_CLEAN
 
 
@@ -758,12 +955,12 @@ def _list_rules(output_format) -> int:
             {"code": r.code, "name": r.name, "summary": r.summary, "severity": r.severity.value, "default": r.default, "fixable": r.fixable, "versions": r.versions}
             for r in rules.values()
         ]
-        click.echo(json.dumps(rows, indent=2))
+        _echo(json.dumps(rows, indent=2))
         return EXIT_CLEAN
     for r in rules.values():
         marks = ("*" if r.fixable else " ") + (" " if r.default else "o")
-        click.echo(f"{r.code}  {marks} {r.name:<34} {r.summary} ({r.severity.value}; {r.versions})")
-    click.echo("\n* fixable   o off by default (enable with --extend-select)")
+        _echo(f"{r.code}  {marks} {r.name:<34} {r.summary} ({r.severity.value}; {r.versions})")
+    _echo("\n* fixable   o off by default (enable with --extend-select)")
     return EXIT_CLEAN
 
 
@@ -772,12 +969,12 @@ def _explain(code: str) -> int:
 
     rule = rule_for_code(code.upper())
     if rule is None:
-        raise click.UsageError(f"unknown rule {code!r}; `vllm-lint --list-rules` lists them")
-    click.echo(f"{rule.code} {rule.name}: {rule.summary}")
-    click.echo(f"Severity: {rule.severity.value}. Releases: {rule.versions}. Fixable: {'yes' if rule.fixable else 'no'}.\n")
-    click.echo(rule.doc)
+        raise _usage(f"unknown rule {code!r}; `vllm-lint --list-rules` lists them")
+    _echo(f"{rule.code} {rule.name}: {rule.summary}")
+    _echo(f"Severity: {rule.severity.value}. Releases: {rule.versions}. Fixable: {'yes' if rule.fixable else 'no'}.\n")
+    _echo(rule.doc)
     return EXIT_CLEAN
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()
