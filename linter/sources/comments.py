@@ -15,7 +15,6 @@ pip's rule.  A reader that parses the file anyway reports its comments itself
 from __future__ import annotations
 
 import io
-import tokenize
 
 from linter.sources import Comment, masked_stretch as _masked, shifted as _shifted
 
@@ -33,6 +32,8 @@ def dockerfile_comments(text: str) -> list[Comment]:
 
 
 def python_comments(text: str) -> list[Comment]:
+    import tokenize  # (here: a run without Python files needs none of it)
+
     starts = [0]
     for i, c in enumerate(text):
         if c == "\n":

@@ -10,7 +10,6 @@ Fix safety, Versions).
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class Rule(Record):
-    __slots__ = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "doc", "scope", "module", "_check")
+    __slots__ = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "_doc", "scope", "module", "_check")
     _shown = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "doc", "scope", "module")
 
     code: str
@@ -38,7 +37,7 @@ class Rule(Record):
     until: str | None  # first release it no longer applies to (exclusive)
     default: bool  # selected unless the user opts in
     fixable: bool
-    doc: str
+    _doc: str  # the page as written (:attr:`doc`)
     # "launch": the check sees one launch at a time; "file": all launches of a file.
     # A rule without a check (input problems, unused suppressions) is stamped by the
     # pipeline stage that finds its problems (:meth:`stamp`).
@@ -55,10 +54,19 @@ class Rule(Record):
         self.until = until
         self.default = default
         self.fixable = fixable
-        self.doc = doc
+        self._doc = doc
         self.scope = scope
         self.module = module
         self._check = _check
+
+    @property
+    def doc(self) -> str:
+        """The rule's page: its module's docstring unless given, as :func:`inspect.cleandoc`
+        cleans a docstring (imported by the few that read a page, not by every run that
+        registers the rules: inspect and what it imports were 3 ms of a one-file run)."""
+        import inspect
+
+        return inspect.cleandoc(self._doc)
 
     def applies_to(self, version: Version) -> bool:
         if self.since is not None and version < Version(self.since):
@@ -147,8 +155,8 @@ def register(rule: Rule) -> Rule:
     # read every source file on the stack: a third of a second per run)
     caller = sys._getframe(1).f_globals
     rule.module = rule.module or caller.get("__name__", "")
-    if not rule.doc:
-        rule.doc = inspect.cleandoc(caller.get("__doc__") or "")
+    if not rule._doc:
+        rule._doc = caller.get("__doc__") or ""
     _REGISTRY[rule.code] = rule
     return rule
 
@@ -158,8 +166,12 @@ def rule_modules() -> list[str]:
     family of codes, each); its subpackages (``_lib``) hold what rules share.  The names
     ``pkgutil.iter_modules`` gives for modules, without importing pkgutil (a one-file run
     asks this to trust the rule index)."""
+    from importlib.machinery import all_suffixes
+
     import rules
 
+    # the test of inspect.getmodulename, without importing inspect: the longest suffix first
+    suffixes = sorted(all_suffixes(), key=len, reverse=True)
     names = set()
     for folder in rules.__path__:
         try:
@@ -167,7 +179,7 @@ def rule_modules() -> list[str]:
         except OSError:
             continue
         for entry in entries:
-            name = inspect.getmodulename(entry)  # None for a folder: a subpackage
+            name = next((entry[: -len(s)] for s in suffixes if entry.endswith(s)), None)  # None for a folder: a subpackage
             if name and name != "__init__" and "." not in name:
                 names.add(f"rules.{name}")
     return sorted(names)
