@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 
 class Rule(Record):
-    __slots__ = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "_doc", "scope", "module", "_check")
+    _fields = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "doc", "scope", "module", "_check")
+    __slots__ = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "_page", "scope", "module", "_check")  # (``doc``: ``_page``)
     _shown = ("code", "name", "summary", "severity", "since", "until", "default", "fixable", "doc", "scope", "module")
 
     code: str
@@ -37,7 +38,7 @@ class Rule(Record):
     until: str | None  # first release it no longer applies to (exclusive)
     default: bool  # selected unless the user opts in
     fixable: bool
-    _doc: str  # the page as written (:attr:`doc`)
+    doc: str  # the page (kept as written, cleaned when read)
     # "launch": the check sees one launch at a time; "file": all launches of a file.
     # A rule without a check (input problems, unused suppressions) is stamped by the
     # pipeline stage that finds its problems (:meth:`stamp`).
@@ -54,7 +55,7 @@ class Rule(Record):
         self.until = until
         self.default = default
         self.fixable = fixable
-        self._doc = doc
+        self.doc = doc
         self.scope = scope
         self.module = module
         self._check = _check
@@ -66,7 +67,11 @@ class Rule(Record):
         registers the rules: inspect and what it imports were 3 ms of a one-file run)."""
         import inspect
 
-        return inspect.cleandoc(self._doc)
+        return inspect.cleandoc(self._page)
+
+    @doc.setter
+    def doc(self, text: str) -> None:
+        self._page = text
 
     def applies_to(self, version: Version) -> bool:
         if self.since is not None and version < Version(self.since):
@@ -155,8 +160,8 @@ def register(rule: Rule) -> Rule:
     # read every source file on the stack: a third of a second per run)
     caller = sys._getframe(1).f_globals
     rule.module = rule.module or caller.get("__name__", "")
-    if not rule._doc:
-        rule._doc = caller.get("__doc__") or ""
+    if not rule._page:
+        rule.doc = caller.get("__doc__") or ""
     _REGISTRY[rule.code] = rule
     return rule
 
