@@ -21,7 +21,7 @@ import click
 import pytest
 
 from linter import cli
-from tests.rules.lint_helpers import have
+from tests.rules.lint_helpers import have, k8s
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -183,17 +183,7 @@ exec vllm serve Qwen/Qwen3-8B \\
   --enable-mamba-fine-grained-prefix-cache \\
   --max-model-len 32768
 """
-MANIFEST = """apiVersion: apps/v1
-kind: Deployment
-metadata: {name: vllm}
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.30.0
-          args: ["--model", "Qwen/Qwen3-8B", "--mamba-cache-mode", "all", "--disable-log-requests"]
-"""
+MANIFEST = k8s("--model", "Qwen/Qwen3-8B", "--mamba-cache-mode", "all", "--disable-log-requests")
 
 FAST = "import sys; sys.argv[0] = 'vllm-lint'; from linter.cli import run; run()"
 CLICK = "import sys; sys.argv[0] = 'vllm-lint'; from linter.cli import command; command().main()"

@@ -22,7 +22,7 @@ from linter.fixer import fix_source
 from linter.kinds import KINDS, Kind
 from linter.source_file import SourceFile
 from rules._lib.base import all_rules
-from tests.rules.lint_helpers import have
+from tests.rules.lint_helpers import have, k8s
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE_KINDS = {name for name, row in KINDS.items() if row.reader is not None}
@@ -32,18 +32,7 @@ FILES = {
     "serve.sh": "#!/bin/bash\nexec vllm serve Qwen/Qwen3-8B --max-model-len 8192\n",
     "start": "#!/usr/bin/env bash\nvllm serve m --port 8000\n",
     "Dockerfile.gpu": "FROM vllm/vllm-openai:v0.30.0\nCMD [\"--model\", \"Qwen/Qwen3-8B\", \"--max-model-len\", \"8192\"]\n",
-    "deploy.yaml": textwrap.dedent("""\
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: vllm}
-        spec:
-          template:
-            spec:
-              containers:
-                - name: vllm
-                  image: vllm/vllm-openai:v0.30.0
-                  args: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
-        """),
+    "deploy.yaml": k8s("--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"),
     "compose.yaml": textwrap.dedent("""\
         services:
           vllm:

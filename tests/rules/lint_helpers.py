@@ -41,6 +41,25 @@ def only(result, code: str):
     return found[0]
 
 
+K8S = """apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: qwen}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.30.0
+          args:
+{args}
+"""
+
+
+def k8s(*args: str) -> str:
+    """A Deployment whose vLLM container (vllm/vllm-openai:v0.30.0) has ``args``."""
+    return K8S.format(args="\n".join(f"            - {a}" for a in args))
+
+
 def fixed(tmp_path: Path, name: str, text: str, kind: str, target: str, unsafe: bool = False) -> str:
     settings = Settings(target=Version(target))
     src = SourceFile(str(tmp_path / name), text)

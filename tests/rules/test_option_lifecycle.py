@@ -2,27 +2,9 @@
 
 import pytest
 
-from tests.rules.lint_helpers import codes, fixed, flagged, have, lint, only
+from tests.rules.lint_helpers import codes, fixed, flagged, have, k8s, lint, only
 
 pytestmark = pytest.mark.skipif(not have("0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"), reason="inventories not generated")
-
-K8S = """apiVersion: apps/v1
-kind: Deployment
-metadata: {{name: qwen}}
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.30.0
-          args:
-{args}
-"""
-
-
-def k8s(*args):
-    return K8S.format(args="\n".join(f"            - {a}" for a in args))
-
 
 def test_removed_option_in_shell_names_last_release(tmp_path):
     r = lint(tmp_path, "serve.sh", "vllm serve m \\\n  --swap-space 16 \\\n  --port 8000\n", "shell", "0.32")
