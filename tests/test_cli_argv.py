@@ -68,6 +68,8 @@ COMMON = [
     ["--show-settings", "deploy/serve.sh"],
     ["--changes-format", "markdown", "."],
     ["--target-version", "0.32", "--target-version", "0.31", "."],  # the last one wins, as click's
+    ["serve\udcff.sh", "--config=ci\udcff.toml"],  # names that are not UTF-8 (as Python decodes argv)
+    ["--select", "VL1", "a=b.yaml"],
 ]
 
 LEFT_TO_CLICK = [
