@@ -15,12 +15,14 @@ head``) ends the run quietly.
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import io
 import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 # A run allocates millions of small objects and leaves few cycles: with the collector's
 # defaults (a collection every 700 allocations, the older generations' every 10 of those) it
@@ -297,19 +299,31 @@ def run() -> None:
     A command line that :func:`_read_argv` reads runs without click, which is imported only
     to show a usage error as its command would; any other goes to the click command
     (:func:`command`)."""
-    global _ENDS_AFTER_RUN
     argv = sys.argv[1:]
     params = _read_argv(argv)
     if params is None:
         command().main()  # (ends the process: Command.main)
         return
+
+    def read_here() -> None:
+        try:
+            _command(**params)
+        except Exception as exc:  # noqa: BLE001 - what _command lets through: click's usage errors
+            sys.exit(_usage_shown(exc, argv))
+
+    _to_the_end(read_here)
+
+
+def _to_the_end(call: Callable[[], object]) -> None:
+    """Run ``call`` as what the process does last (the process's run, by either reading of its
+    command line) and end the process with the exit code it raises (:func:`_exit_now`); never
+    returns.  The run knows it ends the process (:func:`_leave_to_the_exit`)."""
+    global _ENDS_AFTER_RUN
     _ENDS_AFTER_RUN = True
     try:
-        _command(**params)
+        call()
     except SystemExit as exc:
         _exit_now(exc.code)
-    except Exception as exc:  # noqa: BLE001 - what _command lets through: click's usage errors
-        _exit_now(_usage_shown(exc, argv))
     _exit_now(EXIT_CLEAN)
 
 
@@ -336,17 +350,13 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_COMMAND: list = []  # the click command, once built
-
-
+@functools.cache
 def command():
     """The ``vllm-lint`` command as click declares it, from :data:`OPTIONS`: its help, its
     usage errors, and every command line that :func:`run` does not read itself (``-h``,
     ``--version``, ``--changes OLD NEW``, ``server``, anything unusual or wrong) go through
     it; so do the tests' ``CliRunner`` and a program that calls ``linter.cli.main``.  What it
     runs is :func:`_command`.  Built (and click imported) on first use."""
-    if _COMMAND:
-        return _COMMAND[0]
     import click
 
     class Command(click.Command):
@@ -355,7 +365,6 @@ def command():
         linted as ``./server``."""
 
         def main(self, args=None, *rest, **kwargs):
-            global _ENDS_AFTER_RUN
             argv = list(sys.argv[1:] if args is None else args)
             if argv[:1] == ["server"]:
                 gc.set_threshold(*GC_DEFAULTS)
@@ -367,12 +376,7 @@ def command():
                 sys.exit(serve(argv[1:]))
             if args is not None or not kwargs.get("standalone_mode", True):
                 return super().main(args, *rest, **kwargs)  # called as a function (tests, a program embedding it)
-            _ENDS_AFTER_RUN = True
-            try:
-                super().main(args, *rest, **kwargs)
-            except SystemExit as exc:
-                _exit_now(exc.code)
-            _exit_now(EXIT_CLEAN)
+            _to_the_end(lambda: super(Command, self).main(args, *rest, **kwargs))
 
     def print_version(ctx, _param, value) -> None:
         if not value or ctx.resilient_parsing:
@@ -402,7 +406,6 @@ def command():
         """
         _command(**params)
 
-    _COMMAND.append(main)
     return main
 
 
