@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from packaging.version import Version
 
 from linter import kinds, source_file
-from linter.cache import RACY_SECONDS
+from linter.cache import RACY_SECONDS, VLLM_WORD_FOUND
 from linter.diagnostic import Diagnostic, Edit, Fix, Severity
 from linter.discovery import words_in
 from linter.launch import Span
@@ -319,7 +319,9 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
     cache = _STATE["cache"]
     _key, hit = _cached(cache, path, kind, prefilter, digest)
     if hit is None:
-        return _Known(digest) if digest else _MISS  # unchanged: its digest is known (a new --target-version)
+        if not digest:
+            return _MISS
+        return _Known(digest, might == VLLM_WORD_FOUND)  # unchanged: its digest is known (a new --target-version)
     if not hit:
         return None
     if not hit.get("d"):
@@ -332,12 +334,15 @@ def _from_index(path: str, kind: str, prefilter: bool, signature):
 
 
 class _Known:
-    """Not answered by the cache, but unchanged since the stat index recorded its digest."""
+    """Not answered by the cache, but unchanged since the stat index recorded its digest, and
+    (``word``) whether its screening then found a vLLM word in it (its row's
+    :data:`~linter.discovery.VLLM_WORD_FOUND`): then it is not screened again."""
 
-    __slots__ = ("digest",)
+    __slots__ = ("digest", "word")
 
-    def __init__(self, digest: str):
+    def __init__(self, digest: str, word: bool = False):
         self.digest = digest
+        self.word = word
 
 
 def lint_one(path: str, kind: str, prefilter: bool, signature=None):
@@ -347,12 +352,16 @@ def lint_one(path: str, kind: str, prefilter: bool, signature=None):
     return done if done is not None else _lint_read(path, kind, prefilter, *read)
 
 
-def _screen_one(path: str, kind: str, prefilter: bool, signature=None, known: str | None = None):
+def _screen_one(path: str, kind: str, prefilter: bool, signature=None, known: str | None = None, word: bool = False):
     """The cheap half of :func:`lint_one`: read the file and screen it.  (its answer, None) when
     that settles it (screened out, unreadable, or in the cache), else (None, (bytes, digest, stat
     index update)) for :func:`_lint_read`.  ``known``: the digest of the file's bytes, from its
     unchanged stat index row (:class:`_Known`): not computed again (a multi-megabyte manifest's
-    is 1 ms a megabyte); the screening is, as its needles depend on the settings."""
+    is 1 ms a megabyte).  ``word``: a vLLM word is known to be in these bytes (that row's
+    screening found one, or this run's :class:`Screener` did): not screened again, since no
+    needle the settings add can change that answer; otherwise the screening is, as its
+    needles depend on the settings (three multi-megabyte manifests screened again were 4% of
+    a new ``--target-version``'s run on bench/run.py's platform tree)."""
     from linter.engine import lint_file
 
     settings, cache = _STATE["settings"], _STATE.get("cache")
@@ -367,22 +376,24 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None, known: st
     data = _read(path)
     if data is None:  # too big or unreadable: lint_file says which, as a diagnostic
         return (_pack(lint_file(path, kind, settings, _rules(), prefilter=prefilter), None), (None, None, None)), None
-    from linter.discovery import image_needles, might_launch
+    from linter.discovery import image_needles, screening
 
-    # The stat index records the screening: True (a vLLM word, or a build word ``docker build``...
-    # when the tree builds a vLLM image), False (neither), or None (no vLLM word; the build words
-    # were not looked for, since no Dockerfile of the tree builds FROM a vLLM image: most files
-    # hold some ``build``, and the five build needles cost more than the vLLM words).  A file
-    # kept only by those words is read when the tree builds one, and a None row is screened
-    # again then (:func:`_from_index`).
+    # The stat index records the screening: VLLM_WORD_FOUND (a vLLM word: so whatever the
+    # settings), True (no vLLM word, but a build word ``docker build``... when the tree builds a
+    # vLLM image, or a configured image's name; or a kind that is not screened), False
+    # (neither), or None (no vLLM word; the build words were not looked for, since no
+    # Dockerfile of the tree builds FROM a vLLM image: most files hold some ``build``, and the
+    # five build needles cost more than the vLLM words).  A file kept only by those words is
+    # read when the tree builds one, and a None row is screened again then (:func:`_from_index`).
     if not screened:
         indexed = might = True
+    elif word:
+        indexed = might = VLLM_WORD_FOUND
     elif settings.built_images:
-        indexed = might = might_launch(data, image_needles(settings.vllm_images, True))
-    elif might_launch(data, image_needles(settings.vllm_images, False)):
-        indexed = might = True
+        indexed = might = screening(data, image_needles(settings.vllm_images, True))
     else:
-        indexed, might = None, False
+        found = screening(data, image_needles(settings.vllm_images, False))
+        indexed, might = (found, found) if found else (None, False)
     digest = (known or cache.digest(data)) if cache is not None and indexed else ""
     update = _index_update(cache, path, signature, digest, indexed)
     if not might:
@@ -390,7 +401,7 @@ def _screen_one(path: str, kind: str, prefilter: bool, signature=None, known: st
     return None, (data, digest, update)
 
 
-def _index_update(cache, path: str, signature, digest: str, indexed: bool | None, racy: float | None = None):
+def _index_update(cache, path: str, signature, digest: str, indexed: str | bool | None, racy: float | None = None):
     """The stat index row of a screened file, ``(path, row)`` (see :meth:`linter.cache.Cache.note_file`),
     or None: no cache, no signature, or changed too recently to be trusted (``racy``: the
     mtime in ns from which it is, :data:`RACY_SECONDS` before now by default)."""
@@ -695,7 +706,7 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             if fast is _MISS:
                 rest.append(job)
             elif type(fast) is _Known:
-                rest.append((*job, fast.digest))
+                rest.append((*job, fast.digest, fast.word))
             else:
                 packed.append((job[0], fast, (None, None, None)))
         jobs_left = rest
@@ -709,6 +720,8 @@ def lint_many(candidates, settings, rules, *, cache=None, processes: int | None 
             _warm_up(settings, {job[2] for job in jobs_left})
         flags = screener.flags()
         jobs_left = _screened(jobs_left, flags, settings, cache, packed)
+        # the files it found a vLLM word in are not screened again when they are read to be linted
+        jobs_left = [(*job, None, True) if len(job) == 5 and flags.get(job[1]) == VLLM_WORD else job for job in jobs_left]
     if cache is not None and jobs_left:
         cache.load_extractions()  # before the shares fork: their processes inherit it
     progress = _Progress(len(jobs_left))
@@ -813,11 +826,11 @@ def _weight(job, cache, flag: int | None = None) -> int:
     """The work of ``job`` for the processes: its bytes (to read, screen and lint) plus
     :data:`PER_FILE`, and :data:`LINT_WEIGHT` more when the screener found a word in it
     (``flag``: it is linted); only :data:`PER_FILE` when its digest is known unchanged
-    (:class:`_Known`, the job's sixth item) and the cache holds its extraction (a new
-    ``--target-version``: only the rules are left)."""
+    (:class:`_Known`, the job's sixth item; the seventh says a vLLM word is known to be in it)
+    and the cache holds its extraction (a new ``--target-version``: only the rules are left)."""
     if flag == VLLM_WORD or flag == BUILD_WORD:
         return _weight(job, cache) + LINT_WEIGHT
-    if len(job) > 5 and cache.get_extraction(cache.extraction_key(job[1], job[2], job[5], images_key(_STATE["settings"]))) is not None:
+    if len(job) > 5 and job[5] and cache.get_extraction(cache.extraction_key(job[1], job[2], job[5], images_key(_STATE["settings"]))) is not None:
         return PER_FILE
     sig = job[4]
     if sig is None:

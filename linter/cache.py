@@ -61,11 +61,15 @@ import os
 from linter.hashes import blake2b
 from linter.records import field_names
 
-FORMAT = 3  # bump when the entry layout changes (2: ctime and device in every signature; 3: the stat index in a file of its own)
+# bump when the entry layout changes (2: ctime and device in every signature; 3: the stat index in a
+# file of its own; 4: a stat index row says when its screening found a vLLM word, VLLM_WORD_FOUND)
+FORMAT = 4
 MAX_PACK_BYTES = 512 * 1024 * 1024
 DIRNAME = ".vllm-lint-cache"
 PACK = "cache.json"  # the entries (of results; of extractions, in the extractions' folder)
 INDEX = "index.json"  # the stat index of the version folder
+# a screening that found a vLLM word (:func:`linter.discovery.screening`), as a stat index row records it
+VLLM_WORD_FOUND = "vllm"
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _WATCHED = ("linter", "rules")  # walked, sub-folders included
 
@@ -457,12 +461,13 @@ def _valid_entries(entries: dict) -> dict:
 
 def _valid_row(row) -> bool:
     """A stat index row: [size, mtime_ns, ctime_ns, inode, device, digest, might launch] (might
-    launch: True, False, or None when only the build words were not looked for: linter.batch._screen_one)."""
+    launch: :data:`VLLM_WORD_FOUND`, True, False, or None when only the build words were not
+    looked for: linter.batch._screen_one)."""
     # ``type(v) is int``: JSON gives ints and bools exactly these types (a bool is no size)
     return (
         type(row) is list and len(row) == 7
         and type(row[0]) is int and type(row[1]) is int and type(row[2]) is int and type(row[3]) is int and type(row[4]) is int
-        and type(row[5]) is str and (row[6] is None or type(row[6]) is bool)
+        and type(row[5]) is str and (row[6] is None or type(row[6]) is bool or row[6] == VLLM_WORD_FOUND)
     )
 
 

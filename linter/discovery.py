@@ -30,7 +30,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Literal
 
-from linter.cache import stat_signature
+from linter.cache import VLLM_WORD_FOUND, stat_signature
 from linter.kinds import classify
 from linter.lazy_re import lazy_re
 from linter.records import Frozen, _set, setters
@@ -163,13 +163,23 @@ def might_launch(data: bytes | bytearray | memoryview, needles: tuple = ()) -> b
 
     Lower-cases at most about 1 MiB at a time, so a big buffer is never copied whole.
     """
+    return bool(screening(data, needles))
+
+
+def screening(data: bytes | bytearray | memoryview, needles: tuple = ()) -> str | bool:
+    """:func:`might_launch`'s answer, and why: :data:`VLLM_WORD_FOUND` (``"vllm"``, as the stat
+    index records it) when ``data`` holds a vLLM word, the one answer no settings change; True
+    when it holds none but one of ``needles`` (which come from the ``vllm-images`` patterns
+    and the tree's Dockerfiles: the answer holds only for them); False when it holds neither."""
     for start in range(0, len(data), _CHUNK):
         chunk = data[start : start + _CHUNK + _OVERLAP]  # a word across two chunks is still seen
         if isinstance(chunk, memoryview):
             chunk = chunk.tobytes()
         chunk = chunk.lower()
-        if _vllm_word_in(chunk) or any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
-            return True
+        if _vllm_word_in(chunk):
+            return VLLM_WORD_FOUND
+        if any((n in chunk) if isinstance(n, bytes) else n(chunk) for n in needles):
+            return True  # (a vLLM word further on is not looked for: True is the answer that asks again)
     return False
 
 

@@ -104,6 +104,23 @@ def test_might_launch() -> None:
     assert not might_launch(b"helm install film realm --set llm=false lmcach")
 
 
+def test_screening_says_whether_a_vllm_word_or_only_a_needle_kept_the_file() -> None:
+    """The answer the stat index records: a vLLM word (which no settings change), or only a
+    needle the settings gave (a ``vllm-images`` name, a build word), or neither."""
+    from linter.discovery import VLLM_WORD_FOUND, image_needles, screening
+
+    needles = image_needles(("registry.example.com/ml/serve*",), True)
+    assert screening(b"image: vllm/vllm-openai:v0.30.0\n", needles) == VLLM_WORD_FOUND == "vllm"
+    assert screening("VLLM_USE_V1=1".encode("utf-16"), needles) == VLLM_WORD_FOUND  # (BOM-marked UTF-16)
+    assert screening(b"image: registry.example.com/ml/serve:2.1\n", needles) is True
+    assert screening(b"docker build -t acme/chat .\n", needles) is True
+    assert screening(b"docker build -t acme/chat .\n") is False  # no tree image: no build needle
+    assert screening(b"image: nginx\n", needles) is False
+    # a needle in the first MiB and a vLLM word further on: True, the answer that is asked again
+    assert screening(b"docker build -t x .\n" + b"#" * (2 << 20) + b"\nvllm serve m\n", needles) is True
+    assert screening(b"#" * (2 << 20) + b"\nvllm serve m\n") == VLLM_WORD_FOUND
+
+
 def test_might_launch_agrees_with_the_words() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -257,6 +258,67 @@ def test_fix_and_diff_with_the_screener_print_and_write_what_they_do_without_it(
     assert any("deploy_" in p for p in with_flags) == builds  # `docker build`: screened out unless a vLLM image is built
     assert any(n in p for p in without for n in no_word)
     assert all(without.count(p) == 3 for p in without if any(n in p for n in no_word))  # once in each of the three runs
+
+
+def _screenings(monkeypatch) -> list[bytes]:
+    """The bytes each screening of this process is asked about (:func:`linter.discovery.screening`,
+    which :func:`batch._screen_one` calls), from now on."""
+    from linter import discovery
+
+    asked: list[bytes] = []
+    real = discovery.screening
+    monkeypatch.setattr(discovery, "screening", lambda data, needles=(): asked.append(bytes(data)) or real(data, needles))
+    return asked
+
+
+def test_a_file_the_screener_found_a_vllm_word_in_is_not_screened_again(tmp_path, monkeypatch, starts):
+    """The files the screener found a vLLM word in are read to be linted but not screened
+    again (no needle the settings add changes that answer); those it found only a build word
+    in are, with the build words of the tree's vLLM image.  The stat index records each
+    answer as the run without the screener does: a vLLM word as such."""
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(batch, "SPLIT_BYTES", 1 << 40)  # linted in this process, where the screenings are seen
+    monkeypatch.setattr(batch, "SHARE_AFTER", 1e9)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(cache))
+    asked = _screenings(monkeypatch)
+    got = _run("--output-format", "concise", ".")
+    assert starts
+    files = {p: Path(p).read_bytes() for p in ("k8s/deploy.yaml", "k8s/wide.yaml", "scripts/build_and_run.sh", "compose.yaml")}
+    assert files["k8s/deploy.yaml"] not in asked and files["k8s/wide.yaml"] not in asked
+    assert files["scripts/build_and_run.sh"] in asked and files["compose.yaml"] in asked  # a build word only: screened here
+    rows = _index(cache)
+    assert rows["k8s/deploy.yaml"][6] == rows["k8s/wide.yaml"][6] == "vllm"
+    assert rows["scripts/build_and_run.sh"][6] is True
+    # without the screener, this process screens them all, to the same output and rows
+    shutil.rmtree(cache)
+    asked.clear()
+    monkeypatch.setattr(batch, "SCREEN_AFTER", 10**9)
+    assert _run("--output-format", "concise", ".") == got
+    assert files["k8s/deploy.yaml"] in asked and files["k8s/wide.yaml"] in asked
+    assert _index(cache) == rows
+
+
+def test_a_new_target_screens_again_only_the_files_without_a_vllm_word(tmp_path, monkeypatch):
+    """A new ``--target-version`` reads the unchanged files that hold a launch again, but screens
+    only those the stat index says were kept by another needle (a ``vllm-images`` pattern, a
+    build word), whose answer depends on the settings; its output is an uncached run's."""
+    _tree(tmp_path)
+    (tmp_path / "vllm-lint.toml").write_text('vllm-images = ["registry.example.com/ml/serve"]\n')
+    os.utime(tmp_path / "vllm-lint.toml", (os.stat(tmp_path / "k8s").st_mtime,) * 2)
+    monkeypatch.chdir(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(cache))
+    _run("--output-format", "concise", ".")
+    rows = _index(cache)
+    assert rows["k8s/deploy.yaml"][6] == "vllm" and rows["k8s/vendor-pod.yaml"][6] is True and rows["scripts/build_and_run.sh"][6] is True
+    asked = _screenings(monkeypatch)
+    got = _run("--target-version", "0.31", "--output-format", "concise", ".")
+    assert "k8s/vendor-pod.yaml" in got[1] and "k8s/deploy.yaml" in got[1]
+    assert Path("k8s/deploy.yaml").read_bytes() not in asked and Path("k8s/wide.yaml").read_bytes() not in asked
+    assert Path("k8s/vendor-pod.yaml").read_bytes() in asked and Path("scripts/build_and_run.sh").read_bytes() in asked
+    assert got == _run("--no-cache", "--target-version", "0.31", "--output-format", "concise", ".")
 
 
 def test_a_file_over_the_size_limit_is_left_to_the_run_which_reports_it(tmp_path, monkeypatch, starts):

@@ -243,6 +243,29 @@ def test_stat_index_serves_unchanged_files_and_notices_edits(tree):
     assert edited != expected
 
 
+def test_a_stat_index_row_says_a_vllm_word_only_as_the_screening_writes_it(tree):
+    """A row's screening is ``"vllm"`` (a vLLM word), True, False or None; a row with any other
+    value is not read (that file is read and screened again), and the output stays an uncached run's."""
+    from linter.cache import VLLM_WORD_FOUND
+
+    for p in tree.rglob("*"):
+        if p.is_file():
+            os.utime(p, (1_600_000_000, 1_600_000_000))
+    expected = run("--no-cache", "--output-format", "concise", ".")
+    assert run("--output-format", "concise", ".") == expected
+    index_file = next((tree / DIRNAME).glob("v*/index.json"))
+    rows = json.loads(index_file.read_text())["files"]
+    serve = os.path.join("examples", "deploy", "serve.sh")
+    assert rows[serve][6] == VLLM_WORD_FOUND
+    pack = json.loads(index_file.read_text())
+    pack["files"][serve] = [*rows[serve][:6], "maybe"]
+    index_file.write_text(json.dumps(pack))
+    cache = Cache(str(tree / DIRNAME))
+    assert serve not in cache.load() and len(cache.load()) == len(rows) - 1
+    assert run("--target-version", "0.30", "--output-format", "concise", ".") == run("--no-cache", "--target-version", "0.30", "--output-format", "concise", ".")
+    assert run("--output-format", "concise", ".") == expected
+
+
 def test_a_model_added_to_the_hugging_face_cache_changes_the_key(tree, monkeypatch):
     """VL802/VL803 read config.json from the local HF cache: entries stored before a download are not used after it."""
     hub = tree / "hf-hub"
