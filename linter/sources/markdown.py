@@ -259,9 +259,25 @@ _PROMPT = re.compile(r"(?:\([^()\n]*\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s*)?
 
 
 def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
-    """Command lines of a console session, prompts dropped; output lines dropped."""
+    """Command lines of a console session, prompts dropped; output lines dropped.
+
+    A bare ``# `` is a root prompt or a comment: its line (with the lines it continues onto) is
+    a command only when bash parses it on its own.  A comment that does not parse (``# Don't
+    forget the token``: a quote never closed; ``# Options for serve.sh (vllm serve --config
+    x.yaml)``, a diff's context line) would otherwise break the session's parse, hiding the
+    commands after it and making a parse error of prose."""
     ranges: list[tuple[int, int]] = []
+    command: list[tuple[int, int]] = []  # the ranges of the command being read
+    bare = False  # its prompt is a bare ``# ``
     continuing = False
+
+    def close() -> None:
+        if command and (not bare or shell.parses("\n".join(text[a:b] for a, b in command))):
+            ranges.extend(command)
+        command.clear()
+
+    from linter.sources import shell
+
     for a, b in block.lines:
         line = text[a:b]
         stripped = line.lstrip()
@@ -269,13 +285,16 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
         if continuing:
             if stripped.startswith("> "):  # the PS2 prompt of a continued line
                 lead += 2
-            ranges.append((a + lead, b))
+            command.append((a + lead, b))
             continuing = line.rstrip().endswith("\\")
             continue
         m = _PROMPT.match(stripped)
         if m is not None:
-            ranges.append((a + lead + m.end(), b))
+            close()
+            bare = m.end() == 2 and stripped.startswith("# ")
+            command.append((a + lead + m.end(), b))
             continuing = line.rstrip().endswith("\\")
+    close()
     return ranges
 
 

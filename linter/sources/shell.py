@@ -46,7 +46,7 @@ from linter.sources.placed import PlacedText
 from linter.sources.shell_words import TooComplex, Word, WordEvaluator, copy_word
 from linter.sources.words import SHELLS, kept_env, nearest_pin, shell_script_index
 
-__all__ = ["extract", "extract_script", "pip_pins_in_words"]
+__all__ = ["extract", "extract_script", "parses", "pip_pins_in_words"]
 
 
 def _bash_grammar():
@@ -110,6 +110,13 @@ def _deeper_than(root: _ts.Node, limit: int) -> int | None:
 
 def _parser() -> _ts.Parser:
     return _ts.Parser(_LANGUAGE)
+
+
+def parses(text: str) -> bool:
+    """Whether bash parses ``text`` without an error: what tells a documentation comment
+    (``# Don't forget the token``, ``# Options for serve.sh (vllm serve --config x.yaml)``)
+    from a command after a bare ``# `` root prompt (:mod:`linter.sources.markdown`)."""
+    return not _parser().parse(_final_continuation_blanked(text.encode("utf-8", "surrogatepass"))).root_node.has_error
 
 
 _FINAL_CONTINUATION = lazy_re(rb"(?<!\\)\\\r?\n\s*\Z")

@@ -235,6 +235,62 @@ def test_log_lines_naming_vllm_serve_are_no_parse_error(tmp_path) -> None:
     assert codes(lint(tmp_path, "deploy.md", broken, "markdown", target="0.33")).count("VL001") == 1
 
 
+SESSION = """\
+# Serving Qwen3
+
+```console
+# Don't forget the token: the gated weights need it
+$ export HF_TOKEN=hf_xxx VLLM_LOGGING_LEVEL=INFO
+$ vllm serve Qwen/Qwen3-8B --max-num-seq 8 --port 8000
+```
+
+What `--diff` prints for the config file:
+
+```console
+$ vllm-lint --diff deploy/
+--- a/deploy/serve-config.yaml
++++ b/deploy/serve-config.yaml
+@@ -1,3 +1,3 @@
+ # Options for serve.sh (vllm serve --config serve-config.yaml)
+-max-num-seqs: 64
++max-num-seqs: 32
+```
+
+As root in the container:
+
+```console
+# then restart the server
+# VLLM_LOGGING_LEVEL=DEBUG vllm serve Qwen/Qwen3-8B \\
+    --max-model-len 8192
+```
+"""
+
+
+def test_a_bare_hash_line_that_does_not_parse_is_a_comment_not_a_broken_command(tmp_path) -> None:
+    """A bare ``# `` in a session is a root prompt or a comment.  A comment (a quote never
+    closed, prose in parentheses, a diff's context line) is no command: it neither hides the
+    commands after it nor is a parse error, and the prose naming ``vllm serve`` is no launch.
+    A root command that parses is still read, with the line it continues onto."""
+    from tests.rules.lint_helpers import codes, lint
+
+    src = SourceFile.from_text("README.md", SESSION)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [[t.value for t in launch.args] for launch in ex.launches] == [
+        ["Qwen/Qwen3-8B", "--max-num-seq", "8", "--port", "8000"],
+        ["Qwen/Qwen3-8B", "--max-model-len", "8192"],
+    ]
+    assert [(e.name.value, e.value.value) for e in ex.launches[0].env] == [("VLLM_LOGGING_LEVEL", "INFO")]  # the export after the comment
+    assert [(e.name.value, e.value.value) for e in ex.launches[1].env] == [("VLLM_LOGGING_LEVEL", "DEBUG")]
+    result = lint(tmp_path, "README.md", SESSION, "markdown", target="0.33")
+    assert "VL001" not in codes(result) and "VL201" in codes(result)  # the command after the comment is checked
+    # a command after a ``$ `` prompt that does not parse is still a lost launch, reported once
+    broken = SESSION.replace("--max-num-seq 8 --port 8000", "--chat-template 'unclosed")
+    assert codes(lint(tmp_path, "README.md", broken, "markdown", target="0.33")).count("VL001") == 1
+
+
 PY_GUIDE = """\
 # Offline inference with vLLM
 
