@@ -55,7 +55,7 @@ class TooComplex(Exception):
 
 
 class Assignment(Record):
-    __slots__ = ("name", "start", "scalar", "array", "branches", "union")
+    __slots__ = ("name", "start", "scalar", "array", "branches", "union", "appended")
 
     name: str
     start: int  # script offset of the assignment
@@ -64,14 +64,17 @@ class Assignment(Record):
     # script ranges of the branches, loops and ``&&``/``||`` sides the assignment stands in
     branches: list[tuple[int, int]]
     union: list[Word] | None  # values from several branches (see ``_resolve``)
+    # ``A+=(...)``: the elements it appends (``array`` is then the whole array after it)
+    appended: list[Word] | None
 
-    def __init__(self, name, start, scalar=None, array=None, branches=None, union=None):
+    def __init__(self, name, start, scalar=None, array=None, branches=None, union=None, appended=None):
         self.name = name
         self.start = start
         self.scalar = scalar
         self.array = array
         self.branches = ([] if branches is None else branches)
         self.union = union
+        self.appended = appended
 
 
 _BRANCHES = frozenset({
@@ -487,7 +490,10 @@ class WordEvaluator:
         assignment inside a branch the use is not in (``if``, ``case``, a loop, the right
         side of ``&&``/``||``) may or may not have run, so the earlier ones reach the use
         too: their values are a union (``Assignment.union``), each word of it conditional.
-        An unknown member (``read X``, ``for X in``) makes the value unknown.
+        An array appended to in such a branch (``if [[ -n $LORA ]]; then ARGS+=(--enable-lora);
+        fi``) is the array before it with the appended elements conditional, as the Python
+        reader counts each ``cmd.append`` once.  An unknown member (``read X``, ``for X in``)
+        makes the value unknown.
         """
         lst = self.assignments.get(name)
         outer = getattr(self, "outer_assignments", None)
@@ -509,6 +515,14 @@ class WordEvaluator:
             return None
         if len(reaching) == 1 and settled:
             return reaching[0]
+        if settled and reaching[-1].array is not None and all(a.appended is not None for a in reaching[:-1]):
+            words = [copy_word(x) for x in reaching[-1].array]
+            for a in reversed(reaching[:-1]):  # the oldest append first
+                for x in a.appended or ():
+                    y = copy_word(x)
+                    y.conditional = True
+                    words.append(y)
+            return Assignment(name, reaching[0].start, array=words)
         if any(a.scalar is None for a in reaching):
             return None
         values = {a.scalar.value for a in reaching if a.scalar is not None}
@@ -579,13 +593,20 @@ class WordEvaluator:
             w.anchor = w.start
             a.scalar = w
         elif value.type == "array":
+            elems: list[Word] = []
+            for c in value.named_children:
+                if c.type != "comment":
+                    elems.extend(self.eval_word(c))  # unknown elements stay unknown words
             if appending:
-                a.array = None  # ``A+=(...)``: kept unknown
+                # ``A+=(...)``: the array that reaches here, then the new elements (an array
+                # never assigned before is empty: bash exports no arrays); unknown when the
+                # array before is
+                before = self.assignments.get(name)
+                prev = self._resolve(name, a.start) if before and any(b.start < a.start for b in before) else Assignment(name, a.start, array=[])
+                if prev is not None and prev.array is not None:
+                    a.array = [copy_word(x) for x in prev.array] + elems
+                    a.appended = elems
             else:
-                elems: list[Word] = []
-                for c in value.named_children:
-                    if c.type != "comment":
-                        elems.extend(self.eval_word(c))  # unknown elements stay unknown words
                 a.array = elems
         else:
             ws = self.eval_word(value, assignment=True)

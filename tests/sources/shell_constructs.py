@@ -20,7 +20,7 @@ VALID: dict[str, str] = {
     'regex-var': 're="^[a-z]+$"\n[[ $x =~ $re ]] && echo y\n',
     'arith-cmd': '(( n += 1 ))\n(( i < 10 && j > 2 )) || exit 1\n',
     'arith-nested': 'x=$(( (a + $((b * 2))) % 7 ))\necho $(( ${#arr[@]} - 1 ))\n',
-    'arrays': 'ARGS=(--a "b c")\nARGS+=(--d)\nvllm serve Qwen/Qwen3-8B --max-model-len 8192 --port 8000 "${ARGS[@]}"\n',
+    'arrays': 'ARGS=(--served-model-name "b c")\nARGS+=(--enforce-eager)\nvllm serve Qwen/Qwen3-8B --max-model-len 8192 --port 8000 "${ARGS[@]}"\n',
     'declare-A': 'declare -A M=([a]=1 [b]="two")\nM[c]=3\necho "${M[a]}" "${!M[@]}"\n',
     'local-n': 'f() {\n  local -n ref=$1\n  ref+=(x)\n}\nf arr\n',
     'function-kw': 'function start_server {\n  @L@\n}\nstart_server\n',

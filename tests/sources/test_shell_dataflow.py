@@ -110,6 +110,51 @@ def test_dup_of_a_conditional_option_is_not_reported(tmp_path) -> None:
     assert "VL101" in result.output  # the real launch is still checked: --swap-space=$S names a removed option
 
 
+def test_an_array_appended_to_in_a_branch_is_read_with_those_elements_conditional(tmp_path) -> None:
+    """``ARGS+=(...)`` appends to the array that reaches it (an array never set is empty):
+    at the array's own level every time, in a branch or loop conditionally, as the Python
+    reader counts a ``cmd.append`` in an ``if``.  The options are checked (a misspelling in
+    the array is found), a conditional override is no duplicate, and an array set
+    differently in two branches stays unknown."""
+    from tests.rules.lint_helpers import codes, lint
+
+    text = (
+        'ARGS=(\n'
+        '  --max-model-len 4096\n'
+        '  --gpu-memory-utilisation 0.9\n'
+        ')\n'
+        'ARGS+=(--port 8000)\n'
+        'if [[ -n "${BIG:-}" ]]; then\n'
+        '  ARGS+=(--max-model-len 32768)\n'
+        'fi\n'
+        'for a in $ADAPTERS; do\n'
+        '  ARGS+=(--lora-modules "$a")\n'
+        'done\n'
+        'EXTRA+=(--enforce-eager)\n'
+        'vllm serve Qwen/Qwen3-8B "${ARGS[@]}" "${EXTRA[@]}"\n'
+    )
+    src, ex = run(text)
+    [launch] = ex.launches
+    assert [(t.value, t.conditional) for t in launch.args] == [
+        ("Qwen/Qwen3-8B", False), ("--max-model-len", False), ("4096", False),
+        ("--gpu-memory-utilisation", False), ("0.9", False), ("--port", False), ("8000", False),
+        ("--max-model-len", True), ("32768", True), ("--lora-modules", True), ("$a", True),
+        ("--enforce-eager", False),
+    ]
+    assert launch.args[3].value_start == text.index("--gpu-memory-utilisation")
+    found = codes(lint(tmp_path, "serve.sh", text, "shell", target="0.33"))
+    assert "VL104" in found and "VL205" not in found
+    # set one way in each branch, then appended to: which array reaches is unknown
+    split = (
+        'if [[ -n "$TP" ]]; then ARGS=(--tensor-parallel-size "$TP"); else ARGS=(--enforce-eager); fi\n'
+        'ARGS+=(--gpu-memory-utilisation 0.9)\n'
+        'vllm serve Qwen/Qwen3-8B "${ARGS[@]}"\n'
+    )
+    _, ex = run(split)
+    [launch] = ex.launches
+    assert [t.value for t in launch.args][:1] == ["Qwen/Qwen3-8B"] and launch.args[1].is_opaque
+
+
 def test_a_default_in_an_assignment_is_the_scripts_value() -> None:
     text = 'IMG=${IMG:-vllm/vllm-openai:v0.30.0}\nPORT="${PORT:-8000}"\ndocker run --gpus all "$IMG" --model m --port $PORT\n'
     src, ex = run(text)
