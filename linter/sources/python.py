@@ -43,7 +43,9 @@ What is found:
 
 A list bound to a name in the same scope (``cmd = [...]``, ``cmd += [...]``,
 ``cmd.append(x)``, ``cmd.extend([...])``) is followed; conditions and loops
-are not evaluated (every append counts once).  A conditional element
+are not evaluated (every append counts once), and what is appended inside a
+branch or loop the list was not made in (``if big: cmd += ["--max-model-len",
+"32768"]``) is conditional: it may not be given at all.  A conditional element
 (``"--a" if c else "--b"``, ``[...] if c else []``) gives both options, noted
 on the launch; a conditional value is one unknown word.
 
@@ -458,16 +460,18 @@ def _fill_template(s: PlacedText, style: str) -> PlacedText:
 
 
 class _Binding(Record):
-    __slots__ = ("expr", "elements", "mutated")
+    __slots__ = ("expr", "elements", "mutated", "branch")
 
     expr: ast.expr | None
     elements: list[ast.expr] | None  # set for a list being built (ast.Starred for a splat)
     mutated: bool
+    branch: tuple[int, ...]  # the branches and loops it was bound in (:attr:`_Extractor.branch`)
 
-    def __init__(self, expr=None, elements=None, mutated=False):
+    def __init__(self, expr=None, elements=None, mutated=False, branch=()):
         self.expr = expr
         self.elements = elements
         self.mutated = mutated
+        self.branch = branch
 
 
 def _starred(value: ast.expr) -> ast.Starred:
@@ -506,7 +510,9 @@ class _Extractor:
         self.forwarders: dict[str, Launch] = {}  # class or function -> settings launch fed by its **kwargs
         self.word_notes: list[str] = []
         self.alive: list[object] = []
-        self.conditional_nodes: set[int] = set()  # elements of one branch of ``[...] if c else [...]``
+        self.conditional_nodes: set[int] = set()  # elements of one branch of ``[...] if c else [...]``, or appended in one
+        # the branches and loops (``if``, ``for``, ``while``, ``except``, ``case`` bodies) the walk is in, by id
+        self.branch: tuple[int, ...] = ()
 
     # -- positions -----------------------------------------------------------
 
@@ -622,8 +628,48 @@ class _Extractor:
             self.classes.pop()
         return False
 
-    def on_for(self, node: ast.For | ast.AsyncFor, depth: int) -> None:
+    def on_for(self, node: ast.For | ast.AsyncFor, depth: int) -> bool:
         self._bind(node.target, None)
+        self.walk(node.target, depth + 1)
+        self.walk(node.iter, depth + 1)
+        self._in_branch(node, [*node.body, *node.orelse], depth)
+        return False
+
+    def on_if(self, node: ast.If | ast.While, depth: int) -> bool:
+        self.walk(node.test, depth + 1)
+        self._in_branch(node, [*node.body, *node.orelse], depth)
+        return False
+
+    def on_try(self, node: ast.Try, depth: int) -> bool:
+        for stmt in node.body:
+            self.walk(stmt, depth + 1)
+        self._in_branch(node, [*node.handlers, *node.orelse], depth)
+        for stmt in node.finalbody:
+            self.walk(stmt, depth + 1)
+        return False
+
+    def on_match(self, node: ast.Match, depth: int) -> bool:
+        self.walk(node.subject, depth + 1)
+        self._in_branch(node, node.cases, depth)
+        return False
+
+    def _in_branch(self, node: ast.AST, children: list, depth: int) -> None:
+        """Walk ``children``, statements that may run or not (or more than once), as in the branch ``node``."""
+        outer = self.branch
+        self.branch = (*outer, id(node))
+        try:
+            for child in children:
+                self.walk(child, depth + 1)
+        finally:
+            self.branch = outer
+
+    def _appended(self, b: _Binding, extra: list[ast.expr]) -> list[ast.expr]:
+        """``extra``, appended to the list of ``b`` here: conditional when this is a branch or
+        loop the list was not made in."""
+        if self.branch != b.branch:
+            self.conditional_nodes.update(id(el) for el in extra)
+            self.alive.extend(extra)
+        return extra
 
     def on_with_item(self, node: ast.withitem, depth: int) -> None:
         if node.optional_vars is not None:
@@ -632,7 +678,7 @@ class _Extractor:
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
             elements = self.list_elements(value) if value is not None else None
-            self.scopes[-1][target.id] = _Binding(expr=value, elements=elements)
+            self.scopes[-1][target.id] = _Binding(expr=value, elements=elements, branch=self.branch)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for el in target.elts:
                 self._bind(el.value if isinstance(el, ast.Starred) else el, None)
@@ -692,7 +738,7 @@ class _Extractor:
             return
         if b.elements is not None and isinstance(node.op, ast.Add):
             extra = self.list_elements(node.value)
-            b.elements = b.elements + (extra if extra is not None else [_starred(node.value)])
+            b.elements = b.elements + self._appended(b, extra if extra is not None else [_starred(node.value)])
         else:
             b.mutated = True
             b.expr = None
@@ -708,11 +754,11 @@ class _Extractor:
         method = func.attr
         if b.elements is not None and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
             if method == "append":
-                b.elements = b.elements + [node.args[0]]
+                b.elements = b.elements + self._appended(b, [node.args[0]])
                 return
             if method == "extend":
                 extra = self.list_elements(node.args[0])
-                b.elements = b.elements + (extra if extra is not None else [_starred(node.args[0])])
+                b.elements = b.elements + self._appended(b, extra if extra is not None else [_starred(node.args[0])])
                 return
         if method in ("append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "__setitem__"):
             b.mutated = True
@@ -1531,6 +1577,10 @@ _HANDLERS: dict[type, Any] = {
     ast.ClassDef: _Extractor.on_class,
     ast.For: _Extractor.on_for,
     ast.AsyncFor: _Extractor.on_for,
+    ast.If: _Extractor.on_if,
+    ast.While: _Extractor.on_if,
+    ast.Try: _Extractor.on_try,
+    ast.Match: _Extractor.on_match,
     ast.withitem: _Extractor.on_with_item,
     ast.Assign: _Extractor.on_assign,
     ast.AnnAssign: _Extractor.on_ann_assign,
@@ -1538,6 +1588,8 @@ _HANDLERS: dict[type, Any] = {
     ast.Call: _Extractor.on_call,
     ast.Return: _Extractor.on_return,
 }
+if hasattr(ast, "TryStar"):  # ``except*`` (Python 3.11)
+    _HANDLERS[ast.TryStar] = _Extractor.on_try
 
 
 def _call_arguments(call: ast.Call) -> list[ast.expr | ast.keyword]:

@@ -694,6 +694,48 @@ def serve(model, eager, cache, big):
     assert sum("only the first branch" in n for n in launch.notes) == 2  # --port and --seed: one of each
 
 
+def test_what_a_branch_or_loop_appends_is_conditional(tmp_path) -> None:
+    """A list made at one level and appended to in an ``if``, ``for``, ``while``, ``except``
+    or ``case`` body: those elements may not be given at all, so an override there
+    (``--max-model-len`` again when ``big``) is no duplicate, and they are never the model.
+    What is appended at the list's own level is given every time."""
+    from tests.rules.lint_helpers import codes, lint
+
+    text = '''\
+import os
+import subprocess
+
+def serve(model, adapters):
+    cmd = ["vllm", "serve", model, "--max-model-len", "4096", "--enable-prefix-caching"]
+    cmd += ["--port", "8000"]
+    if os.environ.get("BIG"):
+        cmd += ["--max-model-len", "32768"]
+    for name in adapters:
+        cmd.extend(["--lora-modules", name])
+    try:
+        import flash_attn
+    except ImportError:
+        cmd.append("--enforce-eager")
+    match os.environ.get("CACHE"):
+        case "off":
+            cmd.append("--no-enable-prefix-caching")
+    subprocess.run(cmd, check=True)
+'''
+    _, ex = run(text)
+    [launch] = ex.launches
+    got = [(t.value, t.conditional) for t in launch.args]
+    assert got == [
+        ("model", False), ("--max-model-len", False), ("4096", False), ("--enable-prefix-caching", False),
+        ("--port", False), ("8000", False),
+        ("--max-model-len", True), ("32768", True), ("--lora-modules", True), ("name", True),
+        ("--enforce-eager", True), ("--no-enable-prefix-caching", True),
+    ]
+    assert "VL205" not in codes(lint(tmp_path, "serve.py", text, "python", target="0.33"))
+    # the same override at the list's own level is given every time: the last one wins
+    plain = text.replace('    if os.environ.get("BIG"):\n        cmd += ["--max-model-len", "32768"]\n', '    cmd += ["--max-model-len", "32768"]\n')
+    assert codes(lint(tmp_path, "serve.py", plain, "python", target="0.33")).count("VL205") == 1
+
+
 def test_os_environ_before_a_launch_is_its_environment() -> None:
     text = '''\
 import os
