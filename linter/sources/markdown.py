@@ -254,8 +254,17 @@ def _window(src: SourceFile, ranges: list[tuple[int, int]], blank: str) -> tuple
 _MAX_BLOCKS = 500  # code blocks analysed per file: each non-shell block is parsed at the file's full length
 
 
-# A shell prompt at the start of a console line: "$ ", "# ", "% ", "(venv) $ ", "user@host:~/x$ ".
-_PROMPT = re.compile(r"(?:\([^()\n]*\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?\s*)?[$#%] ")
+# A shell prompt at the start of a console line: "$ ", "# ", "% ", "(venv) $ ", "user@host:~/x$ ",
+# and the default prompts of common shells and systems: "[user@host ~]$ " (Fedora, RHEL),
+# "user@host ~ % " (zsh on macOS), "bash-5.1$ " and "sh-4.4# " (bash's own), "❯ " (starship).
+_PROMPT = re.compile(
+    r"(?:\([^()\n]*\)\s*)?"  # (venv), (base)
+    r"(?:\[[^\[\]\n]{1,80}\]"  # [user@host dir]
+    r"|[\w.-]+@[\w.-]+(?::[^\s$#]*|[ \t]+[^\s$#%]+)?[ \t]*"  # user@host:~/x, user@host ~
+    r"|(?:ba|da|k|z)?sh-\d+(?:\.\d+)*"  # bash-5.1
+    r")?[$#%] "
+    r"|❯ "
+)
 
 
 def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:

@@ -171,6 +171,28 @@ def test_prompts_in_console_and_bash_blocks() -> None:
     assert ex.launches[1].args[0].value_start == text.index("a\nroot")
 
 
+@pytest.mark.parametrize("prompt", [
+    "[user@gpu01 ~]$ ",  # Fedora, RHEL
+    "[root@gpu01 vllm]# ",
+    "(base) user@host:~$ ",
+    "user@host ~ % ",  # zsh on macOS
+    "bash-5.1$ ",  # bash's own default
+    "sh-4.4# ",  # a container's shell
+    "❯ ",  # starship
+])
+def test_the_default_prompts_of_common_shells_start_a_command(prompt: str) -> None:
+    """A console session copied from a terminal keeps its prompt; each of these shells'
+    default ones starts a command, and the output after it stays output."""
+    text = f"# Serving\n\n```console\n{prompt}vllm serve Qwen/Qwen3-8B --max-num-seqs 8\nINFO: Started server process [12]\n```\n"
+    src = SourceFile.from_text("README.md", text)
+    ex = markdown.extract(src)
+    [launch] = ex.launches
+    check_launch(src, launch)
+    assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-num-seqs", "8"]
+    assert launch.args[0].value_start == text.index("Qwen/")
+    assert not ex.problems
+
+
 GUIDE = """\
 # Deploying with vLLM
 
