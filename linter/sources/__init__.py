@@ -62,6 +62,11 @@ def reading(reader: str, text: str, make: Callable[[], _T]) -> _T:
     return got
 
 
+# the note of a launch the shell reader read again past a parse error on its line (only for
+# a line that starts vLLM: :meth:`linter.sources.shell._Script.recover`)
+READ_PAST_AN_ERROR = "read past a shell parse error: the unreadable part is an unknown word"
+
+
 class Problem(Frozen):
     """Something in a file that could not be read (a parse error, a template that hides structure)."""
 

@@ -31,7 +31,7 @@ from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
 from linter.records import Record, replace
 from linter.source_file import SourceFile
-from linter.sources import Extraction, Problem
+from linter.sources import READ_PAST_AN_ERROR, Extraction, Problem
 
 __all__ = ["extract", "Block", "fenced_blocks"]
 
@@ -229,6 +229,15 @@ def _sniff(src_text: str, block: Block) -> str:
     if any(ln.startswith(("$ ", "# ")) for ln in stripped) and not any(ln.startswith("#!") for ln in stripped):
         return "console"
     return "bash"
+
+
+def _mid_line_past_an_error(text: str, launch: Launch) -> bool:
+    """A launch the shell reader read past a parse error (its note says so) that starts after
+    other words of its line."""
+    if READ_PAST_AN_ERROR not in launch.notes:
+        return False
+    line_start = text.rfind("\n", 0, launch.span.start) + 1
+    return bool(text[line_start : launch.span.start].strip())
 
 
 def _masked(src: SourceFile, ranges: list[tuple[int, int]], blank: str | None = None) -> list[str]:
@@ -482,6 +491,13 @@ def extract(src: SourceFile) -> Extraction:
             continue
         if sniffed:
             ex.problems = []  # an untagged block may be prose or pseudo code: no parse complaints
+            # nor launches read past a parse error from the middle of a line: prose that names
+            # a command (``Tip: run vllm serve with --max-model-len 4096 (it is smaller).``),
+            # nor a bare ``vllm serve`` with nothing to check (a list of concepts, a call graph)
+            ex.launches = [
+                launch for launch in ex.launches
+                if (launch.args or launch.env or launch.config is not None) and not _mid_line_past_an_error(src.text, launch)
+            ]
         if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
             if not named:
                 ex.launches = [launch for launch in ex.launches if launch.entrypoint != "config" or not any(n.startswith("candidate") for n in launch.notes)]

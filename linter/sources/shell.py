@@ -41,7 +41,7 @@ from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 from linter.records import Frozen, _set, replace
 from linter.source_file import SourceFile
-from linter.sources import Comment, Extraction, Problem, WrittenFile, char_offsets, commands
+from linter.sources import READ_PAST_AN_ERROR, Comment, Extraction, Problem, WrittenFile, char_offsets, commands
 from linter.sources.placed import PlacedText
 from linter.sources.shell_words import TooComplex, Word, WordEvaluator, copy_word
 from linter.sources.words import SHELLS, kept_env, nearest_pin, shell_script_index
@@ -329,7 +329,7 @@ class _Script(WordEvaluator):
                     if covered:
                         break
                 for launch in self.out.launches[before:]:
-                    launch.notes.append("read past a shell parse error: the unreadable part is an unknown word")
+                    launch.notes.append(READ_PAST_AN_ERROR)
             broken = [(ps, pe, m) for ps, pe, m in inside if m is not None or self.text[ps : ps + 1] in "\"'"]
             if covered and not broken:
                 continue

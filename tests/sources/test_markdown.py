@@ -193,6 +193,51 @@ def test_the_default_prompts_of_common_shells_start_a_command(prompt: str) -> No
     assert not ex.problems
 
 
+NOTES = """\
+# vLLM notes
+
+```
+$ vllm serve Qwen/Qwen3-8B --max-num-seq 8
+INFO: Uvicorn running on http://0.0.0.0:8000
+```
+
+```
+Tip: run vllm serve with --max-num-seq 8 (it's smaller) to limit memory.
+```
+
+```
+vllm serve
+  -> openai.api_server.run_server
+  -> setup_server
+```
+
+```
+vllm serve Qwen/Qwen3-8B --max-model-len 4096 --enforce-eager (then wait
+```
+"""
+
+
+def test_an_untagged_block_holds_no_launch_made_of_prose(tmp_path) -> None:
+    """An untagged block may be prose or pseudo code: it is sniffed (a session, here) and read
+    without parse complaints.  A "launch" the shell reader found there only by reading past a
+    parse error from the middle of a line is prose naming a command, and a bare ``vllm serve``
+    (a call graph's root) has nothing to check: neither is a launch.  A command line that
+    breaks after its start is still read."""
+    from tests.rules.lint_helpers import codes, lint
+
+    src = SourceFile.from_text("NOTES.md", NOTES)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [[t.value for t in launch.args][:3] for launch in ex.launches] == [
+        ["Qwen/Qwen3-8B", "--max-num-seq", "8"],
+        ["Qwen/Qwen3-8B", "--max-model-len", "4096"],
+    ]
+    result = lint(tmp_path, "NOTES.md", NOTES, "markdown", target="0.33")
+    assert [(d.code, NOTES.count("\n", 0, d.span.start) + 1) for d in result.diagnostics] == [("VL201", 4)]
+
+
 GUIDE = """\
 # Deploying with vLLM
 
