@@ -25,6 +25,32 @@ from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets,
 
 _K8S_VAR = lazy_re(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 POD_LIST_KEYS = ("initContainers", "containers")
+# the containers of other workloads, each a mapping with an ``image``: Argo Workflows' template
+# ``container`` (one) and ``sidecars``, Tekton's task ``steps``
+OTHER_LIST_KEYS = ("sidecars", "steps")
+ONE_CONTAINER_KEYS = ("container",)
+_CONTAINER_KEYS = frozenset((*POD_LIST_KEYS, *OTHER_LIST_KEYS, *ONE_CONTAINER_KEYS, "<<"))
+
+
+def containers(spec: MappingNode) -> list[MappingNode]:
+    """The container mappings ``spec`` holds, in the document's order: its ``containers`` and
+    ``initContainers``, and the containers of other workloads (:data:`OTHER_LIST_KEYS`,
+    :data:`ONE_CONTAINER_KEYS`) that name an image."""
+    out: list[MappingNode] = []
+    for key in POD_LIST_KEYS:
+        lst = get(spec, key)
+        if isinstance(lst, SequenceNode):
+            out.extend(c for c in lst.value if isinstance(c, MappingNode))
+    for key in OTHER_LIST_KEYS:
+        lst = get(spec, key)
+        if isinstance(lst, SequenceNode):
+            out.extend(c for c in lst.value if isinstance(c, MappingNode) and get(c, "image") is not None)
+    for key in ONE_CONTAINER_KEYS:
+        one = get(spec, key)
+        if isinstance(one, MappingNode) and get(one, "image") is not None:
+            out.append(one)
+    out.sort(key=lambda c: c.start_mark.index)  # in the document's order
+    return out
 
 
 def k8s_opaque(tok: Token) -> Token:
@@ -370,7 +396,7 @@ def object_name(src: SourceFile, node: Node) -> str | None:
 
 
 def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
-    """Every mapping holding container lists, with a stable group name."""
+    """Every mapping holding containers (:func:`containers`), with a stable group name."""
     found: list[tuple[str, MappingNode]] = []
     seen: set[int] = set()
     stack: list[tuple[Node, str, tuple[str, ...]]] = [(doc, "", ())]
@@ -383,7 +409,7 @@ def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
             name = object_name(src, node)
             if name is not None:
                 owner, path = name, ()
-            if any(isinstance(get(node, k), SequenceNode) and any(isinstance(c, MappingNode) for c in get(node, k).value) for k in POD_LIST_KEYS):
+            if any(isinstance(k, ScalarNode) and k.value in _CONTAINER_KEYS for k, _v in node.value) and containers(node):
                 p = path[:-1] if path and path[-1] == "spec" else path
                 found.append((f"{owner}/{'.'.join(p)}" if owner else ".".join(p) or "pod", node))
             children = [(v, owner, path + (k.value if isinstance(k, ScalarNode) else "?",)) for k, v in node.value]
@@ -443,21 +469,17 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str = "k8s") -> tuple[
     used: set[int] = set()
     for group, spec in pod_specs(src, doc):
         product = gpu_product(spec)
-        for key in POD_LIST_KEYS:
-            lst = get(spec, key)
-            if not isinstance(lst, SequenceNode):
-                continue
-            for container in lst.value:
-                if isinstance(container, MappingNode) and id(container) not in used:
-                    used.add(id(container))
-                    found = container_launches(src, container, kind=kind, group=group, ray_node=_RAY_GROUP.search(group) is not None)
-                    count = gpu_count(container)
-                    for launch in found.launches:
-                        if product is not None:
-                            launch.resources.setdefault("gpu-product", product)
-                        if count is not None:
-                            launch.resources.setdefault("gpu-count", count)
-                    out.extend(found)
+        for container in containers(spec):
+            if id(container) not in used:
+                used.add(id(container))
+                found = container_launches(src, container, kind=kind, group=group, ray_node=_RAY_GROUP.search(group) is not None)
+                count = gpu_count(container)
+                for launch in found.launches:
+                    if product is not None:
+                        launch.resources.setdefault("gpu-product", product)
+                    if count is not None:
+                        launch.resources.setdefault("gpu-count", count)
+                out.extend(found)
     return out, used
 
 

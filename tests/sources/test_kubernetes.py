@@ -253,3 +253,59 @@ spec:
 def test_kubernetes_extract_directly():
     out = kubernetes.extract(SourceFile.from_text("d.yaml", DEPLOYMENT))
     assert len(out.launches) == 2 and not out.problems
+
+
+WORKFLOWS = """\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: serve-
+spec:
+  entrypoint: serve
+  templates:
+    - name: serve
+      container:
+        image: vllm/vllm-openai:v0.9.0
+        args: ["--model", "Qwen/Qwen3-8B", "--max-num-seq", "16"]
+      sidecars:
+        - name: metrics
+          image: prom/node-exporter
+          args: ["--web.listen-address=:9100"]
+---
+apiVersion: tekton.dev/v1
+kind: Task
+metadata:
+  name: serve-smoke
+spec:
+  steps:
+    - name: serve
+      image: vllm/vllm-openai:v0.10.0
+      args: ["--model", "Qwen/Qwen3-0.6B", "--max-num-seqs", "4"]
+    - name: probe
+      image: curlimages/curl
+      args: ["--retry", "30", "http://localhost:8000/health"]
+  sidecars:
+    - name: second
+      image: vllm/vllm-openai:v0.10.0
+      command: ["vllm", "serve", "Qwen/Qwen3-0.6B", "--port", "8001"]
+"""
+
+
+def test_argo_and_tekton_containers_are_containers() -> None:
+    """An Argo Workflows template's ``container`` and ``sidecars`` and a Tekton task's
+    ``steps`` and ``sidecars`` are containers like a pod's: their image pins the release and
+    runs their arguments.  (Read before as bare flags beside a vLLM image, weak evidence, the
+    Argo launch was checked against the newest release: a false "``--model`` is deprecated"
+    for a v0.9.0 image, whose entrypoint is the OpenAI server.)"""
+    src = SourceFile.from_text("workflows.yaml", WORKFLOWS)
+    ex = kubernetes.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    got = [(launch.entrypoint, values(launch.args)[:2], launch.version_hint.version if launch.version_hint else None, launch.strong)
+           for launch in ex.launches]
+    assert got == [
+        ("image", ["--model", "Qwen/Qwen3-8B"], "v0.9.0", True),
+        ("image", ["--model", "Qwen/Qwen3-0.6B"], "v0.10.0", True),
+        ("vllm serve", ["Qwen/Qwen3-0.6B", "--port"], "v0.10.0", True),
+    ]
+    assert not ex.problems
