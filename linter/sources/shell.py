@@ -75,6 +75,10 @@ def _bash_grammar():
 _LANGUAGE = _ts.Language(_bash_grammar().language())
 
 _MAX_DEPTH = 6
+_MAX_CALLS = 2  # functions read through their calls inside one another
+# calls of one function read through it (each reads its body again: a script of thousands of
+# calls must stay within its work budget); later calls are not read through
+_MAX_CALLS_READ = 64
 _MAX_RESTARTS = 8  # later words a broken line is read again from (a budget, not a grammar)
 
 SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
@@ -170,6 +174,10 @@ class _Script(WordEvaluator):
         self.dangling: list[tuple[int, int, str | None]] = []  # redirections whose file is on the next line
         self.openers: dict[int, tuple[int, int]] = {}  # where a closing word is missing -> its opening word
         self.outer_assignments: dict[str, list] | None = None
+        self.calling: list[str] = []  # the functions whose call is being read (innermost last)
+        self.called: dict[str, _ts.Node] = {}  # functions read through a call that started vLLM
+        self.calls_read: dict[str, int] = {}  # how many calls of each function were read through it
+        self.through_calls: set[int] = set()  # ids of the launches read through a call
         # ``docker run --name NAME``: the ``VLLM_*`` env of each named container (shared with nested scripts)
         self.containers: dict[str, tuple[list[EnvVar], Token | None]] = {}
 
@@ -215,6 +223,13 @@ class _Script(WordEvaluator):
         self.collect_assignments(root)
         first = len(self.out.launches)
         self.walk(root)
+        if self.called:
+            # a function's body read on its own ("$@" unknown) gives way to its calls' readings
+            bodies = [self.file_span(self.sbyte(b.start_byte), self.send(b.end_byte)) for b in self.called.values()]
+            self.out.launches[first:] = [
+                launch for launch in self.out.launches[first:]
+                if id(launch) in self.through_calls or not any(b.start <= launch.span.start < b.end for b in bodies)
+            ]
         errors = sorted(errors + self.dangling)
         if errors:
             self.recover(root, errors, first)
@@ -393,7 +408,9 @@ class _Script(WordEvaluator):
             if t == "ERROR" and not self.recovering:
                 continue  # read again line by line (:meth:`recover`); inside one line, its commands are read
             if t == "command":
-                self.command(node)
+                if not self.shifted(node):
+                    self.command(node)
+                    self.call(node)
             elif t == "declaration_command":
                 self.declaration(node)
             elif t == "redirected_statement":
@@ -405,6 +422,41 @@ class _Script(WordEvaluator):
             stack.extend(reversed(node.children))
         for node in containers:
             self.check_comment_breaks(node)
+
+    def call(self, node: _ts.Node) -> None:
+        """A call of a function whose body starts vLLM with its arguments (``run_serve "$MODEL"
+        --max-model-len 8192``): the body read again with this call's words as ``$1``,
+        ``"$@"``..., so the options written at the call are checked where they are written."""
+        name = node.child_by_field_name("name")
+        if name is None or not self.functions or self.recovering:
+            return
+        fname = self.ntext(name)
+        body = self.functions.get(fname)
+        if body is None or fname in self.calling or len(self.calling) >= _MAX_CALLS or body.start_byte <= node.start_byte < body.end_byte:
+            return
+        if self.calls_read.get(fname, 0) >= _MAX_CALLS_READ:
+            return
+        self.calls_read[fname] = self.calls_read.get(fname, 0) + 1
+        args = self.words_of(node)[1:]
+        lo, hi = self.sbyte(body.start_byte), self.send(body.end_byte)
+        saved = (self.positional, self.assignments, list(self.exports))
+        # the body's assignments again, with this call's arguments
+        self.assignments = {k: [a for a in v if not lo <= a.start < hi] for k, v in self.assignments.items()}
+        self.calling.append(fname)
+        first = len(self.out.launches)
+        try:
+            self.positional = list(args)
+            self.collect_assignments(body)
+            self.positional = list(args)
+            self.walk(body)
+        finally:
+            self.positional, self.assignments, self.exports = saved
+            self.calling.pop()
+        for launch in self.out.launches[first:]:
+            self.through_calls.add(id(launch))
+            launch.notes.append(f"read through the call of `{fname}`: its arguments are the function's $1, \"$@\"...")
+        if len(self.out.launches) > first:
+            self.called[fname] = body
 
     def declaration(self, node: _ts.Node) -> None:
         first = node.children[0].type if node.children else ""

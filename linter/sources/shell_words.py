@@ -136,6 +136,11 @@ class WordEvaluator:
         # parse offsets of the multibyte characters
         self.mb_p = [b - self.mb_extra[i] for i, b in enumerate(self.mb_at)]
         self.assignments: dict[str, list[Assignment]] = {}
+        # the arguments of the function call being read (``$1``, ``"$@"``; ``shift`` drops the
+        # first), or None: a script's own arguments are unknown
+        self.positional: list[Word] | None = None
+        # functions whose body starts vLLM with the call's arguments: name -> body node
+        self.functions: dict[str, _ts.Node] = {}
 
     # -- positions ---------------------------------------------------------
 
@@ -394,6 +399,19 @@ class WordEvaluator:
             for x in words:
                 x.conditional = True
             return words
+        pos = self.positional
+        if pos is not None and plain and subscript is None and name is not None and (name == "@" or (name.isdigit() and name != "0")):
+            # the arguments of the function call being read: ``"$@"`` each of them, ``$1`` one
+            if name == "@":
+                if whole and (quoted or all(plain_static(x) for x in pos)):
+                    return [copy_word(x) for x in pos]
+            elif int(name) <= len(pos):
+                val = pos[int(name) - 1]
+                if quoted or assignment or plain_static(val):
+                    if whole:
+                        return [copy_word(val)]
+                    w.extend(val)
+                    return None
         # Simple local resolution.
         if plain and name:
             a = self._resolve(name, self.s(ps))
@@ -559,7 +577,11 @@ class WordEvaluator:
                 var = node.child_by_field_name("variable")
                 if var is not None:
                     self._count(self.ntext(var), node)
+            elif t == "function_definition":
+                self._function(node)
             elif t == "command":
+                if self.shifted(node):
+                    continue
                 name = node.child_by_field_name("name")
                 if name is not None and self.ntext(name) in ("read", "mapfile", "readarray", "getopts", "unset", "printf"):
                     for arg in node.children_by_field_name("argument"):
@@ -571,6 +593,34 @@ class WordEvaluator:
                     if c.type == "variable_name":
                         pass  # ``export X``/``local X`` does not change X's value
             stack.extend(reversed(node.children))
+
+    def _function(self, node: _ts.Node) -> None:
+        """Keep a function whose body starts vLLM with its arguments (``vllm serve "$model"
+        "$@"``, after ``local model=$1; shift``): its calls are read through it."""
+        name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        text = self.text[self.p(body.start_byte) : self.p(body.end_byte)]
+        if _POSITIONAL.search(text) and _STARTS_VLLM.search(text):
+            self.functions[self.ntext(name)] = body
+
+    def shifted(self, node: _ts.Node) -> bool:
+        """``node`` is ``shift [N]`` while a call's arguments are read: the first N (1) are dropped."""
+        if self.positional is None:
+            return False
+        name = node.child_by_field_name("name")
+        if name is None or self.ntext(name) != "shift":
+            return False
+        args = node.children_by_field_name("argument")
+        count = self.ntext(args[0]) if len(args) == 1 else "1" if not args else ""
+        if count.isdigit():
+            del self.positional[: int(count)]
+        else:
+            at = self.sbyte(node.start_byte)
+            rest = Word(start=at, end=at)  # unknown how many
+            rest.unknown("$@", None, splat=True)
+            self.positional = [rest]
+        return True
 
     def _count(self, name: str, node: _ts.Node) -> None:
         """``name`` gets a value the script does not show (``read``, ``for``, ``a[i]=``)."""
@@ -631,6 +681,11 @@ class WordEvaluator:
 
 # ---------------------------------------------------------------------------
 # Helpers
+
+
+# a function body that uses its arguments, and one that starts vLLM (see :meth:`WordEvaluator._function`)
+_POSITIONAL = lazy_re(r"\$(?:[@1-9]|\{[@1-9]\})")
+_STARTS_VLLM = lazy_re(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\bvllm/vllm-|\bvllm-openai\b")
 
 
 def expansion_shape(node: _ts.Node, ctx: WordEvaluator) -> tuple[str | None, str | None, bool, bool]:

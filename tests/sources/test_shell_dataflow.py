@@ -155,6 +155,72 @@ def test_an_array_appended_to_in_a_branch_is_read_with_those_elements_conditiona
     assert [t.value for t in launch.args][:1] == ["Qwen/Qwen3-8B"] and launch.args[1].is_opaque
 
 
+CALLS = """\
+#!/usr/bin/env bash
+set -euo pipefail
+NVFP4=nvidia/DeepSeek-R1-FP4
+
+run_serve() {
+    local label="$1"; shift
+    local model="$1"; shift
+    echo "==== Launching $label ===="
+    nohup vllm serve "$model" --port 8000 "$@" > "/tmp/serve_${label}.log" 2>&1 &
+}
+
+never_called() {
+    vllm serve "$1" --max-num-seq 4 "$@"
+}
+
+run_serve "E_nvfp4" "$NVFP4" \\
+  --kv-cache-dtype fp8 --max-num-seq 64
+run_serve base Qwen/Qwen3-8B --gpu-memory-utilisation 0.9
+for tp in 2 4; do
+  run_serve "tp$tp" "$NVFP4" --tensor-parallel-size "$tp"
+done
+shift_two() { shift 2; vllm serve Qwen/Qwen3-0.6B "$@"; }
+shift_two a b --enforce-eager
+"""
+
+
+def test_a_function_that_starts_vllm_with_its_arguments_is_read_through_each_call(tmp_path) -> None:
+    """``run_serve LABEL MODEL OPTIONS...`` whose body runs ``vllm serve "$model" "$@"``
+    after ``local label="$1"; shift``: each call is a launch with that call's words as the
+    function's arguments, so the options are checked (and fixed) where they are written, at
+    the call.  The body read on its own (``"$@"`` unknown) gives way to those readings; a
+    function that is never called is still read on its own."""
+    from tests.rules.lint_helpers import codes, lint
+
+    src, ex = run(CALLS)
+    got = [(values(launch.args)[0], values(launch.args)[1:]) for launch in ex.launches]
+    assert got == [
+        ("$1", ["--max-num-seq", "4", "$@"]),
+        ("nvidia/DeepSeek-R1-FP4", ["--port", "8000", "--kv-cache-dtype", "fp8", "--max-num-seq", "64"]),
+        ("Qwen/Qwen3-8B", ["--port", "8000", "--gpu-memory-utilisation", "0.9"]),
+        ("nvidia/DeepSeek-R1-FP4", ["--port", "8000", "--tensor-parallel-size", "$tp"]),
+        ("Qwen/Qwen3-0.6B", ["--enforce-eager"]),
+    ]
+    call_site = ex.launches[1].args[5]
+    assert call_site.value_start == CALLS.index("--max-num-seq 64")  # the call's own word
+    assert all(any("read through the call of `run_serve`" in n for n in launch.notes) for launch in ex.launches[1:4])
+    result = lint(tmp_path, "bench.sh", CALLS, "shell", target="0.33")
+    found = sorted((d.code, CALLS.count("\n", 0, d.span.start) + 1) for d in result.diagnostics)
+    assert found == [("VL104", 18), ("VL201", 13), ("VL201", 17)]  # the calls' lines, and the uncalled body's
+
+
+def test_reading_through_calls_is_bounded() -> None:
+    """A function calling itself is read through once; a script of thousands of calls reads
+    the first :data:`linter.sources.shell._MAX_CALLS_READ` through the function and stays
+    within its work budget (no "too large to analyse")."""
+    from linter.sources.shell import _MAX_CALLS_READ
+
+    src, ex = run('f() { vllm serve "$1" --port 1; f "$1"; }\nf Qwen/Qwen3-8B\n')
+    assert [values(launch.args) for launch in ex.launches] == [["Qwen/Qwen3-8B", "--port", "1"]]
+    many = 'serve() {\n  local m=$1; shift\n  vllm serve "$m" "$@"\n}\n' + "".join(f"serve model-{i} --max-model-len {i}\n" for i in range(1000))
+    src, ex = run(many)
+    assert len(ex.launches) == _MAX_CALLS_READ and not ex.problems
+    assert values(ex.launches[-1].args) == [f"model-{_MAX_CALLS_READ - 1}", "--max-model-len", str(_MAX_CALLS_READ - 1)]
+
+
 def test_a_default_in_an_assignment_is_the_scripts_value() -> None:
     text = 'IMG=${IMG:-vllm/vllm-openai:v0.30.0}\nPORT="${PORT:-8000}"\ndocker run --gpus all "$IMG" --model m --port $PORT\n'
     src, ex = run(text)
