@@ -4,7 +4,9 @@ Deployments, StatefulSets, Jobs, CronJobs, LeaderWorkerSets (leader and
 worker templates), KServe runtimes and services, KubeRay clusters and any
 operator resource carry pod specs at different paths; a mapping with a
 ``containers`` or ``initContainers`` list of mappings is treated as one, so
-all of them are found without a table of kinds.
+all of them are found without a table of kinds.  Workflow engines' containers
+are read the same way: an Argo Workflows template's ``container`` and
+``sidecars``, a Tekton task's ``steps`` (each a mapping that names an image).
 
 A container's ``command`` + ``args`` is one argv.  ``args`` alone on a vLLM
 image is the image entrypoint's argv.  ``sh -c SCRIPT`` goes to the shell

@@ -9,10 +9,13 @@ copy of the file: every character outside the block's content becomes a space
 (line ends kept), so the extractor's offsets are offsets in the Markdown file and
 no position is copied by hand.
 
-Blocks are documentation: a session's prompts (``$ ``, ``(venv) user@host:~$ ``, ``>>> ``) and
-output lines (logs pasted between commands) are not commands; ``<MODEL>``, ``...``,
-``[--port PORT]`` and ``{auto,half}`` are unknown words, never wrong ones; a block that cannot be
-read is reported only when a launch in it was lost.
+Blocks are documentation: a session's prompts (``$ ``, ``(venv) user@host:~$ ``, ``>>> ``, the
+default prompts of common shells: ``[user@host ~]$ ``, ``bash-5.1$ ``, ``❯ ``) and output lines
+(logs pasted between commands) are not commands; a bare ``# `` line is a root prompt only when
+bash parses what follows it, else a comment; ``<MODEL>``, ``...``, ``[--port PORT]`` and
+``{auto,half}`` are unknown words, never wrong ones; a block that cannot be read is reported
+only when a launch in it was lost.  An untagged block may be prose: it is read without parse
+complaints, and prose that names ``vllm serve`` mid-line is no launch.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one

@@ -13,6 +13,11 @@ apply -f -``) is recorded as a :class:`~linter.sources.WrittenFile` for
 --name NAME``; ``docker build -t NAME`` of a Dockerfile built FROM a vLLM image
 (:mod:`linter.built_images`) makes ``docker run NAME`` vLLM's.
 
+Variables: the value that reaches a word is followed (assignments, defaults, branches as
+conditional alternatives, arrays and ``ARGS+=(...)`` appends).  A function whose body starts
+vLLM with its arguments (``vllm serve "$model" "$@"``) is read through each call, the call's
+words standing for ``$1``, ``"$@"``..., so options written at the call are checked there.
+
 Positions: every word is evaluated character by character; each character of
 a word's value remembers the offset in the script it came from (or ``None``
 when it was produced by an escape or by nothing in the script).  The caller's
