@@ -432,8 +432,10 @@ class _Script(WordEvaluator):
         """A call of a function whose body starts vLLM with its arguments (``run_serve "$MODEL"
         --max-model-len 8192``): the body read again with this call's words as ``$1``,
         ``"$@"``..., so the options written at the call are checked where they are written."""
+        if not self.functions or self.recovering:
+            return
         name = node.child_by_field_name("name")
-        if name is None or not self.functions or self.recovering:
+        if name is None:
             return
         fname = self.ntext(name)
         body = self.functions.get(fname)
