@@ -294,7 +294,7 @@ def basename(word: str) -> str:
 class Match(Record):
     """What the words start: the program, the entrypoint, and where its own argv begins."""
 
-    __slots__ = ("program", "entrypoint", "entry", "args", "image", "env", "named_like", "container", "base")
+    __slots__ = ("program", "entrypoint", "entry", "args", "image", "env", "named_like", "container", "base", "via")
 
     program: str  # "vllm" | "lmcache"
     entrypoint: str  # "vllm serve", "api_server", "image", "lmcache server"
@@ -305,8 +305,9 @@ class Match(Record):
     named_like: bool  # the words run in an image merely named like vLLM's (weak)
     container: Token | None  # ``docker exec NAME ...``: the running container the words run in
     base: str | None  # the image is built in this tree FROM this vLLM image (its entrypoint kept)
+    via: Token | None  # the repository's script the words are handed to (:func:`forwarded`; weak)
 
-    def __init__(self, program, entrypoint, entry, args, image=None, env=None, named_like=False, container=None, base=None):
+    def __init__(self, program, entrypoint, entry, args, image=None, env=None, named_like=False, container=None, base=None, via=None):
         self.program = program
         self.entrypoint = entrypoint
         self.entry = entry
@@ -316,11 +317,12 @@ class Match(Record):
         self.named_like = named_like
         self.container = container
         self.base = base
+        self.via = via
 
     @property
     def strong(self) -> bool:
         """A vLLM command word or entrypoint module, or a vLLM image whose entrypoint takes the args."""
-        if self.named_like:
+        if self.named_like or self.via is not None:
             return False
         if self.entrypoint != "image" or self.base is not None:
             return True
@@ -333,6 +335,8 @@ class Match(Record):
         """Why these words start vLLM (or LMCache), for ``--show-launches``."""
         if self.named_like and self.image is not None and self.entrypoint == "vllm serve":
             return f"`serve` arguments of image {self.image.value}, named like vLLM's"
+        if self.via is not None:
+            return f"`vllm serve` words handed to the script {self.via.value}"
         if self.entrypoint == "image":
             if self.image is None:
                 return "arguments of a vLLM image's entrypoint"
@@ -351,6 +355,27 @@ class Match(Record):
 
 
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
+
+
+def forwarded(words: list[Token]) -> Match | None:
+    """``./launch-cluster.sh --apply-mod X exec vllm serve MODEL --opt ...``: the words ``vllm
+    serve`` handed to a script of the repository (``./x``, ``../x``, ``x.sh``; after ``bash`` or
+    ``sh``), with its own options or subcommand before them.  Such a script is taken to run
+    them (weak evidence: reported, never edited).  A program that is not a script of the
+    repository (``echo``, ``pkill``, ``/usr/bin/...``) is not."""
+    k = 1 if len(words) > 1 and basename(words[0].value) in ("bash", "sh") else 0
+    if len(words) < k + 3 or words[k].is_opaque:
+        return None
+    script = words[k].value
+    if not (script.startswith(("./", "../")) or script.endswith((".sh", ".bash"))):
+        return None
+    for j in range(k + 1, len(words) - 1):
+        w = words[j]
+        if w.is_opaque:
+            return None
+        if basename(w.value) == "vllm" and words[j + 1].value == "serve":
+            return Match("vllm", "vllm serve", words[j : j + 2], words[j + 2 :], via=words[k])
+    return None
 # docker exec --help (28.x): options that take a separate value
 _DOCKER_EXEC_VALUE_OPTS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
 

@@ -17,6 +17,8 @@ Variables: the value that reaches a word is followed (assignments, defaults, bra
 conditional alternatives, arrays and ``ARGS+=(...)`` appends).  A function whose body starts
 vLLM with its arguments (``vllm serve "$model" "$@"``) is read through each call, the call's
 words standing for ``$1``, ``"$@"``..., so options written at the call are checked there.
+The words ``vllm serve`` handed to a script of the repository (``./launch-cluster.sh exec vllm
+serve MODEL ...``) are a weak launch (:func:`linter.sources.commands.forwarded`).
 
 Positions: every word is evaluated character by character; each character of
 a word's value remembers the offset in the script it came from (or ``None``
@@ -633,6 +635,8 @@ class _Script(WordEvaluator):
             image = tokens[run.image_index] if run.image_index < len(tokens) else None
             self.containers[run.name.value] = ([EnvVar(n, v) for n, v in run.env if kept_env(n.value)], image)
         m = commands.match_words(tokens)
+        if m is None:
+            m = commands.forwarded(tokens)
         if m is not None:
             past = node.has_error or words[-1].end > self.send(node.end_byte)  # words after a redirection
             self.make_launch(node, m, end=words[-1].end if past else None)

@@ -119,3 +119,37 @@ def test_docker_exec_runs_with_the_env_of_its_docker_run() -> None:
     # the release pin is the image the container runs
     assert [l.version_hint.version if l.version_hint else None for l in ex.launches] == ["v0.30.0", "v0.30.0", None]
     assert text[ex.launches[1].version_hint.span.start : ex.launches[1].version_hint.span.end] == "v0.30.0"
+
+
+FORWARDED = """\
+./launch-cluster.sh exec vllm serve \\
+  QuantTrio/MiniMax-M2-AWQ \\
+  --port 8000 --max-num-seq 8
+./launch-cluster.sh --apply-mod ./mods/fix-glm \\
+  exec vllm serve Salyut1/GLM-4.7-NVFP4 --tool-call-parser glm47
+bash scripts/run_node.sh --role head -- vllm serve Qwen/Qwen3-8B -tp 2
+echo vllm serve Qwen/Qwen3-8B --port 1
+pkill -f vllm serve
+helper exec vllm serve Qwen/Qwen3-8B --port 2
+"""
+
+
+def test_vllm_serve_handed_to_a_script_of_the_repository_is_a_weak_launch(tmp_path) -> None:
+    """``./launch-cluster.sh exec vllm serve MODEL ...``: a script of the repository (a
+    relative path, a ``.sh`` name, after ``bash``) handed the words ``vllm serve`` runs them.
+    Weak evidence: the launch is checked and reported, never edited.  Programs that only take
+    the words (``echo``, ``pkill``) and commands that are not the repository's scripts are
+    not launches."""
+    from tests.rules.lint_helpers import lint
+
+    src = SourceFile.from_text("README.sh", FORWARDED)
+    ex = shell.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert [(values(launch.args)[0], launch.strong) for launch in ex.launches] == [
+        ("QuantTrio/MiniMax-M2-AWQ", False), ("Salyut1/GLM-4.7-NVFP4", False), ("Qwen/Qwen3-8B", False),
+    ]
+    assert ex.launches[0].evidence == "`vllm serve` words handed to the script ./launch-cluster.sh"
+    result = lint(tmp_path, "run.sh", FORWARDED, "shell", target="0.33")
+    [d] = result.diagnostics
+    assert d.code == "VL201" and FORWARDED[d.span.start : d.span.end] == "--max-num-seq" and d.fix is None  # never edited
