@@ -32,6 +32,9 @@ What is found:
   ``V1beta1ModelSpec`` ... with ``command``/``args``/``image``/``env``).  The
   args of a KServe ``huggingface`` model spec are weak evidence (the runtime
   takes flags of its own first).
+* ``RemoteOpenAIServer(MODEL, ARGS)``, the test server of vLLM's ``tests/utils.py``
+  (and of the plugins that copy it), which runs ``vllm serve MODEL *ARGS``: weak
+  evidence (a helper of the repository's own), reported and never edited.
 * anywhere else, an argv list or command string whose head starts vLLM is a
   launch: returned, handed to a runner vllm-lint does not know
   (``conn.run(cmd)``), or only bound.  ``" ".join(cmd)`` read by a shell is a
@@ -1474,6 +1477,8 @@ class _Extractor:
                 self.container_launch(node, _keyword(node, "entrypoint"), command, image, self.container_env(_keyword(node, "environment")))
                 return
         last = qn.rsplit(".", 1)[-1] if qn else ""
+        if last == "RemoteOpenAIServer" and self.test_server_launch(node):
+            return
         if last.startswith("V1") and (_keyword(node, "args") is not None or _keyword(node, "command") is not None):
             fmt = self.mapping_get(_keyword(node, "model_format"), "name") if _keyword(node, "model_format") is not None else None
             fmt_s = self.string(fmt) if fmt is not None else None
@@ -1491,6 +1496,25 @@ class _Extractor:
         for kw in node.keywords:
             if kw.arg not in _NOT_COMMAND_KEYWORDS:
                 self.use(kw.value, node, strings=strings)
+
+    def test_server_launch(self, node: ast.Call) -> bool:
+        """``RemoteOpenAIServer(MODEL, ARGS)``, the test server of vLLM's ``tests/utils.py`` (and
+        of the plugins that copy it), runs ``vllm serve MODEL *ARGS``: a launch of the model and
+        the argument list (weak evidence: a helper of the repository's own, reported and never
+        edited)."""
+        model, args = _arg(node, 0, "model"), _arg(node, 1, "vllm_serve_args")
+        if model is None or args is None:
+            return False
+        w = self.words(args)
+        if w is None:
+            return False
+        self.launched.add(self.key(args))
+        at = self.span(node.func)
+        entry = [Token("vllm", at), Token("serve", at)]
+        return self.argv_launch(
+            node, [*entry, self.element_token(model), *w[0]], [None, None, model, *w[1]], [],
+            evidence="vLLM's test server `RemoteOpenAIServer(MODEL, ARGS)`, which runs `vllm serve MODEL ARGS`", strong=False,
+        )
 
     def known_call(self, node: ast.Call, qn: str) -> bool:
         cls = self.settings_class(qn)

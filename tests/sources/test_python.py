@@ -736,6 +736,41 @@ def serve(model, adapters):
     assert codes(lint(tmp_path, "serve.py", plain, "python", target="0.33")).count("VL205") == 1
 
 
+def test_vllms_test_server_runs_vllm_serve_with_its_argument_list(tmp_path) -> None:
+    """``RemoteOpenAIServer(MODEL, ARGS)`` of vLLM's ``tests/utils.py`` (copied by plugins)
+    runs ``vllm serve MODEL *ARGS``: its argument list is a launch's options, checked and
+    reported as weak evidence (the helper is the repository's own), never edited."""
+    from tests.rules.lint_helpers import codes, lint
+
+    text = '''\
+import pytest
+
+from tests.utils import RemoteOpenAIServer
+from vllm.platforms import current_platform
+
+MODEL = "Qwen/Qwen3-0.6B"
+
+
+@pytest.fixture(scope="module")
+def server():
+    args = ["--max-model-len", "8192", "--enforce-eager", "--max-num-seq", "16"]
+    with RemoteOpenAIServer(MODEL, args) as remote_server:
+        yield remote_server
+
+
+def test_half():
+    with RemoteOpenAIServer(MODEL, vllm_serve_args=["--swap-space", "4", "--dtype", "half"]):
+        pass
+'''
+    src, ex = run(text, "tests/test_server.py")
+    assert [(args_of(launch), launch.strong, launch.entrypoint) for launch in ex.launches] == [
+        (["MODEL", "--max-model-len", "8192", "--enforce-eager", "--max-num-seq", "16"], False, "vllm serve"),
+        (["MODEL", "--swap-space", "4", "--dtype", "half"], False, "vllm serve"),
+    ]
+    result = lint(tmp_path, "test_server.py", text, "python", target="0.33")
+    assert sorted(codes(result)) == ["VL101", "VL201"] and all(d.fix is None for d in result.diagnostics)
+
+
 def test_os_environ_before_a_launch_is_its_environment() -> None:
     text = '''\
 import os
