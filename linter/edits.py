@@ -212,7 +212,8 @@ def delete_option(src: SourceFile, parsed, opt) -> Edit | None:
         if s.name.is_opaque or s.name.value_start is None:
             return None
         end = s.value.span.end if s.value is not None else s.name.span.end
-        return delete_span(src.text, s.name.span.start, end, _style(launch), words=False)
+        edit = delete_span(src.text, s.name.span.start, end, _style(launch), words=False)
+        return _keep_a_mapping(src.text, s.name.span.start, end, edit, _style(launch))
     tokens: list[Token] = []
     for item in (opt.name, *opt.values):
         if item.token is None or item.splat:
@@ -227,6 +228,28 @@ def delete_option(src: SourceFile, parsed, opt) -> Edit | None:
     if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):  # type: ignore[type-var, arg-type]
         return None
     return delete_tokens(src, launch, tokens, words=_words(src, launch, tokens[0]))
+
+
+def _keep_a_mapping(text: str, start: int, end: int, edit: Edit | None, style: EditStyle | None) -> Edit | None:
+    """``edit``, unless it deletes the lines of the only key of a YAML block mapping (the last
+    option of a ``--config`` file, of an ``engine_kwargs``): then the key and its value become
+    ``{}``, so the mapping stays one.  An emptied config file is no YAML document at all, which
+    vLLM's ``load_config_file`` cannot read, and an emptied ``engine_kwargs:`` is null."""
+    if edit is None or edit.content or style in ("python-items", "json-items"):
+        return edit
+    ls, le = _line_start(text, start), _line_end(text, end)
+    if edit.span != Span(ls, le) or not text.startswith(":", _key_end(text, start)):
+        return edit
+    indent = text[ls:start]
+    if not re.fullmatch(r"[ \t]*", indent) or _key_sibling(text, ls, le, indent):
+        return edit
+    return Edit(Span(start, end), "{}")
+
+
+def _key_end(text: str, start: int) -> int:
+    """Where the plain key starting at ``start`` ends (before its ``:``)."""
+    m = re.compile(r"[^:\s#]+(?:[ \t]+[^:\s#]+)*").match(text, start)
+    return m.end() if m else start
 
 
 # -- moving an environment variable to an option -------------------------------------

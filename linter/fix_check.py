@@ -48,12 +48,13 @@ def _touched(node: Node, edits: Sequence[Edit]) -> bool:
 
 
 def _deleted(start: int, end: int, edits: Sequence[Edit], text: str = "") -> bool:
-    """An edit with no content covers ``[start, end)``: what stood there was deleted whole.  A
-    block node's end mark lies at the next token, past the blank space after it: that space
-    need not go with it."""
+    """An edit with no content covers ``[start, end)``: what stood there was deleted whole (or,
+    for the only key of a mapping, turned into ``{}``, the mapping left empty:
+    :func:`linter.edits.delete_option`).  A block node's end mark lies at the next token, past
+    the blank space after it: that space need not go with it."""
     while text and end > start and text[end - 1] in " \t\r\n":
         end -= 1
-    return any(e.content == "" and e.span.start <= start and end <= e.span.end for e in edits)
+    return any(e.content in ("", "{}") and e.span.start <= start and end <= e.span.end for e in edits)
 
 
 class _Mismatch(Exception):

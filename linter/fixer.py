@@ -165,6 +165,19 @@ def _passes(src: SourceFile, kind: str, settings: Settings, rules: dict, unsafe:
         if new_text == current.text:
             break
         problem = check_pass(current.text, new_text, kind, edits, src.path, read_as_linted)
+        if problem is not None and len(chosen) > 1:
+            # fixes that each keep the file as it reads but not all together (deleting every key
+            # of a mapping: each deletion saw the others' keys beside its own): fewer this pass
+            # (all but the last, else the first), the rest again in the next one
+            for fewer in (chosen[:-1], chosen[:1]):
+                fewer_edits = _dedupe([e for d in fewer for e in d.fix.edits])  # type: ignore[union-attr]
+                try:
+                    fewer_text = apply_edits(current.text, fewer_edits)
+                except ValueError:
+                    continue
+                if fewer_text != current.text and check_pass(current.text, fewer_text, kind, fewer_edits, src.path, read_as_linted) is None:
+                    chosen, edits, new_text, problem = fewer, fewer_edits, fewer_text, None
+                    break
         if problem is not None:
             codes = ", ".join(sorted({d.code for d in chosen}))
             return fail(f"the fixed file no longer parses as the original did ({problem}; fixes {codes}); nothing written (a bug: please report it)")

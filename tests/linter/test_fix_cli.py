@@ -191,6 +191,38 @@ def test_config_file_named_by_a_launch_is_fixed_against_that_launchs_release(tmp
     assert "serve-config.yaml" not in r.stdout
 
 
+@pytest.mark.parametrize(("text", "fixed"), [
+    # the only key: the file keeps a mapping, which vLLM's load_config_file reads (an emptied file is no document)
+    ("# options for vllm serve --config\nenable-bf16x3-router-gemm: true\n", "# options for vllm serve --config\n{}\n"),
+    # every key removed: deleted together they left no document; one pass then the next
+    ("enable-bf16x3-router-gemm: true\nswap-space: 4\n", "{}\n"),
+    # a key beside them stays
+    ("enable-bf16x3-router-gemm: true\nmax-num-seqs: 8\nswap-space: 4\n", "max-num-seqs: 8\n"),
+])
+def test_removing_the_last_options_of_a_config_file_leaves_an_empty_mapping(tmp_path, monkeypatch, text, fixed):
+    """``--fix --unsafe-fixes`` deleting every option of a ``--config`` file used to end in
+    "the fixed file no longer parses as the original did ... (a bug: please report it)",
+    exit 2 and nothing written: the file became no YAML document at all."""
+    cfg = write(tmp_path, "serve-config.yaml", text)
+    write(tmp_path, "serve.sh", "#!/bin/sh\nvllm serve m --config serve-config.yaml\n")
+    r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--target-version", "0.33", "--output-format", "concise", ".")
+    assert r.exit_code == 0, r.output
+    assert cfg.read_text() == fixed
+    assert "a bug" not in r.output
+
+
+def test_removing_the_only_engine_kwargs_key_leaves_an_empty_mapping(tmp_path, monkeypatch):
+    """A Ray Serve config's ``engine_kwargs:`` emptied would be null; it becomes ``{}``."""
+    text = (
+        "applications:\n  - import_path: ray.serve.llm:build_openai_app\n    args:\n      llm_configs:\n"
+        "        - model_loading_config:\n            model_id: m\n          engine_kwargs:\n            swap_space: 4\n"
+    )
+    cfg = write(tmp_path, "serve.yaml", text)
+    r = run(tmp_path, monkeypatch, "--fix", "--unsafe-fixes", "--output-format", "concise", "serve.yaml")
+    assert r.exit_code == 0, r.output
+    assert cfg.read_text() == text.replace("            swap_space: 4\n", "            {}\n")
+
+
 def test_stdin_fix_writes_the_fixed_text_and_lists_fixes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     args = ["--target-version", "0.32", "--fix", "--show-fixes", "-", "--stdin-filename", "serve.sh"]
