@@ -453,6 +453,7 @@ class _Script(WordEvaluator):
         self.assignments = {k: [a for a in v if not lo <= a.start < hi] for k, v in self.assignments.items()}
         self.calling.append(fname)
         first = len(self.out.launches)
+        written, pins = len(self.out.written), len(self.out.pins)
         try:
             self.positional = list(args)
             self.collect_assignments(body)
@@ -461,6 +462,8 @@ class _Script(WordEvaluator):
         finally:
             self.positional, self.assignments, self.exports = saved
             self.calling.pop()
+            # the body's heredoc files and pins were recorded when it was read on its own
+            del self.out.written[written:], self.out.pins[pins:]
         for launch in self.out.launches[first:]:
             self.through_calls.add(id(launch))
             launch.notes.append(f"read through the call of `{fname}`: its arguments are the function's $1, \"$@\"...")

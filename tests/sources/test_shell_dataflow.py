@@ -221,6 +221,22 @@ def test_reading_through_calls_is_bounded() -> None:
     assert values(ex.launches[-1].args) == [f"model-{_MAX_CALLS_READ - 1}", "--max-model-len", str(_MAX_CALLS_READ - 1)]
 
 
+def test_a_function_read_through_its_calls_writes_its_heredoc_files_once() -> None:
+    """The body's heredoc (a ``--config`` file it writes) and pins are the body's own, recorded
+    once, however many calls read the body again."""
+    text = (
+        'serve() {\n  local model=$1; shift\n  cat > /tmp/cfg.yaml <<EOF\nmax-num-seqs: 8\nEOF\n'
+        '  pip install vllm==0.30.0\n  vllm serve "$model" --config /tmp/cfg.yaml "$@"\n}\n'
+        'serve Qwen/Qwen3-8B --port 1\nserve Qwen/Qwen3-0.6B --port 2\n'
+    )
+    src, ex = run(text)
+    assert [values(launch.args) for launch in ex.launches] == [
+        ["Qwen/Qwen3-8B", "--config", "/tmp/cfg.yaml", "--port", "1"],
+        ["Qwen/Qwen3-0.6B", "--config", "/tmp/cfg.yaml", "--port", "2"],
+    ]
+    assert len(ex.written) == 1 and len(ex.pins) == 1
+
+
 def test_a_default_in_an_assignment_is_the_scripts_value() -> None:
     text = 'IMG=${IMG:-vllm/vllm-openai:v0.30.0}\nPORT="${PORT:-8000}"\ndocker run --gpus all "$IMG" --model m --port $PORT\n'
     src, ex = run(text)
