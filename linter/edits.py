@@ -246,9 +246,12 @@ def _keep_a_mapping(text: str, start: int, end: int, edit: Edit | None, style: E
     return Edit(Span(start, end), "{}")
 
 
+_PLAIN_KEY = lazy_re(r"[^:\s#]+(?:[ \t]+[^:\s#]+)*")
+
+
 def _key_end(text: str, start: int) -> int:
     """Where the plain key starting at ``start`` ends (before its ``:``)."""
-    m = re.compile(r"[^:\s#]+(?:[ \t]+[^:\s#]+)*").match(text, start)
+    m = _PLAIN_KEY.match(text, start)
     return m.end() if m else start
 
 

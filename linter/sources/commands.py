@@ -376,6 +376,8 @@ def forwarded(words: list[Token]) -> Match | None:
         if basename(w.value) == "vllm" and words[j + 1].value == "serve":
             return Match("vllm", "vllm serve", words[j : j + 2], words[j + 2 :], via=words[k])
     return None
+
+
 # docker exec --help (28.x): options that take a separate value
 _DOCKER_EXEC_VALUE_OPTS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
 

@@ -397,9 +397,9 @@ def object_name(src: SourceFile, node: Node) -> str | None:
     return f"{kind}/{name}"
 
 
-def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
-    """Every mapping holding containers (:func:`containers`), with a stable group name."""
-    found: list[tuple[str, MappingNode]] = []
+def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode, list[MappingNode]]]:
+    """Every mapping holding containers, with a stable group name and its containers (:func:`containers`)."""
+    found: list[tuple[str, MappingNode, list[MappingNode]]] = []
     seen: set[int] = set()
     stack: list[tuple[Node, str, tuple[str, ...]]] = [(doc, "", ())]
     while stack:
@@ -411,9 +411,10 @@ def pod_specs(src: SourceFile, doc: Node) -> list[tuple[str, MappingNode]]:
             name = object_name(src, node)
             if name is not None:
                 owner, path = name, ()
-            if any(isinstance(k, ScalarNode) and k.value in _CONTAINER_KEYS for k, _v in node.value) and containers(node):
+            held = containers(node) if any(isinstance(k, ScalarNode) and k.value in _CONTAINER_KEYS for k, _v in node.value) else None
+            if held:
                 p = path[:-1] if path and path[-1] == "spec" else path
-                found.append((f"{owner}/{'.'.join(p)}" if owner else ".".join(p) or "pod", node))
+                found.append((f"{owner}/{'.'.join(p)}" if owner else ".".join(p) or "pod", node, held))
             children = [(v, owner, path + (k.value if isinstance(k, ScalarNode) else "?",)) for k, v in node.value]
         elif isinstance(node, SequenceNode):
             children = [(v, owner, path + (f"[{i}]",)) for i, v in enumerate(node.value)]
@@ -469,9 +470,9 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str = "k8s") -> tuple[
     """Launches of every pod spec in a document, and the ids of the container nodes used."""
     out = Extraction()
     used: set[int] = set()
-    for group, spec in pod_specs(src, doc):
+    for group, spec, held in pod_specs(src, doc):
         product = gpu_product(spec)
-        for container in containers(spec):
+        for container in held:
             if id(container) not in used:
                 used.add(id(container))
                 found = container_launches(src, container, kind=kind, group=group, ray_node=_RAY_GROUP.search(group) is not None)

@@ -287,6 +287,8 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     forget the token``: a quote never closed; ``# Options for serve.sh (vllm serve --config
     x.yaml)``, a diff's context line) would otherwise break the session's parse, hiding the
     commands after it and making a parse error of prose."""
+    from linter.sources import shell
+
     ranges: list[tuple[int, int]] = []
     command: list[tuple[int, int]] = []  # the ranges of the command being read
     bare = False  # its prompt is a bare ``# ``
@@ -296,8 +298,6 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
         if command and (not bare or shell.parses("\n".join(text[a:b] for a, b in command))):
             ranges.extend(command)
         command.clear()
-
-    from linter.sources import shell
 
     for a, b in block.lines:
         line = text[a:b]

@@ -670,9 +670,13 @@ class _Extractor:
         """``extra``, appended to the list of ``b`` here: conditional when this is a branch or
         loop the list was not made in."""
         if self.branch != b.branch:
-            self.conditional_nodes.update(id(el) for el in extra)
-            self.alive.extend(extra)
+            self._mark_conditional(extra)
         return extra
+
+    def _mark_conditional(self, elements) -> None:
+        """``elements`` (list element expressions) are given only under a condition: their tokens are conditional."""
+        self.conditional_nodes.update(id(el) for el in elements)
+        self.alive.extend(elements)  # an id names its object only while the object lives
 
     def on_with_item(self, node: ast.withitem, depth: int) -> None:
         if node.optional_vars is not None:
@@ -809,8 +813,7 @@ class _Extractor:
             return body
         if body and orelse:
             self.word_notes.append(f"conditional options: both branches of `{self.code(expr)}` are listed")
-        self.conditional_nodes.update(id(el) for el in (*body, *orelse))
-        self.alive.extend((*body, *orelse))
+        self._mark_conditional((*body, *orelse))
         return body + orelse
 
     def resolve(self, expr: ast.expr, depth: int = 0) -> ast.expr:

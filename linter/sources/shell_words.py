@@ -536,7 +536,7 @@ class WordEvaluator:
         if settled and reaching[-1].array is not None and all(a.appended is not None for a in reaching[:-1]):
             words = [copy_word(x) for x in reaching[-1].array]
             for a in reversed(reaching[:-1]):  # the oldest append first
-                for x in a.appended or ():
+                for x in a.appended:  # type: ignore[union-attr]
                     y = copy_word(x)
                     y.conditional = True
                     words.append(y)
