@@ -234,7 +234,9 @@ def _keep_a_mapping(text: str, start: int, end: int, edit: Edit | None, style: E
     """``edit``, unless it deletes the lines of the only key of a YAML block mapping (the last
     option of a ``--config`` file, of an ``engine_kwargs``): then the key and its value become
     ``{}``, so the mapping stays one.  An emptied config file is no YAML document at all, which
-    vLLM's ``load_config_file`` cannot read, and an emptied ``engine_kwargs:`` is null."""
+    vLLM's ``load_config_file`` cannot read (0.33.0, vllm/utils/argparse_utils.py L645 and L653:
+    ``yaml.safe_load`` gives None, then ``config.items()``), and an emptied ``engine_kwargs:`` is
+    null, not a mapping."""
     if edit is None or edit.content or style in ("python-items", "json-items"):
         return edit
     ls, le = _line_start(text, start), _line_end(text, end)
