@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from linter.launch import Span, Token
 from linter.lazy_re import lazy_re
 from linter.records import Frozen, Record, _set
+from linter.sources.words import is_shell
 
 # Images whose entrypoint is vLLM's OpenAI server.  Matched on the last path
 # component of the repository (so registries and mirrors count).
@@ -359,11 +360,11 @@ _SCRIPT_SUFFIXES = (".sh", ".bash", ".py")
 
 def forwarded(words: list[Token]) -> Match | None:
     """``./launch-cluster.sh --apply-mod X exec vllm serve MODEL --opt ...``: the words ``vllm
-    serve`` handed to a script of the repository (``./x``, ``../x``, ``x.sh``; after ``bash`` or
-    ``sh``), with its own options or subcommand before them.  Such a script is taken to run
+    serve`` handed to a script of the repository (``./x``, ``../x``, ``x.sh``; after a shell
+    such as ``bash``, ``sh`` or ``zsh``), with its own options or subcommand before them.  Such a script is taken to run
     them (weak evidence: reported, never edited).  A program that is not a script of the
     repository (``echo``, ``pkill``, ``/usr/bin/...``) is not."""
-    k = 1 if len(words) > 1 and basename(words[0].value) in ("bash", "sh") else 0
+    k = 1 if len(words) > 1 and is_shell(words[0].value) else 0
     if len(words) < k + 3 or words[k].is_opaque:
         return None
     script = words[k].value

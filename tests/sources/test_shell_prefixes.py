@@ -128,6 +128,7 @@ FORWARDED = """\
 ./launch-cluster.sh --apply-mod ./mods/fix-glm \\
   exec vllm serve Salyut1/GLM-4.7-NVFP4 --tool-call-parser glm47
 bash scripts/run_node.sh --role head -- vllm serve Qwen/Qwen3-8B -tp 2
+zsh tools/serve_node.sh --gpus 2 -- vllm serve Qwen/Qwen3-32B -tp 2
 echo vllm serve Qwen/Qwen3-8B --port 1
 pkill -f vllm serve
 helper exec vllm serve Qwen/Qwen3-8B --port 2
@@ -136,7 +137,7 @@ helper exec vllm serve Qwen/Qwen3-8B --port 2
 
 def test_vllm_serve_handed_to_a_script_of_the_repository_is_a_weak_launch(tmp_path) -> None:
     """``./launch-cluster.sh exec vllm serve MODEL ...``: a script of the repository (a
-    relative path, a ``.sh`` name, after ``bash``) handed the words ``vllm serve`` runs them.
+    relative path, a ``.sh`` name, after a shell such as ``bash`` or ``zsh``) handed the words ``vllm serve`` runs them.
     Weak evidence: the launch is checked and reported, never edited.  Programs that only take
     the words (``echo``, ``pkill``) and commands that are not the repository's scripts are
     not launches."""
@@ -148,6 +149,7 @@ def test_vllm_serve_handed_to_a_script_of_the_repository_is_a_weak_launch(tmp_pa
         check_launch(src, launch)
     assert [(values(launch.args)[0], launch.strong) for launch in ex.launches] == [
         ("QuantTrio/MiniMax-M2-AWQ", False), ("Salyut1/GLM-4.7-NVFP4", False), ("Qwen/Qwen3-8B", False),
+        ("Qwen/Qwen3-32B", False),
     ]
     assert ex.launches[0].evidence == "`vllm serve` words handed to the script ./launch-cluster.sh"
     result = lint(tmp_path, "run.sh", FORWARDED, "shell", target="0.33")
