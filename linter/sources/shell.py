@@ -50,7 +50,7 @@ from linter.records import Frozen, _set, replace
 from linter.source_file import SourceFile
 from linter.sources import READ_PAST_AN_ERROR, Comment, Extraction, Problem, WrittenFile, char_offsets, commands
 from linter.sources.placed import PlacedText
-from linter.sources.shell_words import TooComplex, Word, WordEvaluator, copy_word
+from linter.sources.shell_words import LAUNCH_TEXT, TooComplex, Word, WordEvaluator, copy_word
 from linter.sources.words import SHELLS, kept_env, nearest_pin, shell_script_index
 
 __all__ = ["extract", "extract_script", "parses", "pip_pins_in_words"]
@@ -89,8 +89,6 @@ _MAX_CALLS_READ = 64
 _MAX_RESTARTS = 8  # later words a broken line is read again from (a budget, not a grammar)
 
 SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
-# a heredoc body that starts vLLM (its text, before any reading)
-_LAUNCH_TEXT = lazy_re(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
 # files that are data, not scripts
 _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".conf", ".ini", ".cfg", ".env", ".j2", ".tpl")
 # data files a heredoc may write that the YAML readers read (JSON is YAML's flow style)
@@ -326,7 +324,7 @@ class _Script(WordEvaluator):
                     break
                 a, b = self.logical_lines(b + 1, b + 1)
         for a, b in sorted(set(lines)):
-            if not _LAUNCH_TEXT.search(self.text[a:b]):
+            if not LAUNCH_TEXT.search(self.text[a:b]):
                 continue  # nothing here starts vLLM: not this linter's problem
             sa = self.s(a)
             sb = self.send(self.byte(b)) if b > a else sa
@@ -339,7 +337,7 @@ class _Script(WordEvaluator):
                 before = len(self.out.launches)
                 # the line alone, else from each later word up to the vLLM words (past a
                 # broken prefix such as a ``case`` pattern of an unclosed ``case``)
-                launch_at = _LAUNCH_TEXT.search(self.text, a, b).start()
+                launch_at = LAUNCH_TEXT.search(self.text, a, b).start()
                 starts = [a] + [m.start() for m in _PIECE.finditer(self.text, a, launch_at + 1) if m.start() > a]
                 starts = starts[:1] + starts[1:][-_MAX_RESTARTS:]  # the words nearest the vLLM words
                 for k in starts:
@@ -823,7 +821,7 @@ class _Script(WordEvaluator):
                         continue
                     if after and pc.type == "command" and self._is_shell_sink(self.words_of(pc)):
                         feeds = True
-            if not feeds and _LAUNCH_TEXT.search(self.ntext(body)) and self._writes_script(node, words):
+            if not feeds and LAUNCH_TEXT.search(self.ntext(body)) and self._writes_script(node, words):
                 # ``cat > "$F" <<EOF`` / ``tee "$(mktemp)"``: a body that starts vLLM is a
                 # script whatever file it is written to (it is run later)
                 feeds = True

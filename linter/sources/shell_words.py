@@ -595,13 +595,13 @@ class WordEvaluator:
             stack.extend(reversed(node.children))
 
     def _function(self, node: _ts.Node) -> None:
-        """Keep a function whose body starts vLLM with its arguments (``vllm serve "$model"
-        "$@"``, after ``local model=$1; shift``): its calls are read through it."""
+        """Keep a function whose body starts vLLM (or an LMCache server) with its arguments
+        (``vllm serve "$model" "$@"``, after ``local model=$1; shift``): its calls are read through it."""
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
         if name is None or body is None:
             return
         text = self.text[self.p(body.start_byte) : self.p(body.end_byte)]
-        if _POSITIONAL.search(text) and _STARTS_VLLM.search(text):
+        if _POSITIONAL.search(text) and LAUNCH_TEXT.search(text):
             self.functions[self.ntext(name)] = body
 
     def shifted(self, node: _ts.Node) -> bool:
@@ -683,9 +683,11 @@ class WordEvaluator:
 # Helpers
 
 
-# a function body that uses its arguments, and one that starts vLLM (see :meth:`WordEvaluator._function`)
+# a function body that uses its arguments (see :meth:`WordEvaluator._function`)
 _POSITIONAL = lazy_re(r"\$(?:[@1-9]|\{[@1-9]\})")
-_STARTS_VLLM = lazy_re(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\bvllm/vllm-|\bvllm-openai\b")
+# text that starts vLLM or an LMCache server, before any reading: a function body read through its calls, a
+# heredoc body that is a script (:mod:`linter.sources.shell`)
+LAUNCH_TEXT = lazy_re(r"\bvllm\s+serve\b|\bvllm\.entrypoints\.|\blmcache\s+server\b|\bvllm/vllm-|\bvllm-openai\b")
 
 
 def expansion_shape(node: _ts.Node, ctx: WordEvaluator) -> tuple[str | None, str | None, bool, bool]:

@@ -221,6 +221,26 @@ def test_reading_through_calls_is_bounded() -> None:
     assert values(ex.launches[-1].args) == [f"model-{_MAX_CALLS_READ - 1}", "--max-model-len", str(_MAX_CALLS_READ - 1)]
 
 
+def test_a_function_that_starts_an_lmcache_server_is_read_through_its_call() -> None:
+    """The LMCache server beside a hybrid model is often started by a helper taking the port
+    first: ``start_cache 65432 --chunk-size 256 ...``.  Its options (which the LMCache rules
+    compare with vLLM's) are those of the call, as for a function that runs ``vllm serve``."""
+    text = (
+        "#!/bin/bash\nset -euo pipefail\n"
+        'start_cache() {\n  local port=$1\n  shift\n  lmcache server --port "$port" "$@" &\n}\n'
+        "start_cache 65432 --chunk-size 256 --l1-size-gb 20 --eviction-policy LRU\n"
+        "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --enable-prefix-caching \\\n"
+        """  --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}'\n"""
+    )
+    src, ex = run(text)
+    assert [(launch.entrypoint, values(launch.args)) for launch in ex.launches] == [
+        ("lmcache server", ["--port", "65432", "--chunk-size", "256", "--l1-size-gb", "20", "--eviction-policy", "LRU"]),
+        ("vllm serve", ["Qwen/Qwen3-Next-80B-A3B-Instruct", "--enable-prefix-caching", "--kv-transfer-config",
+                        '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both"}']),
+    ]
+    assert ex.launches[0].args[3].value_start == text.index("256")  # the call's own word
+
+
 def test_a_function_read_through_its_calls_writes_its_heredoc_files_once() -> None:
     """The body's heredoc (a ``--config`` file it writes) and pins are the body's own, recorded
     once, however many calls read the body again."""
