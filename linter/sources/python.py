@@ -463,22 +463,40 @@ def _fill_template(s: PlacedText, style: str) -> PlacedText:
 
 
 class _Binding(Record):
-    __slots__ = ("expr", "elements", "mutated", "branch")
+    __slots__ = ("expr", "elements", "mutated", "branch", "argument")
 
     expr: ast.expr | None
     elements: list[ast.expr] | None  # set for a list being built (ast.Starred for a splat)
     mutated: bool
     branch: tuple[int, ...]  # the branches and loops it was bound in (:attr:`_Extractor.branch`)
+    argument: bool  # a parameter bound to a call's argument or its default (:meth:`_Extractor.call_through`)
 
-    def __init__(self, expr=None, elements=None, mutated=False, branch=()):
+    def __init__(self, expr=None, elements=None, mutated=False, branch=(), argument=False):
         self.expr = expr
         self.elements = elements
         self.mutated = mutated
         self.branch = branch
+        self.argument = argument
 
 
 def _starred(value: ast.expr) -> ast.Starred:
     return ast.Starred(value=value, ctx=ast.Load())
+
+
+def _reading(launch: Launch) -> tuple:
+    """What a launch read through a call checks: its words and settings, where each is written."""
+    return (launch.span.start, launch.entrypoint, tuple((t.value, t.span.start, t.conditional) for t in launch.args),
+            tuple((st.name.value, st.name.span.start, st.value.value if st.value is not None else None,
+                   st.value.span.start if st.value is not None else None) for st in launch.settings),
+            tuple((e.name.value, e.value.value if e.value is not None else None) for e in launch.env))
+
+
+def _unknown(el: ast.expr) -> ast.expr:
+    """An element that stands where ``el`` is and names nothing (a name no code can bind): an unknown word."""
+    inner = el.value if isinstance(el, ast.Starred) else el
+    name = ast.copy_location(ast.Name(id=" caller's", ctx=ast.Load()), inner)
+    name.end_lineno, name.end_col_offset = inner.end_lineno, inner.end_col_offset
+    return _starred(name) if isinstance(el, ast.Starred) else name
 
 
 # Fields that never hold a node that can launch, and nodes with no such field.
@@ -490,6 +508,10 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 class _TooDeep(Exception):
     pass
 
+
+# functions read through their calls inside one another, and calls of one function read through it
+_MAX_CALLS = 2
+_MAX_CALLS_READ = 64
 
 # libcst's native parser overflowed the C stack on deep nesting; CPython's own parser
 # refuses more than 200 nested brackets, but builds trees of a thousand nested unary
@@ -516,6 +538,14 @@ class _Extractor:
         self.conditional_nodes: set[int] = set()  # elements of one branch of ``[...] if c else [...]``, or appended in one
         # the branches and loops (``if``, ``for``, ``while``, ``except``, ``case`` bodies) the walk is in, by id
         self.branch: tuple[int, ...] = ()
+        # module-level functions by name (:meth:`call_through`), the one whose definition is being walked, the
+        # launches its definition gave on its own, and those read through a call (name -> calls read)
+        self.defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.defining: str | None = None
+        self.own: dict[str, list[Launch]] = {}
+        self.calls_read: dict[str, int] = {}
+        self.calling: list[str] = []
+        self.readings: set[tuple] = set()  # what the calls read through gave (:func:`_reading`)
 
     # -- positions -----------------------------------------------------------
 
@@ -605,6 +635,9 @@ class _Extractor:
         scope = {p.arg: _Binding() for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]}
         self.scopes.append(scope)
         self.functions.append((node.name, a.kwarg.arg if a.kwarg is not None else None, self.classes[-1] if self.classes else None))
+        defining = self.defining
+        if len(self.scopes) == 2 and not self.classes and not self.calling and self.defs.get(node.name) is node:
+            self.defining = node.name
         try:
             for stmt in node.body:
                 self.walk(stmt, depth + 1)
@@ -612,6 +645,7 @@ class _Extractor:
         finally:
             self.scopes.pop()
             self.functions.pop()
+            self.defining = defining
         return False
 
     def on_class(self, node: ast.ClassDef, depth: int) -> bool:
@@ -877,7 +911,24 @@ class _Extractor:
 
     # -- argv -------------------------------------------------------------------
 
+    def given(self, expr: ast.expr) -> ast.Constant | None:
+        """``model`` or ``str(port)`` naming a parameter that a call read through gave a literal
+        (:meth:`call_through`): that literal, where the call writes it."""
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "str" and self.lookup("str") is None \
+                and len(expr.args) == 1 and not expr.keywords:
+            inner = self.given(expr.args[0])
+            return inner if inner is not None and isinstance(inner.value, (str, int)) and not isinstance(inner.value, bool) else None
+        if not isinstance(expr, ast.Name):
+            return None
+        b = self.lookup(expr.id)
+        if b is None or not b.argument or b.mutated or not isinstance(b.expr, ast.Constant):
+            return None
+        return b.expr if not isinstance(b.expr.value, bytes) else None
+
     def element_token(self, expr: ast.expr) -> Token:
+        given = self.given(expr)
+        if given is not None:
+            return self.element_token(given)
         s = self.string(expr)
         if s is not None:
             return self.str_token(s)
@@ -991,6 +1042,8 @@ class _Extractor:
         """``local``: the launch runs in this process or its child, so it inherits ``os.environ``."""
         if self.module_env and local:
             launch.env = [*self.module_env, *launch.env]
+        if self.defining is not None:
+            self.own.setdefault(self.defining, []).append(launch)
         if provisional is None:
             self.result.launches.append(launch)
         else:
@@ -1092,7 +1145,136 @@ class _Extractor:
         for k, launches in self.provisional.items():
             if k not in self.launched:
                 self.result.launches.extend(launches)
+        # a function read through its calls: its body read on its own (parameters unknown) gives way to them
+        replaced = {id(launch) for name in self.calls_read for launch in self.own.get(name, ())}
+        if replaced:
+            self.result.launches = [launch for launch in self.result.launches if id(launch) not in replaced]
         self.result.launches.sort(key=lambda launch: launch.span.start)
+
+    # -- module-level functions read through their calls ------------------------
+
+    def call_through(self, node: ast.Call, depth: int) -> bool:
+        """``start_server("Qwen/Qwen3-8B", extra_args=["--max-model-len", "8192"])`` calling a
+        function of the module whose body starts vLLM: the body is read again with the call's
+        arguments as its parameters, so the options written at the call are checked (and fixed)
+        there.  Whether the call gave a launch."""
+        func = node.func
+        if not isinstance(func, ast.Name):
+            return False
+        fdef = self.defs.get(func.id)
+        if (fdef is None or func.id in self.imports or self.lookup(func.id) is not None or func.id in self.calling
+                or func.id == self.defining or len(self.calling) >= _MAX_CALLS or self.calls_read.get(func.id, 0) >= _MAX_CALLS_READ or not (func.id in self.own or self.hot(fdef))):
+            return False
+        scope = self.arguments(fdef, node)
+        if scope is None or not any(b.argument for b in scope.values()):
+            return False  # a call that does not fit, or gives nothing the body's own reading lacks
+        saved = (self.result, self.launched, self.provisional, self.module_env, self.forwarders, self.scopes, self.branch,
+                 self.defining, self.word_notes)
+        self.result, self.launched, self.provisional = Extraction(), set(), {}
+        self.module_env, self.forwarders, self.scopes = list(self.module_env), dict(self.forwarders), [self.scopes[0], scope]
+        self.branch, self.defining, self.word_notes = (), None, []
+        self.calling.append(func.id)
+        a = fdef.args
+        self.functions.append((fdef.name, a.kwarg.arg if a.kwarg is not None else None, None))
+        try:
+            for stmt in fdef.body:
+                self.walk(stmt, depth + 1)
+            self.unused_commands(scope)
+            launches = self.result.launches
+            for k, provisional in self.provisional.items():
+                if k not in self.launched:
+                    launches.extend(provisional)
+        finally:
+            self.functions.pop()
+            self.calling.pop()
+            (self.result, self.launched, self.provisional, self.module_env, self.forwarders, self.scopes, self.branch,
+             self.defining, self.word_notes) = saved
+        if not launches:
+            return False
+        self.calls_read[func.id] = self.calls_read.get(func.id, 0) + 1
+        line = node.lineno
+        for launch in launches:
+            if _reading(launch) in self.readings:  # ``start()`` called again as before: nothing new to check
+                continue
+            self.readings.add(_reading(launch))
+            launch.notes.append(f"read through the call of `{func.id}` on line {line}: its arguments are the function's parameters")
+            if self.defining is not None:
+                self.own.setdefault(self.defining, []).append(launch)
+            self.result.launches.append(launch)
+        for arg in _call_arguments(node):  # what the call hands on is read through it, not run by it
+            self.launched.add(self.key(arg.value if isinstance(arg, (ast.Starred, ast.keyword)) else arg))
+        return True
+
+    def arguments(self, fdef: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> dict[str, _Binding] | None:
+        """The function's parameters bound to the call's arguments (read in the caller's scope)
+        and to their defaults; None when the call does not fit the function."""
+        a = fdef.args
+        params = [*a.posonlyargs, *a.args]
+        names = {p.arg for p in [*params, *a.kwonlyargs]}
+        defaults: dict[str, ast.expr] = {p.arg: d for p, d in zip(params[len(params) - len(a.defaults):], a.defaults)}
+        defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+        given: dict[str, ast.expr | None] = {}
+        extra: list[ast.expr] = []
+        unknown_rest = False  # a ``*xs`` or ``**kw`` at the call: the parameters it may fill are unknown
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                unknown_rest = True
+                break
+            if i < len(params):
+                given[params[i].arg] = arg
+            elif a.vararg is not None:
+                extra.append(arg)
+            else:
+                return None
+        for kw in call.keywords:
+            if kw.arg is None:
+                unknown_rest = True
+            elif kw.arg in names and kw.arg not in {p.arg for p in a.posonlyargs}:
+                given[kw.arg] = kw.value
+            elif a.kwarg is None:
+                return None
+        scope: dict[str, _Binding] = {}
+        for p in [*params, *a.kwonlyargs]:
+            if p.arg in given:
+                scope[p.arg] = self.argument(given[p.arg], names)
+            elif p.arg in defaults and not unknown_rest:
+                scope[p.arg] = self.argument(defaults[p.arg], names, caller=False)
+            else:
+                scope[p.arg] = _Binding()
+        if a.vararg is not None:
+            scope[a.vararg.arg] = _Binding() if unknown_rest else self.argument(ast.Tuple(elts=extra, ctx=ast.Load()), names)
+        if a.kwarg is not None:
+            scope[a.kwarg.arg] = _Binding()
+        return scope
+
+    def argument(self, expr: ast.expr | None, params: set[str], *, caller: bool = True) -> _Binding:
+        """A parameter's binding to ``expr``: a list's elements, or the expression, as the caller
+        reads them.  What the caller's own names hold is unknown inside the function (its scope
+        is not the caller's), so an element naming one is an unknown word there."""
+        if expr is None:
+            return _Binding()
+        elements = self.list_elements(expr) if caller else None
+        if elements is None and not caller and isinstance(expr, (ast.List, ast.Tuple)):
+            elements = list(expr.elts)
+        if elements is not None:
+            kept = [el if self.same_inside(el, params) else _unknown(el) for el in elements]
+            self.alive.extend(kept)
+            for el, k in zip(elements, kept):
+                if id(el) in self.conditional_nodes and k is not el:
+                    self._mark_conditional([k])
+            return _Binding(expr=ast.List(elts=kept, ctx=ast.Load()), elements=kept, argument=True)
+        value = self.resolve(expr) if caller else expr
+        if isinstance(value, ast.Name) or not self.same_inside(value, params):
+            return _Binding()
+        return _Binding(expr=value, argument=isinstance(value, (ast.Constant, ast.JoinedStr)))
+
+    def same_inside(self, expr: ast.expr, params: set[str]) -> bool:
+        """Whether every name ``expr`` reads means inside the function what it means here: a
+        module-level name (or builtin) that no parameter shadows."""
+        for n in ast.walk(expr.value if isinstance(expr, ast.Starred) else expr):
+            if isinstance(n, ast.Name) and (n.id in params or self.lookup(n.id) is not self.scopes[0].get(n.id)):
+                return False
+        return True
 
     def env_vars(self, call: ast.Call) -> list[EnvVar]:
         value = _keyword(call, "env")
@@ -1214,6 +1396,9 @@ class _Extractor:
     # -- settings ---------------------------------------------------------------
 
     def setting_value(self, expr: ast.expr) -> tuple[Token, str]:
+        given = self.given(expr) if isinstance(expr, ast.Name) else None
+        if given is not None:
+            return self.setting_value(given)
         span = self.span(expr)
         text = self.src.text[span.start : span.end]
         s = self.string(expr)
@@ -1479,6 +1664,8 @@ class _Extractor:
                         self.launched.add(self.key(expr))
                 self.container_launch(node, _keyword(node, "entrypoint"), command, image, self.container_env(_keyword(node, "environment")))
                 return
+        if self.call_through(node, depth):
+            return
         last = qn.rsplit(".", 1)[-1] if qn else ""
         if last == "RemoteOpenAIServer" and self.test_server_launch(node):
             return
@@ -2078,6 +2265,7 @@ def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
     if isinstance(tree, Problem):
         return Extraction(problems=[tree])
     extractor = _Extractor(src, _Places(src.text, shift))
+    extractor.defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     try:
         extractor.walk(tree)
         for a, b in magics:  # ``!vllm serve ...`` in a notebook cell

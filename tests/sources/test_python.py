@@ -1072,3 +1072,142 @@ def test_conditional_tokens_are_marked_conditional() -> None:
     assert [(t.value, t.conditional) for t in launch.args] == [
         ("m", False), ("--enforce-eager", True), ("--no-enforce-eager", True), ("--seed", True), ("1", True),
     ]
+
+
+SWEEP = '''\
+"""Start the server for each configuration of the sweep and time its start."""
+import subprocess
+import sys
+import time
+
+BASE = ["--port", "8000", "--disable-log-requests"]
+
+
+def launch(model: str, tp: int = 1, extra: list[str] | None = None, *, eager: bool = False) -> subprocess.Popen:
+    cmd = ["vllm", "serve", model, "--tensor-parallel-size", str(tp), *BASE]
+    if eager:
+        cmd.append("--enforce-eager")
+    if extra:
+        cmd += extra
+    return subprocess.Popen(cmd, stdout=sys.stderr)
+
+
+def main(argv: list[str]) -> None:
+    for tp in (1, 2, 4):
+        start = time.monotonic()
+        launch("Qwen/Qwen3-32B", tp, ["--max-model-len", "32768"]).wait()
+        print(tp, time.monotonic() - start)
+    launch("Qwen/Qwen3-8B", extra=["--gpu-memory-utilisation", "0.9", "--max-num-seq", "32"], eager=True)
+    seeds = ["--seed", "0"]
+    launch("Qwen/Qwen3-0.6B", 1, seeds)
+    launch(argv[0], 1)  # nothing known that the body's own reading lacks but the literal 1
+    launch(*argv)  # the model and all else unknown: read on its own
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+'''
+
+
+def test_a_function_that_starts_vllm_is_read_through_each_call(tmp_path) -> None:
+    """``launch(MODEL, TP, [OPTIONS])``, a function of the module that builds and runs ``vllm
+    serve``: each call is read through the body with its arguments as the parameters, so the
+    model and the options written at the call are checked (and fixed) there.  What the
+    caller's own names hold (``tp``, ``argv[0]``) is unknown (its lists are read), and the
+    body's own reading gives way to the calls'."""
+    from tests.rules.lint_helpers import lint
+
+    src, ex = run(SWEEP, "bench/sweep.py")
+    assert ex.problems == []
+    got = [args_of(launch) for launch in ex.launches]
+    base = ["--port", "8000", "--disable-log-requests", "--enforce-eager"]
+    assert got == [
+        ["Qwen/Qwen3-32B", "--tensor-parallel-size", "str(tp)", *base, "--max-model-len", "32768"],
+        ["Qwen/Qwen3-8B", "--tensor-parallel-size", "1", *base, "--gpu-memory-utilisation", "0.9", "--max-num-seq", "32"],
+        ["Qwen/Qwen3-0.6B", "--tensor-parallel-size", "1", *base, "--seed", "0"],
+        ["model", "--tensor-parallel-size", "1", *base, "extra"],
+    ]
+    first, second, third, fourth = ex.launches
+    check_token(src, first.args[0], '"Qwen/Qwen3-32B"')  # the call's own words
+    assert first.args[2].is_opaque  # the loop's tp
+    check_token(src, second.args[2], "1")  # the default, where the function writes it
+    assert second.args[2].value_start == SWEEP.index("tp: int = 1") + len("tp: int = ")
+    check_token(src, second.args[-2], '"--max-num-seq"')
+    assert second.args[-2].value_start > SWEEP.index('launch("Qwen/Qwen3-8B"')
+    assert all(launch.args[6].conditional for launch in ex.launches)  # appended under `if eager:`
+    assert all(any("read through the call of `launch` on line" in n for n in launch.notes) for launch in ex.launches)
+    assert fourth.args[-1].is_opaque  # `launch(argv[0], 1)`: extra is None, a splat of unknown words
+
+    result = lint(tmp_path, "sweep.py", SWEEP, "python", target="0.33")
+    found = sorted((d.code, SWEEP[d.span.start : d.span.end]) for d in result.diagnostics)
+    assert found == [("VL104", "--gpu-memory-utilisation"), ("VL201", "--max-num-seq")]
+    abbreviation = next(d for d in result.diagnostics if d.code == "VL201")
+    assert abbreviation.fix is not None and abbreviation.span.start > SWEEP.index("def main")
+
+
+def test_a_call_read_through_gives_settings_their_values() -> None:
+    """``build(MODEL, max_len=8192)`` around ``LLM(model=model, max_model_len=max_len, ...)``:
+    the settings that name parameters take the call's literals, so the model is known to the
+    rules that read its config; a parameter the call leaves to an unknown name stays unknown."""
+    text = '''\
+from vllm import LLM, SamplingParams
+
+
+def build(model: str, max_len: int = 4096, eager: bool = False, tp=None) -> LLM:
+    return LLM(model=model, max_model_len=max_len, enforce_eager=eager, tensor_parallel_size=tp,
+               mamba_cache_mode="all", enable_prefix_caching=True)
+
+
+def main(tp: int) -> None:
+    llm = build("Qwen/Qwen3-Next-80B-A3B-Instruct", max_len=8192, eager=True, tp=tp)
+    print(llm.generate(["hi"], SamplingParams(max_tokens=8)))
+'''
+    src, ex = run(text)
+    [launch] = ex.launches
+    got = settings_of(launch)
+    assert got["model"] == ("str", "Qwen/Qwen3-Next-80B-A3B-Instruct")
+    assert got["max_model_len"] == ("int", "8192")
+    assert got["enforce_eager"] == ("bool", "True")
+    assert got["tensor_parallel_size"] == ("opaque", "tp")
+    assert got["mamba_cache_mode"] == ("str", "all")
+    by_name = {s.name.value: s for s in launch.settings}
+    check_token(src, by_name["max_model_len"].value, "8192")
+    assert by_name["max_model_len"].value.value_start == text.index("max_len=8192") + len("max_len=")
+
+
+def test_reading_through_calls_is_bounded_and_keeps_uncalled_functions() -> None:
+    """A function calling itself is read through once; a thousand calls read the first
+    :data:`linter.sources.python._MAX_CALLS_READ`; a function never called is read on its own;
+    a call that does not fit the parameters is not read through; a call read again the same
+    (inside a function read through each of its own calls) gives one reading."""
+    from linter.sources.python import _MAX_CALLS_READ
+
+    text = '''\
+import subprocess
+
+
+def serve(model, port=8000):
+    subprocess.run(["vllm", "serve", model, "--port", str(port)])
+    serve(model, port + 1)
+
+
+def unused(model):
+    subprocess.run(["vllm", "serve", model, "--max-model-len", "4096"])
+
+
+serve("Qwen/Qwen3-8B")
+serve("a", "b", "c")
+'''
+    src, ex = run(text)
+    assert [args_of(launch) for launch in ex.launches] == [
+        ["Qwen/Qwen3-8B", "--port", "8000"],
+        ["model", "--max-model-len", "4096"],
+    ]
+    nested = text.replace('serve("Qwen/Qwen3-8B")', 'def bench(name):\n    serve("Qwen/Qwen3-8B", 8001)\n    print(name)\n\n\nbench("a")\nbench("b")')
+    src, ex = run(nested)  # each bench() reads the same call inside it: one reading
+    assert [args_of(launch) for launch in ex.launches] == [["Qwen/Qwen3-8B", "--port", "8001"], ["model", "--max-model-len", "4096"]]
+    many = "import subprocess\n\ndef serve(m, n):\n    subprocess.run(['vllm', 'serve', m, '--max-model-len', n])\n\n" + "".join(
+        f"serve('model-{i}', '{i}')\n" for i in range(1000))
+    src, ex = run(many)
+    assert len(ex.launches) == _MAX_CALLS_READ
+    assert args_of(ex.launches[-1]) == [f"model-{_MAX_CALLS_READ - 1}", "--max-model-len", str(_MAX_CALLS_READ - 1)]
