@@ -187,6 +187,8 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
          comments=_S + "python_comments", fix_check=_F + "check_python", edit="python-items", languages=frozenset({"python"})),
     Kind("markdown", "linter.sources.markdown", frozenset({".md", ".markdown", ".mdx"}),
          comments=_S + "markdown_comments", fix_check=_F + "check_markdown", edit="words", languages=frozenset({"markdown"})),
+    # Jupyter notebooks: launches in code and Markdown cells, reported and never edited (inside JSON strings)
+    Kind("notebook", "linter.sources.notebook", frozenset({".ipynb"})),
     Kind("requirements", "linter.sources.requirements", frozenset({".txt", ".in"}), claims=_requirements_name, claims_any_name=False,
          comments=_S + "requirements_comments", prefilter=False, languages=frozenset({"pip-requirements", "requirements"}), holds_launches=False),  # a pin alone is worth reading (VL601)
     # a file named by ``--config FILE`` (never found by its name); YAML or JSON, which has no comments

@@ -57,6 +57,13 @@ def _span(s, e, size: int) -> Span:
     return Span(s, e)
 
 
+def _comment(row: list, size: int) -> Comment:
+    s, e, t, alone = row
+    if alone not in (None, True, False):
+        raise BadExtraction("malformed comment")
+    return Comment(_span(s, e, size).start, e, _str(t), alone)
+
+
 def _list(v, width: int | None = None) -> list:
     if not isinstance(v, list) or (width is not None and not all(isinstance(r, list) and len(r) == width for r in v)):
         raise BadExtraction("malformed rows")
@@ -218,9 +225,9 @@ def encode(x: Extraction) -> dict:
     if x.pins:
         out["V"] = [_hint(h) for h in x.pins]
     if x.comments is not None:
-        out["C"] = [[c.start, c.end, c.text] for c in x.comments]
+        out["C"] = [[c.start, c.end, c.text, c.alone] for c in x.comments]
     if x.directives is not None:
-        out["D"] = [[c.start, c.end, c.text] for c in x.directives]
+        out["D"] = [[c.start, c.end, c.text, c.alone] for c in x.directives]
     return out
 
 
@@ -240,6 +247,6 @@ def decode(d: dict, size: int) -> Extraction:
     pins = [_unhint(h, size) for h in _list(d.get("V", []))]
     if None in pins:
         raise BadExtraction("missing pin")
-    comments = [Comment(_span(s, e, size).start, e, _str(t)) for s, e, t in _list(d["C"], 3)] if "C" in d else None
-    directives = [Comment(_span(s, e, size).start, e, _str(t)) for s, e, t in _list(d["D"], 3)] if "D" in d else None
+    comments = [_comment(row, size) for row in _list(d["C"], 4)] if "C" in d else None
+    directives = [_comment(row, size) for row in _list(d["D"], 4)] if "D" in d else None
     return Extraction(launches, problems, pins, comments, directives=directives)

@@ -118,7 +118,8 @@ def _lines_covered(src: SourceFile, comment: Comment, line: int) -> frozenset[in
     """
     last = len(src.line_starts)
     lines = {line}
-    if src.text[src.line_starts[line - 1] : comment.start].strip():
+    alone = comment.alone if comment.alone is not None else not src.text[src.line_starts[line - 1] : comment.start].strip()
+    if not alone:
         k = line - 1
         while k >= 1 and _continued(src, k):
             lines.add(k)
@@ -244,6 +245,8 @@ def _unused_diagnostic(src: SourceFile, sup: Suppression, unused: list[str], unk
     else:
         message = "unused suppression: " + "; ".join(parts)
         fix = Fix("Remove the unused suppression", (_removal(src, sup),))
+    if src.text[sup.comment.start : sup.comment.end] != sup.comment.text:
+        fix = None  # a comment of text held in a string (a notebook cell's) that escapes stand in: not edited
     return _vl901(src, Finding(Span(sup.start, sup.comment.end), message, fix), version)
 
 

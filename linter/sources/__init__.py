@@ -83,16 +83,20 @@ class Problem(Frozen):
 class Comment(Frozen):
     """A comment of the file, as its own syntax reads it (a ``#`` inside a string is none)."""
 
-    __slots__ = ("start", "end", "text")
+    __slots__ = ("start", "end", "text", "alone")
 
     start: int  # character offset of the ``#``
     end: int  # offset just after the comment's last character (line end excluded)
     text: str
+    # whether nothing but blanks stands before it on its line; None: as the file's text says (a
+    # reader of text held in another file says it: a notebook cell's line starts inside a JSON string)
+    alone: bool | None
 
-    def __init__(self, start, end, text):
+    def __init__(self, start, end, text, alone=None):
         _set(self, "start", start)
         _set(self, "end", end)
         _set(self, "text", text)
+        _set(self, "alone", alone)
 
 
 class WrittenFile(Frozen):

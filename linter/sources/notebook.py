@@ -1,0 +1,192 @@
+"""Jupyter notebooks (``.ipynb``): the launches of their code and Markdown cells.
+
+A notebook is JSON (nbformat 4): ``cells``, each with a ``cell_type`` and its ``source``, a
+list of strings (one a line, each ending in ``\\n`` but the last) or one string.  Each cell's
+text is decoded with its map into the file (a JSON string is a YAML double-quoted scalar:
+:func:`linter.sources.yaml_scalars.scalar_offsets`), read by its own reader, and its launches
+are placed back through that map:
+
+* a code cell of a Python kernel by the Python reader, IPython's ``!vllm serve ...`` lines
+  included (:func:`linter.sources.python.extract`);
+* a code cell that is a shell script (``%%bash``, ``%%sh``, ``%%script bash``; any cell of a
+  bash kernel) by the shell reader;
+* a Markdown cell by the Markdown reader (its fenced blocks).
+
+Launches in a notebook are reported and never edited: a fix would have to write into a JSON
+string, escaping what it writes, and a cell's outputs would no longer be what its code
+printed.  The cells' comments are reported for suppressions (``# vllm-lint: ignore[...]``),
+each saying whether it stands alone on its cell's line (:attr:`Comment.alone`).
+"""
+
+from __future__ import annotations
+
+from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
+from linter.lazy_re import lazy_re
+from linter.offset_map import OffsetMap
+from linter.source_file import SourceFile
+from linter.sources import Comment, Extraction, Problem
+
+# a cell magic that makes the whole cell a shell script: ``%%bash``, ``%%sh``, ``%%script bash``
+_SHELL_CELL = lazy_re(r"\A[ \t]*%%(?:bash|sh|script[ \t]+(?:\S*/)?(?:bash|sh|zsh))\b[^\n]*(?:\n|\Z)")
+_SHELL_KERNELS = frozenset({"bash", "sh", "shell", "zsh"})
+_NOTE = "read in a notebook cell: reported, never edited"
+
+
+class _Cell:
+    __slots__ = ("cell_type", "text", "omap", "start")
+
+    def __init__(self, cell_type: str, text: str, omap: OffsetMap, start: int) -> None:
+        self.cell_type = cell_type  # "code" or "markdown"
+        self.text = text
+        self.omap = omap
+        self.start = start  # where the cell's ``source`` stands in the file
+
+
+def extract(src: SourceFile) -> Extraction:
+    low = src.text.lower()
+    if "vllm" not in low and "lmcache" not in low:
+        return Extraction(comments=[])
+    from linter.sources.yaml_nodes import compose_documents
+
+    docs, problems = compose_documents(src.text, src.path)
+    out = Extraction(comments=[])
+    if problems or len(docs) != 1:
+        # not a notebook JSON can read: what it starts is lost, and says where it broke
+        out.problems.extend(Problem(p.span, f"notebook JSON: {p.message}") for p in problems[:1])
+        return out
+    cells, shell_kernel = _cells(src, docs[0])
+    for cell in cells:
+        if "vllm" not in cell.text.lower() and "lmcache" not in cell.text.lower():
+            continue
+        _read_cell(src, cell, shell_kernel, out)
+    out.launches.sort(key=lambda launch: launch.span.start)
+    return out
+
+
+def _cells(src: SourceFile, root) -> tuple[list[_Cell], bool]:
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    from linter.sources.yaml_nodes import get, text_of
+    from linter.sources.yaml_scalars import scalar_offsets
+
+    kernel = (text_of(get(get(get(root, "metadata"), "kernelspec"), "language"))
+              or text_of(get(get(get(root, "metadata"), "language_info"), "name")) or "python").lower()
+    found = get(root, "cells")
+    if not isinstance(found, SequenceNode):  # nbformat 3: worksheets[].cells
+        sheets = get(root, "worksheets")
+        cell_nodes = [c for ws in (sheets.value if isinstance(sheets, SequenceNode) else []) for c in _seq(get(ws, "cells"))]
+    else:
+        cell_nodes = found.value
+    cells = []
+    for node in cell_nodes:
+        if not isinstance(node, MappingNode):
+            continue
+        cell_type = text_of(get(node, "cell_type"))
+        if cell_type not in ("code", "markdown"):
+            continue
+        source = get(node, "source") if get(node, "source") is not None else get(node, "input")  # nbformat 3: input
+        pieces = [source] if isinstance(source, ScalarNode) else [p for p in _seq(source) if isinstance(p, ScalarNode)]
+        if not pieces:
+            continue
+        omap = OffsetMap(fallback=pieces[0].start_mark.index)
+        parts = []
+        at = 0
+        for piece in pieces:
+            value = piece.value
+            if parts and not parts[-1].endswith("\n"):  # nbformat 3 and hand-written notebooks: lines without ends
+                parts.append("\n")
+                at += 1
+            for s, f, n in scalar_offsets(src, piece).segments:
+                omap.add(at + s, f, n)
+            parts.append(value)
+            at += len(value)
+        cells.append(_Cell(cell_type, "".join(parts), omap, pieces[0].start_mark.index))
+    return cells, kernel in _SHELL_KERNELS
+
+
+def _seq(node) -> list:
+    from yaml.nodes import SequenceNode
+
+    return node.value if isinstance(node, SequenceNode) else []
+
+
+def _read_cell(src: SourceFile, cell: _Cell, shell_kernel: bool, out: Extraction) -> None:
+    from linter.sources import comments as found
+
+    inner = SourceFile(src.path, cell.text)
+    group = src.path  # one program: a server started in one cell, its LMCache server in another
+    try:
+        if cell.cell_type == "markdown":
+            from linter.sources import markdown
+
+            sub = markdown.extract(inner)
+            sub.problems = []  # prose cells: a block that does not parse lost no launch of a notebook's own
+            notes = found.markdown_comments(cell.text)
+        else:
+            m = _SHELL_CELL.match(cell.text)
+            if m is not None or shell_kernel:
+                from linter.sources import embedded_shell
+
+                start = m.end() if m is not None else 0
+                script = cell.text[start:]
+                sub = embedded_shell.extract(inner, script, OffsetMap.identity(start, len(script)), kind="shell", group=group)
+                notes = [Comment(c.start + start, c.end + start, c.text) for c in found.shell_comments(script)]
+            else:
+                from linter.sources import python
+
+                sub = python.extract(inner)
+                notes = found.python_comments(cell.text)
+    except Exception as exc:  # noqa: BLE001 - one cell's failure must not stop the notebook
+        out.problems.append(Problem(Span(cell.start, cell.start), f"notebook cell: extraction failed: {type(exc).__name__}: {exc}"))
+        return
+    for launch in sub.launches:
+        out.launches.append(_placed(launch, cell, src.text))
+    for p in sub.problems:
+        out.problems.append(Problem(_span(p.span, cell.omap), f"notebook cell: {p.message}"))
+    for pin in sub.pins:
+        out.pins.append(_hint(pin, cell.omap))
+    # the cell's comments (``# vllm-lint: ignore[...]``), as its own syntax reads them
+    out.comments.extend(_comment(c, cell) for c in notes)  # type: ignore[union-attr]
+
+
+def _span(span: Span, omap: OffsetMap) -> Span:
+    s = omap.nearest(span.start)
+    return Span(s, max(s, omap.span_end(span.end)))
+
+
+def _token(tok: Token | None, omap: OffsetMap, text: str) -> Token | None:
+    """A token of the cell's text, placed in the file; never editable (a notebook is not edited)."""
+    if tok is None:
+        return None
+    return Token(tok.value, _span(tok.span, omap), None, tok.opaque, tok.splat, tok.conditional, tok.alternatives)
+
+
+def _hint(hint: VersionHint | None, omap: OffsetMap) -> VersionHint | None:
+    if hint is None:
+        return None
+    return VersionHint(hint.version, _span(hint.span, omap), hint.origin, editable=False)
+
+
+def _comment(c: Comment, cell: _Cell) -> Comment:
+    span = _span(Span(c.start, c.end), cell.omap)
+    line_start = cell.text.rfind("\n", 0, c.start) + 1
+    return Comment(span.start, span.end, c.text, alone=not cell.text[line_start : c.start].strip())
+
+
+def _placed(launch: Launch, cell: _Cell, text: str) -> Launch:
+    omap = cell.omap
+
+    def t(tok: Token | None) -> Token | None:
+        return _token(tok, omap, text)
+
+    launch.entry = [t(x) for x in launch.entry]  # type: ignore[misc]
+    launch.args = [t(x) for x in launch.args]  # type: ignore[misc]
+    launch.env = [EnvVar(t(e.name), t(e.value)) for e in launch.env]
+    launch.settings = [Setting(t(s.name), t(s.value), s.kind) for s in launch.settings]
+    launch.image = t(launch.image)
+    launch.version_hint = _hint(launch.version_hint, omap)
+    launch.span = _span(launch.span, omap)
+    launch.folds = [_span(f, omap) for f in launch.folds]
+    launch.editable = False  # (its kind stays the cell's: a Markdown cell's placeholders are read as Markdown's)
+    launch.notes.append(_NOTE)
+    return launch

@@ -1,0 +1,172 @@
+"""Jupyter notebooks: launches in code cells (Python, ``!`` lines, ``%%bash``), Markdown cells
+and bash-kernel notebooks, placed in the JSON file and never edited."""
+
+from __future__ import annotations
+
+import json
+
+from linter.source_file import SourceFile
+from linter.sources import notebook
+from tests.sources.token_checks import check_launch, values
+
+
+def _notebook(cells: list[dict], kernel: str = "python") -> str:
+    """A notebook as Jupyter writes it (``indent=1``, non-ASCII kept, a final newline)."""
+    spec = {"display_name": "Python 3", "language": "python", "name": "python3"} if kernel == "python" else \
+        {"display_name": "Bash", "language": "bash", "name": "bash"}
+    nb = {"cells": cells, "metadata": {"kernelspec": spec, "language_info": {"name": kernel}}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def _code(*lines: str, outputs: list | None = None) -> dict:
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": outputs or [], "source": list(lines)}
+
+
+def _markdown(*lines: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": list(lines)}
+
+
+SERVE = _notebook([
+    _markdown("# Serving Qwen3 with vLLM\n", "\n", "Start the server in the background:\n", "\n",
+              "```bash\n", "vllm serve Qwen/Qwen3-8B --max-num-seq 8 --port 8000\n", "```\n"),
+    _code("!pip install -q vllm==0.30.0\n", "!vllm serve Qwen/Qwen3-8B --gpu-memory-utilisation 0.8 &"),
+    _code("from vllm import LLM, SamplingParams\n", "\n",
+          "llm = LLM(model=\"Qwen/Qwen3-Next-80B-A3B-Instruct\", mamba_cache_mode=\"all\",\n",
+          "          enable_prefix_caching=True)  # modèle hybride\n",
+          "print(llm.generate([\"Bonjour\"], SamplingParams(max_tokens=8)))",
+          outputs=[{"name": "stdout", "output_type": "stream", "text": ["INFO vllm serve --port 1 started\n"]}]),
+    _code("%%bash\n", "vllm serve Qwen/Qwen3-0.6B \\\n", "  --swap-space 4 \\\n", "  --port 8001\n"),
+    _code("import requests\n", "requests.get(\"http://localhost:8000/v1/models\").json()"),
+])
+
+
+def _extract(text: str, path: str = "notebooks/serve.ipynb"):
+    src = SourceFile.from_text(path, text)
+    ex = notebook.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    return src, ex
+
+
+def test_cells_are_read_by_their_own_readers_and_placed_in_the_json() -> None:
+    """A Markdown cell's fenced block, IPython ``!`` lines, ``LLM(...)`` in a code cell and a
+    ``%%bash`` cell are each a launch, placed at their words inside the JSON strings (escaped
+    quotes, non-ASCII characters and each line's ``\\n`` accounted for); the outputs (a log
+    line naming ``vllm serve``) are not read; the ``!pip install vllm==`` pin is the file's."""
+    src, ex = _extract(SERVE)
+    assert ex.problems == []
+    got = [(launch.kind, launch.entrypoint, values(launch.args)) for launch in ex.launches]
+    assert got == [
+        ("markdown", "vllm serve", ["Qwen/Qwen3-8B", "--max-num-seq", "8", "--port", "8000"]),
+        ("python", "vllm serve", ["Qwen/Qwen3-8B", "--gpu-memory-utilisation", "0.8"]),
+        ("python", "LLM", []),
+        ("shell", "vllm serve", ["Qwen/Qwen3-0.6B", "--swap-space", "4", "--port", "8001"]),
+    ]
+    for launch in ex.launches:
+        assert not launch.editable and any("notebook cell" in n for n in launch.notes)
+        for tok in [*launch.entry, *launch.args]:
+            assert tok.value_start is None  # never edited
+    md, bang, llm, bash = ex.launches
+    assert src.text[md.args[1].span.start : md.args[1].span.end] == "--max-num-seq"
+    assert src.text[bang.args[1].span.start : bang.args[1].span.end] == "--gpu-memory-utilisation"
+    settings = {s.name.value: s for s in llm.settings}
+    assert settings["mamba_cache_mode"].value.value == "all"
+    assert src.text[settings["mamba_cache_mode"].value.span.start : settings["mamba_cache_mode"].value.span.end] == '\\"all\\"'
+    assert src.text[bash.args[2].span.start : bash.args[2].span.end] == "4"
+    assert src.text.count("\n", 0, bash.args[1].span.start) == src.text.count("\n", 0, src.text.index('"  --swap-space'))
+    [pin] = ex.pins
+    assert pin.version == "0.30.0" and src.text[pin.span.start : pin.span.end] == "0.30.0"
+
+
+def test_a_notebook_is_linted_against_its_pin_and_never_fixed(tmp_path) -> None:
+    from tests.rules.lint_helpers import lint
+
+    result = lint(tmp_path, "serve.ipynb", SERVE, "notebook")
+    found = sorted((d.code, SERVE.count("\n", 0, d.span.start) + 1, SERVE[d.span.start : d.span.end]) for d in result.diagnostics)
+    lines = {needle: SERVE.count("\n", 0, SERVE.index(needle)) + 1
+             for needle in ("--max-num-seq 8", "--gpu-memory-utilisation", 'mamba_cache_mode=\\"all', "--swap-space 4")}
+    assert found == sorted([
+        ("VL201", lines["--max-num-seq 8"], "--max-num-seq"),
+        ("VL104", lines["--gpu-memory-utilisation"], "--gpu-memory-utilisation"),
+        ("VL301", lines['mamba_cache_mode=\\"all'], '\\"all\\"'),
+        ("VL101", lines["--swap-space 4"], "--swap-space"),
+    ])
+    assert all(d.fix is None or not d.fix.edits or d.fix.applicability == "display-only" for d in result.diagnostics)
+
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    path = tmp_path / "serve.ipynb"
+    before = path.read_bytes()
+    run = CliRunner().invoke(main, ["--no-cache", "--fix", "--unsafe-fixes", "--target-version", "0.33", str(path)])
+    assert run.exit_code == 1 and "VL104" in run.output
+    assert path.read_bytes() == before
+
+
+def test_a_bash_kernel_reads_code_cells_as_shell_and_a_single_string_source() -> None:
+    text = _notebook([
+        {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+         "source": "export VLLM_USE_V1=1\nvllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192\n"},
+    ], kernel="bash")
+    src, ex = _extract(text)
+    [launch] = ex.launches
+    assert launch.kind == "shell" and values(launch.args) == ["meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "8192"]
+    assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_USE_V1", "1")]
+    assert src.text[launch.args[2].span.start : launch.args[2].span.end] == "8192"
+
+
+def test_what_is_not_a_launch_in_a_notebook() -> None:
+    """Outputs and prose naming vLLM, a notebook that never names it, and a Python cell that
+    only queries a running server are no launch; JSON that does not parse is one problem, at
+    the place that broke."""
+    prose = _notebook([
+        _markdown("We compare vLLM with TGI.\n"),
+        _code("import requests\n", "r = requests.post(URL, json={\"prompt\": \"hi\"})",
+              outputs=[{"name": "stdout", "output_type": "stream", "text": ["vllm serve Qwen/Qwen3-8B --port 1\n"]}]),
+    ])
+    assert _extract(prose)[1].launches == [] and _extract(prose)[1].problems == []
+    assert notebook.extract(SourceFile.from_text("a.ipynb", _notebook([_code("print(1)")]))).launches == []
+    broken = SERVE[: SERVE.index('"cell_type": "code"')] + "{" + SERVE[SERVE.index('"cell_type": "code"'):]
+    src, ex = _extract(broken)
+    [problem] = ex.problems
+    assert ex.launches == [] and problem.message.startswith("notebook JSON:")
+    assert problem.span.start >= broken.index('{"cell_type": "code"') - 2
+
+
+def test_a_suppression_comment_in_a_cell_silences_its_line(tmp_path) -> None:
+    """``# vllm-lint: ignore[CODE]`` works in a notebook's code cells as in a Python file, and
+    in a ``%%bash`` cell as in a shell script."""
+    from tests.rules.lint_helpers import lint
+
+    text = _notebook([
+        _code("!vllm serve Qwen/Qwen3-8B --swap-space 4  # vllm-lint: ignore[VL101] the old fleet still runs 0.17\n",
+              "!vllm serve Qwen/Qwen3-8B --max-num-seq 8\n"),
+        _code("%%bash\n", "# vllm-lint: ignore[VL104] a plugin adds it\n", "vllm serve Qwen/Qwen3-8B --enable-turbo-mode\n"),
+    ])
+    result = lint(tmp_path, "ops.ipynb", text, "notebook", target="0.33")
+    assert [(d.code, text[d.span.start : d.span.end]) for d in result.diagnostics] == [("VL201", "--max-num-seq")]
+
+
+def test_an_unused_suppression_in_a_cell_is_removed_only_where_it_stands_verbatim(tmp_path) -> None:
+    """VL901's fix deletes a suppression that silences nothing; inside a notebook it does so
+    only when the comment's text stands as it is in the JSON string (no escapes), so the file
+    stays the same JSON with one line of one cell shorter."""
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    text = _notebook([
+        _code("!vllm serve Qwen/Qwen3-8B --max-num-seqs 8  # vllm-lint: ignore[VL101] was --swap-space\n",
+              "!vllm serve Qwen/Qwen3-8B --port 8001  # vllm-lint: ignore[VL104] \"--turbo\" is gone\n"),
+    ])
+    path = tmp_path / "ops.ipynb"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(main, ["--no-cache", "--output-format", "concise", "--target-version", "0.33", str(path)])
+    assert run.output.count("VL901") == 2 and run.output.count("VL901 [*]") == 1
+    run = CliRunner().invoke(main, ["--no-cache", "--fix", "--target-version", "0.33", str(path)])
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert after["cells"][0]["source"] == [
+        "!vllm serve Qwen/Qwen3-8B --max-num-seqs 8\n",
+        "!vllm serve Qwen/Qwen3-8B --port 8001  # vllm-lint: ignore[VL104] \"--turbo\" is gone\n",
+    ]
