@@ -479,6 +479,16 @@ class _Binding(Record):
         self.argument = argument
 
 
+def _bound_name(expr: ast.AST) -> str | None:
+    """The name a binding is kept under: ``x``, or ``self.x`` (an attribute of the instance a
+    method runs on, kept in its class's scope)."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+        return f"self.{expr.attr}"
+    return None
+
+
 def _starred(value: ast.expr) -> ast.Starred:
     return ast.Starred(value=value, ctx=ast.Load())
 
@@ -532,6 +542,7 @@ class _Extractor:
         self.module_env: list[EnvVar] = []  # os.environ["VLLM_*"] set so far, in source order
         self.functions: list[tuple[str, str | None, str | None]] = []  # (name, **kwargs parameter, class)
         self.classes: list[str] = []
+        self.class_scopes: list[dict[str, _Binding]] = []  # ``self.cmd = [...]`` in a method binds ``self.cmd`` there
         self.forwarders: dict[str, Launch] = {}  # class or function -> settings launch fed by its **kwargs
         self.word_notes: list[str] = []
         self.alive: list[object] = []
@@ -656,13 +667,16 @@ class _Extractor:
         scope: dict[str, _Binding] = {}
         self.scopes.append(scope)
         self.classes.append(node.name)
+        self.class_scopes.append(scope)
         try:
             for stmt in node.body:
                 self.walk(stmt, depth + 1)
-            self.unused_commands(scope)  # ``CMD = [...]`` as a class attribute, run as ``self.CMD``
+            # ``CMD = [...]`` as a class attribute, or ``self.cmd = [...]`` in a method, run as ``self.cmd``
+            self.unused_commands(scope)
         finally:
             self.scopes.pop()
             self.classes.pop()
+            self.class_scopes.pop()
         return False
 
     def on_for(self, node: ast.For | ast.AsyncFor, depth: int) -> bool:
@@ -720,6 +734,9 @@ class _Extractor:
         if isinstance(target, ast.Name):
             elements = self.list_elements(value) if value is not None else None
             self.scopes[-1][target.id] = _Binding(expr=value, elements=elements, branch=self.branch)
+        elif _bound_name(target) is not None and self.class_scopes and self.functions:
+            elements = self.list_elements(value) if value is not None else None
+            self.class_scopes[-1][_bound_name(target)] = _Binding(expr=value, elements=elements, branch=self.branch)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for el in target.elts:
                 self._bind(el.value if isinstance(el, ast.Starred) else el, None)
@@ -771,10 +788,11 @@ class _Extractor:
             self._bind(node.target, node.value)
 
     def on_aug_assign(self, node: ast.AugAssign, depth: int) -> None:
-        if not isinstance(node.target, ast.Name):
+        name = _bound_name(node.target)
+        if name is None:
             self._bind(node.target, None)
             return
-        b = self.lookup(node.target.id)
+        b = self.lookup(name)
         if b is None:
             return
         if b.elements is not None and isinstance(node.op, ast.Add):
@@ -787,9 +805,10 @@ class _Extractor:
 
     def _mutation(self, node: ast.Call) -> None:
         func = node.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        name = _bound_name(func.value) if isinstance(func, ast.Attribute) else None
+        if name is None:
             return
-        b = self.lookup(func.value.id)
+        b = self.lookup(name)
         if b is None:
             return
         method = func.attr
@@ -810,8 +829,9 @@ class _Extractor:
             return None
         if isinstance(expr, (ast.List, ast.Tuple)):
             return list(expr.elts)
-        if isinstance(expr, ast.Name):
-            b = self.lookup(expr.id)
+        name = _bound_name(expr)
+        if name is not None:
+            b = self.lookup(name)
             if b is None:
                 return None
             return list(b.elements) if b.elements is not None else None
@@ -852,8 +872,8 @@ class _Extractor:
 
     def resolve(self, expr: ast.expr, depth: int = 0) -> ast.expr:
         """Follow a name to the expression last assigned to it in scope."""
-        while isinstance(expr, ast.Name) and depth < 20:
-            b = self.lookup(expr.id)
+        while _bound_name(expr) is not None and depth < 20:
+            b = self.lookup(_bound_name(expr))  # type: ignore[arg-type]
             if b is None or b.expr is None or b.elements is not None or b.mutated:
                 return expr
             expr = b.expr
@@ -1061,8 +1081,9 @@ class _Extractor:
             if isinstance(expr, ast.Call) and self.qualname(expr.func) == "map" and len(expr.args) == 2:
                 expr = expr.args[1]
         obj: object = expr
-        if isinstance(expr, ast.Name):
-            b = self.lookup(expr.id)
+        name = _bound_name(expr)
+        if name is not None:
+            b = self.lookup(name)
             if b is not None:
                 obj = b
         self.alive.append(obj)  # an id names its object only while the object lives
@@ -1108,8 +1129,9 @@ class _Extractor:
             if isinstance(expr.func, ast.Attribute):
                 nodes.append(expr.func.value)
         for node in nodes:
-            if isinstance(node, ast.Name):
-                b = self.lookup(node.id)
+            name = _bound_name(node)
+            if name is not None:
+                b = self.lookup(name)
                 if b is None:
                     continue
                 if b.elements is not None and self.vllmish(b.elements):

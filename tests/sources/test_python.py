@@ -1211,3 +1211,60 @@ serve("a", "b", "c")
     src, ex = run(many)
     assert len(ex.launches) == _MAX_CALLS_READ
     assert args_of(ex.launches[-1]) == [f"model-{_MAX_CALLS_READ - 1}", "--max-model-len", str(_MAX_CALLS_READ - 1)]
+
+
+SERVER_CLASS = '''\
+"""A test fixture that starts vLLM once for the session."""
+import subprocess
+import time
+
+
+class VLLMServer:
+    def start(self) -> None:  # (defined before __init__ builds the command)
+        self.proc = subprocess.Popen(self.cmd)
+        time.sleep(30)
+
+    def __init__(self, model: str, port: int = 8000, extra_args: list[str] | None = None) -> None:
+        self.model = model
+        self.cmd = ["vllm", "serve", model, "--port", str(port), "--max-num-seq", "8"]
+        if extra_args:
+            self.cmd += extra_args
+        self.cmd.append("--disable-log-requests")
+
+
+class OpenAIServer:
+    def __init__(self, model: str) -> None:
+        self.cmd = ["python", "-m", "vllm.entrypoints.openai.api_server", "--model", model]
+        self.cmd.extend(["--swap-space", "4"])
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.cmd)
+
+
+class Monitor:
+    def __init__(self) -> None:
+        self.cmd = ["nvidia-smi", "--query-gpu=memory.used", "--format=csv"]
+
+    def poll(self) -> str:
+        return subprocess.run(self.cmd, capture_output=True, text=True).stdout
+'''
+
+
+def test_a_command_kept_on_the_instance_is_read_where_it_runs() -> None:
+    """``self.cmd = [...]`` built in ``__init__`` (appended to and extended there) and run as
+    ``Popen(self.cmd)`` in another method: one launch at the call that runs it, or at the
+    list when the method that runs it comes first in the class.  Each class keeps
+    its own ``self.cmd``: the monitor's ``nvidia-smi`` is no launch."""
+    src, ex = run(SERVER_CLASS)
+    assert ex.problems == []
+    got = [(l.entrypoint, args_of(l)) for l in ex.launches]
+    assert got == [
+        ("vllm serve", ["model", "--port", "str(port)", "--max-num-seq", "8", "extra_args", "--disable-log-requests"]),
+        ("api_server", ["--model", "model", "--swap-space", "4"]),
+    ]
+    early, api = ex.launches
+    assert src.text[early.span.start : early.span.end].startswith('["vllm", "serve"')  # run before it was built: at the list
+    assert early.args[5].splat and early.args[5].is_opaque
+    assert src.text[api.span.start : api.span.end] == "subprocess.Popen(self.cmd)"
+    check_token(src, api.args[3], '"4"')
+    assert api.args[3].editable
