@@ -207,7 +207,7 @@ def version_of_tag(tag: str) -> str | None:
 # ---------------------------------------------------------------------------
 # Wrappers that run the next words as a command.
 
-_WRAPPERS_NO_ARGS = frozenset({"nohup", "time", "setsid", "command", "builtin", "caffeinate", "unbuffer"})
+_WRAPPERS_NO_ARGS = frozenset({"nohup", "time", "setsid", "command", "builtin", "unbuffer"})
 # wrapper -> options of that wrapper that take a separate value
 _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
@@ -220,6 +220,11 @@ _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     "taskset": frozenset(),
     "numactl": frozenset({"-C", "-N", "-m", "-i", "-p", "--cpunodebind", "--physcpubind", "--membind", "--interleave", "--preferred"}),
     "chrt": frozenset(),
+    "flock": frozenset({"-w", "--wait", "--timeout", "-E", "--conflict-exit-code"}),  # flock [opts] FILE CMD
+    "caffeinate": frozenset({"-t", "-w"}),  # macOS caffeinate(8)
+    # screen(1) runs CMD in a new window (``screen -dmS vllm vllm serve ...``); combined short
+    # options ending in a letter that takes a value (``-dmS NAME``) are read below
+    "screen": frozenset({"-S", "-c", "-e", "-h", "-p", "-s", "-T", "-X", "-Logfile"}),
     "tini": frozenset(),
     "dumb-init": frozenset(),
     # Slurm srun(1): the options that take a separate value (``--opt=value`` needs none)
@@ -240,7 +245,8 @@ _WRAPPER_OPTS: dict[str, frozenset[str]] = {
 }
 _WRAPPER_OPTS["mpiexec"] = _WRAPPER_OPTS["mpirun"]
 _TWO_VALUE_OPTS = frozenset({"--mca", "-mca", "--gmca", "-gmca"})
-_WRAPPERS_WITH_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1}
+_WRAPPERS_WITH_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1, "flock": 1}
+_SCREEN_VALUE_LETTERS = frozenset("Scehps")
 
 # ``uv run``, ``poetry run``, ``pipenv run``, ``pdm run``, ``hatch run``, ``conda run``
 _RUNNERS = {"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "hatch": "run", "conda": "run", "micromamba": "run", "mamba": "run", "rye": "run", "pixi": "run"}
@@ -489,6 +495,16 @@ def docker_build(words: list[Token]) -> DockerBuild | None:
     return out if out.tags else None
 
 
+def _env_option(rest: list[Token], j: int, takes: bool, env: list) -> None:
+    """``-e K=V`` / ``--env K=V`` / ``--env=K=V`` at ``rest[j]`` (``takes``: its value is the next word): added to ``env``."""
+    v = rest[j].value
+    name = v.split("=", 1)[0]
+    val = rest[j + 1] if takes and j + 1 < len(rest) else (_sub_token(rest[j], len(name) + 1, len(v)) if "=" in v else None)
+    a = _split_assignment(val) if val is not None else None
+    if a is not None:
+        env.append(a)
+
+
 def _docker_exec(rest: list[Token], env: list) -> Match | None:
     """``docker exec [options] CONTAINER COMMAND...``: the command runs in a running container."""
     j = 2
@@ -498,10 +514,7 @@ def _docker_exec(rest: list[Token], env: list) -> Match | None:
             name = v.split("=", 1)[0]
             takes = name in _DOCKER_EXEC_VALUE_OPTS and "=" not in v
             if name in ("-e", "--env"):
-                val = rest[j + 1] if takes and j + 1 < len(rest) else (_sub_token(rest[j], len(name) + 1, len(v)) if "=" in v else None)
-                a = _split_assignment(val) if val is not None else None
-                if a is not None:
-                    env.append(a)
+                _env_option(rest, j, takes, env)
             j += 2 if takes else 1
             continue
         break
@@ -509,6 +522,90 @@ def _docker_exec(rest: list[Token], env: list) -> Match | None:
     if sub is not None:
         sub.env = env + sub.env
         sub.container = rest[j]
+    return sub
+
+
+def _after_dashes(rest: list[Token], start: int, env: list) -> Match | None:
+    """The command after the ``--`` of ``rest`` (from ``start``)."""
+    for j in range(start, len(rest)):
+        if rest[j].value == "--" and not rest[j].is_opaque:
+            sub = match_words(rest[j + 1 :])
+            if sub is not None:
+                sub.env = env + sub.env
+            return sub
+    return None
+
+
+# docker compose run / exec (Compose v2 reference): their options that take a value
+_COMPOSE_VALUE_OPTS = frozenset("""-e --env -l --label -p --publish -u --user -v --volume -w --workdir --name
+    --entrypoint --cap-add --cap-drop --env-from-file --index --pull""".split())
+_COMPOSE_GLOBAL_VALUE_OPTS = frozenset("-f --file -p --project-name --project-directory --env-file --profile --ansi --parallel --progress".split())
+
+
+def _compose_command(rest: list[Token], env: list) -> int | None:
+    """``docker compose [-f F] run|exec [options] SERVICE COMMAND...`` (or ``docker-compose``,
+    ``podman compose``): the index of the command the service's container runs, or None (its
+    ``-e K=V`` added to ``env``).  With ``--entrypoint`` the command is that program's
+    arguments: not read."""
+    head = basename(rest[0].value)
+    if head in ("docker-compose", "podman-compose"):
+        j = 1
+    elif head in ("docker", "podman") and len(rest) > 1 and rest[1].value == "compose":
+        j = 2
+    else:
+        return None
+    while j < len(rest) and rest[j].value.startswith("-"):
+        j += 2 if rest[j].value in _COMPOSE_GLOBAL_VALUE_OPTS else 1
+    if j >= len(rest) or rest[j].value not in ("run", "exec"):
+        return None
+    j += 1
+    while j < len(rest) and rest[j].value.startswith("-") and rest[j].value != "--":
+        v = rest[j].value
+        name = v.split("=", 1)[0]
+        if name == "--entrypoint":
+            return None
+        takes = name in _COMPOSE_VALUE_OPTS and "=" not in v
+        if name in ("-e", "--env"):
+            _env_option(rest, j, takes, env)
+        j += 2 if takes else 1
+    if j < len(rest) and rest[j].value == "--":
+        j += 1
+    return j + 1 if j + 1 < len(rest) else None
+
+
+# apptainer exec / run (Apptainer 1.x; singularity alike): options that take a value
+_APPTAINER_VALUE_OPTS = frozenset("""-B --bind --env --env-file -H --home -o --overlay --pwd -W --workdir --mount
+    --security --network --network-args --app --scratch -S --hostname --dns --apply-cgroups --add-caps
+    --drop-caps --nvccli --rocm --oci""".split()) - {"--nvccli", "--rocm", "--oci"}
+
+
+def _apptainer(rest: list[Token], env: list) -> Match | None:
+    """``apptainer exec [opts] IMAGE COMMAND...`` runs the command in the image;
+    ``apptainer run [opts] IMAGE ARGS...`` hands the arguments to the image's runscript, which
+    for an image pulled from vLLM's (``docker://vllm/vllm-openai:TAG``) is its entrypoint."""
+    j = 2
+    while j < len(rest) and rest[j].value.startswith("-") and len(rest[j].value) > 1:
+        v = rest[j].value
+        name = v.split("=", 1)[0]
+        if name == "--env" and "=" not in v[len(name):] and j + 1 < len(rest):
+            a = _split_assignment(rest[j + 1])
+            if a is not None:
+                env.append(a)
+        j += 2 if name in _APPTAINER_VALUE_OPTS and "=" not in v else 1
+    if j >= len(rest):
+        return None
+    image = rest[j]
+    scheme = image.value.find("://")
+    ref = _sub_token(image, scheme + 3, len(image.value)) if scheme > 0 and not image.is_opaque else None
+    vllm_image = ref is not None and is_official_vllm_image(ref.value)
+    after = rest[j + 1 :]
+    if rest[1].value == "run":
+        return Match("vllm", "image", rest[: j + 1], after, image=ref, env=env) if vllm_image else None
+    sub = match_words(after) if after else None
+    if sub is not None:
+        sub.env = env + sub.env
+        if vllm_image:
+            sub.image = ref
     return sub
 
 
@@ -653,7 +750,8 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                     if a is not None:
                         env.append(a)
                 if v.startswith("-") and v != "-":
-                    i += 2 if v in value_opts else 1
+                    combined = word == "screen" and not v.startswith("--") and len(v) > 2 and v[-1] in _SCREEN_VALUE_LETTERS
+                    i += 2 if v in value_opts or combined else 1
                     continue
                 if word == "env":
                     a = _split_assignment(words[i])
@@ -667,8 +765,13 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                     continue
                 break
             continue
-        if word in _RUNNERS and i + 1 < n and words[i + 1].value == _RUNNERS[word]:
-            i += 2
+        runner = 2 if word in _RUNNERS and i + 1 < n and words[i + 1].value == _RUNNERS[word] else 0
+        if word == "uvx":  # ``uvx [--from vllm==X] vllm serve``: uv's ``uv tool run``
+            runner = 1
+        elif word == "uv" and i + 2 < n and words[i + 1].value == "tool" and words[i + 2].value == "run":
+            runner = 3
+        if runner:
+            i += runner
             while i < n and words[i].value.startswith("-"):
                 i += 2 if words[i].value in _RUNNER_OPTS else 1
             continue
@@ -728,6 +831,16 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
         return None
     if head == "kubectl" and len(rest) >= 3 and rest[1].value == "run":
         return _kubectl_run(rest, env)
+    if head == "kubectl" and len(rest) >= 3 and rest[1].value == "exec":
+        return _after_dashes(rest, 2, env)  # ``kubectl exec [opts] POD -- COMMAND``: the command runs in the pod
+    compose = _compose_command(rest, env)
+    if compose is not None:
+        sub = match_words(rest[compose:])
+        if sub is not None:
+            sub.env = env + sub.env
+        return sub
+    if head in ("apptainer", "singularity") and len(rest) >= 3 and rest[1].value in ("exec", "run"):
+        return _apptainer(rest, env)
     if head in ("docker", "podman", "nerdctl") and len(rest) >= 3 and rest[1].value == "exec":
         return _docker_exec(rest, env)
     if head in ("docker", "podman", "nerdctl") and len(rest) >= 2:

@@ -1077,6 +1077,9 @@ def _ssh_command(vals: list[str]) -> list[int] | None:
     return list(range(k + 1, len(vals)))
 
 
+# programs whose option's value is a shell script they run: su(1), Slurm's sbatch(1) ``--wrap``
+_SCRIPT_OPTIONS = {"su": ("-c", "--command"), "sbatch": ("--wrap",)}
+
 # tmux(1): the commands that run a shell command, and their options that take a value
 _TMUX_RUNS = {
     "new-session": "-c -e -F -f -n -s -t -x -y", "new": "-c -e -F -f -n -s -t -x -y",
@@ -1120,13 +1123,15 @@ def _nested_script_word(words: list[Word], tokens: list[Token]) -> Word | list[W
         if b in SHELLS:
             j = shell_script_index(tokens[k:], prefixes=False)
             return words[k + j] if j is not None else None
-        if b == "su":
+        if b in _SCRIPT_OPTIONS:  # ``su -c SCRIPT``, ``sbatch --wrap SCRIPT``
+            options = _SCRIPT_OPTIONS[b]
             for j in range(k + 1, len(vals)):
                 o = vals[j]
-                if o in ("-c", "--command") and j + 1 < len(vals):
+                if o in options and j + 1 < len(vals):
                     return words[j + 1]
-                if o.startswith("--command="):
-                    w = words[j].slice(len("--command="), len(words[j]))
+                name = o.split("=", 1)[0]
+                if name in options and name.startswith("--") and "=" in o:
+                    w = words[j].slice(len(name) + 1, len(words[j]))
                     w.splat = words[j].splat
                     return w
             return None

@@ -155,3 +155,55 @@ def test_vllm_serve_handed_to_a_script_of_the_repository_is_a_weak_launch(tmp_pa
     result = lint(tmp_path, "run.sh", FORWARDED, "shell", target="0.33")
     [d] = result.diagnostics
     assert d.code == "VL201" and FORWARDED[d.span.start : d.span.end] == "--max-num-seq" and d.fix is None  # never edited
+
+
+CLUSTER = """\
+#!/usr/bin/env bash
+# Start the model server on whatever this node offers.
+MODEL=Qwen/Qwen3-8B
+screen -dmS vllm vllm serve "$MODEL" --port 8000
+flock -w 600 /tmp/gpu0.lock vllm serve "$MODEL" --port 8001
+caffeinate -i -t 3600 vllm serve "$MODEL" --port 8002
+uvx --from 'vllm==0.30.0' vllm serve "$MODEL" --port 8003
+uv tool run --python 3.12 vllm serve "$MODEL" --port 8004
+kubectl exec -n llm -it deploy/vllm -c server -- vllm serve "$MODEL" --port 8005
+docker compose -f compose.gpu.yaml run --rm -e VLLM_LOGGING_LEVEL=DEBUG -p 8006:8006 vllm vllm serve "$MODEL" --port 8006
+docker-compose exec -T vllm python3 -m vllm.entrypoints.openai.api_server --model "$MODEL" --port 8007
+apptainer exec --nv --bind /scratch:/scratch docker://vllm/vllm-openai:v0.30.0 vllm serve "$MODEL" --port 8008
+singularity run --nv docker://vllm/vllm-openai:v0.31.0 --model "$MODEL" --port 8009
+singularity exec --nv --env VLLM_USE_V1=1 vllm.sif vllm serve "$MODEL" --port 8010
+sbatch -p gpu --gres=gpu:1 --wrap "vllm serve $MODEL --port 8011" -o serve.log
+sbatch --wrap="vllm serve $MODEL --port 8012"
+screen -ls
+kubectl exec deploy/vllm -- cat /etc/vllm/config.yaml
+docker compose run --entrypoint sh vllm -c 'echo vllm serve'
+apptainer run my-llm.sif --model "$MODEL" --port 9000
+sbatch --wrap "python train.py --port 9001"
+"""
+
+
+def test_cluster_and_session_programs_that_run_vllm() -> None:
+    """screen, flock, caffeinate, uvx / ``uv tool run``, ``kubectl exec``, ``docker compose
+    run/exec``, apptainer and singularity (``exec`` runs the command; ``run`` hands the
+    arguments to a vLLM image's entrypoint) and ``sbatch --wrap`` run the vLLM command they
+    are given.  The ones that run something else, or an image not known to be vLLM's, are no
+    launch."""
+    src = SourceFile.from_text("serve.sh", CLUSTER)
+    ex = shell.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    got = [(l.entrypoint, values(l.args)[-1]) for l in ex.launches]
+    assert got == [
+        ("vllm serve", "8000"), ("vllm serve", "8001"), ("vllm serve", "8002"), ("vllm serve", "8003"),
+        ("vllm serve", "8004"), ("vllm serve", "8005"), ("vllm serve", "8006"), ("api_server", "8007"),
+        ("vllm serve", "8008"), ("image", "8009"), ("vllm serve", "8010"), ("vllm serve", "8011"), ("vllm serve", "8012"),
+    ]
+    assert all(values(l.args)[0] in ("Qwen/Qwen3-8B", "--model") for l in ex.launches)
+    compose, pulled, run = ex.launches[6], ex.launches[8], ex.launches[9]
+    assert [(e.name.value, e.value.value) for e in compose.env] == [("VLLM_LOGGING_LEVEL", "DEBUG")]
+    assert pulled.image.value == "vllm/vllm-openai:v0.30.0" and pulled.version_hint.version == "v0.30.0"
+    assert CLUSTER[pulled.version_hint.span.start : pulled.version_hint.span.end] == "v0.30.0"
+    assert run.image.value == "vllm/vllm-openai:v0.31.0" and values(run.args) == ["--model", "Qwen/Qwen3-8B", "--port", "8009"]
+    assert [(e.name.value, e.value.value) for e in ex.launches[10].env] == [("VLLM_USE_V1", "1")]
+    wrapped = ex.launches[11].args[-1]
+    assert wrapped.value_start is not None and CLUSTER[wrapped.value_start : wrapped.value_start + 4] == "8011"
