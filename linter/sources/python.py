@@ -463,20 +463,25 @@ def _fill_template(s: PlacedText, style: str) -> PlacedText:
 
 
 class _Binding(Record):
-    __slots__ = ("expr", "elements", "mutated", "branch", "argument")
+    __slots__ = ("expr", "elements", "mutated", "branch", "argument", "added")
 
     expr: ast.expr | None
     elements: list[ast.expr] | None  # set for a list being built (ast.Starred for a splat)
     mutated: bool
     branch: tuple[int, ...]  # the branches and loops it was bound in (:attr:`_Extractor.branch`)
     argument: bool  # a parameter bound to a call's argument or its default (:meth:`_Extractor.call_through`)
+    # of a dict: the keys set after it is built (``kw["quantization"] = q``, ``kw.update(x=1)``), with their
+    # values, whether only under a condition (in a branch or loop it was not built in), and whether the
+    # key is an item that can be deleted as one (of ``update(...)``; not the target of ``kw[k] = v``)
+    added: list[tuple[ast.expr | ast.keyword, ast.expr, bool, bool]]
 
-    def __init__(self, expr=None, elements=None, mutated=False, branch=(), argument=False):
+    def __init__(self, expr=None, elements=None, mutated=False, branch=(), argument=False, added=None):
         self.expr = expr
         self.elements = elements
         self.mutated = mutated
         self.branch = branch
         self.argument = argument
+        self.added = [] if added is None else added
 
 
 def _bound_name(expr: ast.AST) -> str | None:
@@ -742,7 +747,7 @@ class _Extractor:
                 self._bind(el.value if isinstance(el, ast.Starred) else el, None)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             b = self.lookup(target.value.id)
-            if b is not None:
+            if b is not None and not self._set_key(b, target.slice, value, item=False):
                 b.mutated = True
 
     def on_assign(self, node: ast.Assign, depth: int) -> None:
@@ -820,8 +825,36 @@ class _Extractor:
                 extra = self.list_elements(node.args[0])
                 b.elements = b.elements + self._appended(b, extra if extra is not None else [_starred(node.args[0])])
                 return
+        if method == "update" and self._updated(b, node):
+            return
         if method in ("append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "__setitem__"):
             b.mutated = True
+
+    def _set_key(self, b: _Binding, key: ast.expr | ast.keyword, value: ast.expr | None, *, item: bool = True) -> bool:
+        """``kw["name"] = value`` on a dict built as a literal: a key it holds from here on."""
+        if value is None or not isinstance(b.expr, (ast.Dict, ast.Call)):
+            return False
+        if not isinstance(key, ast.keyword) and (self.string(key) is None or self.string(key).opaque):  # type: ignore[union-attr]
+            return False
+        if isinstance(b.expr, ast.Call) and self.qualname(b.expr.func) != "dict":
+            return False
+        b.added.append((key, value, self.branch != b.branch, item))
+        self.alive.extend((key, value))
+        return True
+
+    def _updated(self, b: _Binding, node: ast.Call) -> bool:
+        """``kw.update(name=value)`` or ``kw.update({"name": value})``: keys set as by ``kw["name"] = value``."""
+        if len(node.args) > 1 or any(kw.arg is None for kw in node.keywords):
+            return False
+        if node.args:
+            other = node.args[0]
+            if not isinstance(other, ast.Dict) or any(k is None for k in other.keys):
+                return False
+            pairs = list(zip(other.keys, other.values))
+        else:
+            pairs = []
+        pairs.extend((kw, kw.value) for kw in node.keywords)
+        return all(self._set_key(b, k, v) for k, v in pairs)  # type: ignore[arg-type]
 
     def list_elements(self, expr: ast.expr | None, depth: int = 0) -> list[ast.expr] | None:
         """The elements of a list/tuple expression (following names and ``+``), or None."""
@@ -1452,7 +1485,10 @@ class _Extractor:
                 return None
             if b.mutated:
                 notes.append(f"{expr.id} is changed after it is built; only its literal keys are known")
-            expr = b.expr
+            found = self.dict_items(b.expr)
+            if found is None:
+                return None
+            return self.added_items(b, expr.id, found[0], [*notes, *found[1]])
         items: list[tuple[Token, Token, str]] = []
         if isinstance(expr, ast.Dict):
             for key_node, value_node in zip(expr.keys, expr.values):
@@ -1477,6 +1513,27 @@ class _Extractor:
                 items.append((self.keyword_token(kw), value, kind))
             return items, notes
         return None
+
+    def added_items(self, b: _Binding, name: str, items: list[tuple[Token, Token, str]], notes: list[str]
+                    ) -> tuple[list[tuple[Token, Token, str]], list[str]]:
+        """The items of a dict with the keys set after it was built: a key set again replaces its
+        value, unless only under a condition (its first value is kept, with a note); a new key set
+        under a condition is a conditional setting."""
+        for key_node, value_node, conditional, item in b.added:
+            key = self.keyword_token(key_node) if isinstance(key_node, ast.keyword) else self.str_token(self.string(key_node))  # type: ignore[arg-type]
+            if not item:  # ``kw["name"] = v``: a statement, not an item a fix can rename or delete in place
+                key = replace(key, value_start=None)
+            value, kind = self.setting_value(value_node)
+            at = next((i for i, (k, _v, _kind) in enumerate(items) if k.value == key.value), None)
+            if at is not None and conditional:
+                notes.append(f"{name}[{key.value!r}] may be set again under a condition ({self.code(value_node)})")
+            elif at is not None:
+                items[at] = (items[at][0], value, kind)
+            elif conditional:
+                items.append((replace(key, conditional=True), replace(value, conditional=True), kind))
+            else:
+                items.append((key, value, kind))
+        return items, notes
 
     def _merge(self, expr: ast.expr, label: str, items: list[tuple[Token, Token, str]], notes: list[str]) -> None:
         """The items of a mapping spread into another (``**other``, ``dict(other)``); ``os.environ`` adds none of note."""

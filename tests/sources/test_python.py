@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 
@@ -1268,3 +1269,54 @@ def test_a_command_kept_on_the_instance_is_read_where_it_runs() -> None:
     assert src.text[api.span.start : api.span.end] == "subprocess.Popen(self.cmd)"
     check_token(src, api.args[3], '"4"')
     assert api.args[3].editable
+
+
+def test_keys_set_on_a_settings_dict_after_it_is_built(tmp_path) -> None:
+    """``engine_kwargs["k"] = v`` and ``engine_kwargs.update(...)`` after the literal, then
+    ``LLM(**engine_kwargs)``: a key set again replaces its value, one set only under a
+    condition is conditional (or, when the literal holds it, a note), and all are checked.  A
+    fix can delete a keyword of ``update()`` but never a ``kw["k"] = v`` statement's key."""
+    from tests.rules.lint_helpers import lint
+
+    text = '''\
+import argparse
+
+from vllm import LLM
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--quantization")
+args = parser.parse_args()
+
+engine_kwargs = {"model": "Qwen/Qwen3-8B", "max_model_len": 4096}
+engine_kwargs["max_model_len"] = 8192
+if args.quantization:
+    engine_kwargs["quantization"] = args.quantization
+    engine_kwargs["max_model_len"] = 2048
+engine_kwargs.update(swap_space=4, enforce_eager=True)
+engine_kwargs.update({"gpu_memory_utilisation": 0.8})
+engine_kwargs["num_gpu_blocks_override"] = 64
+llm = LLM(**engine_kwargs)
+'''
+    src, ex = run(text)
+    [launch] = ex.launches
+    got = settings_of(launch)
+    assert got == {
+        "model": ("str", "Qwen/Qwen3-8B"), "max_model_len": ("int", "8192"), "quantization": ("opaque", "args.quantization"),
+        "swap_space": ("int", "4"), "enforce_eager": ("bool", "True"), "gpu_memory_utilisation": ("float", "0.8"),
+        "num_gpu_blocks_override": ("int", "64"),
+    }
+    by_name = {s.name.value: s for s in launch.settings}
+    check_token(src, by_name["max_model_len"].value, "8192")
+    assert by_name["quantization"].name.conditional and not by_name["swap_space"].name.conditional
+    assert any("engine_kwargs['max_model_len'] may be set again under a condition (2048)" == n for n in launch.notes)
+    assert not any("changed after it is built" in n for n in launch.notes)
+    assert by_name["num_gpu_blocks_override"].name.value_start is None and by_name["swap_space"].name.value_start is not None
+
+    result = lint(tmp_path, "offline.py", text, "python", target="0.33")
+    assert sorted((d.code, text[d.span.start : d.span.end]) for d in result.diagnostics) == [
+        ("VL101", "swap_space"), ("VL104", "gpu_memory_utilisation")]
+    from linter.fixer import apply_edits
+
+    [removed] = [d for d in result.diagnostics if d.code == "VL101"]
+    fixed = apply_edits(text, list(removed.fix.edits))
+    assert "engine_kwargs.update(enforce_eager=True)\n" in fixed and ast.parse(fixed)
