@@ -821,14 +821,7 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
             return None
         return None
     if head == "ray" and len(rest) >= 3 and rest[1].value == "job" and rest[2].value == "submit":
-        # ``ray job submit [options] -- COMMAND``: the entrypoint after ``--``
-        for j in range(3, len(rest)):
-            if rest[j].value == "--" and not rest[j].is_opaque:
-                sub = match_words(rest[j + 1 :])
-                if sub is not None:
-                    sub.env = env + sub.env
-                return sub
-        return None
+        return _after_dashes(rest, 3, env)  # ``ray job submit [options] -- COMMAND``: the entrypoint after ``--``
     if head == "kubectl" and len(rest) >= 3 and rest[1].value == "run":
         return _kubectl_run(rest, env)
     if head == "kubectl" and len(rest) >= 3 and rest[1].value == "exec":
