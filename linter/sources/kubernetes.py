@@ -9,12 +9,16 @@ are read the same way: an Argo Workflows template's ``container`` and
 ``sidecars``, a Tekton task's ``steps`` (each a mapping that names an image).
 
 A container's ``command`` + ``args`` is one argv.  ``args`` alone on a vLLM
-image is the image entrypoint's argv.  ``sh -c SCRIPT`` goes to the shell
-extractor with the script's offset map.  ``$(VAR)`` is Kubernetes' own
-expansion and stays opaque.
+image is the image entrypoint's argv, and so are they (a weak candidate) on an
+image a chart's template makes of vLLM's values alone
+(``{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}``).
+``sh -c SCRIPT`` goes to the shell extractor with the script's offset map.
+``$(VAR)`` is Kubernetes' own expansion and stays opaque.
 """
 
 from __future__ import annotations
+
+import re
 
 from linter.launch import EnvVar, Launch, Span, Token, VersionHint
 from linter.lazy_re import lazy_re
@@ -372,6 +376,16 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
             evidence="flags of a vLLM container whose command comes from the template", strong=False,
         ))
         return out
+    image_value = _vllm_image_value(written, get(container, "image")) if not cmd else None
+    if image_value is not None:
+        # ``image: "{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}"``: the
+        # chart's vLLM image, whose entrypoint takes the args
+        out.launches.append(Launch(
+            src.path, kind, span, entrypoint="image", args=list(args), group=group,
+            notes=["candidate: arguments of a templated image", f"image set by the template from {image_value}"],
+            evidence=f"flags handed to the image the template sets from {image_value}", strong=False,
+        ))
+        return out
     if len(cmd) != 1 or templated(cmd[0]):
         return out
     script = commands.basename(cmd[0].value)
@@ -383,6 +397,28 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
         evidence=f"flags handed to the container's start script {cmd[0].value} in a vLLM container", strong=False,
     ))
     return out
+
+
+_TEMPLATE_ACTION = lazy_re(r"\{\{-?\s*(.*?)\s*-?\}\}", re.S)
+# values of the components that run beside vLLM (a router's or an LMCache server's image)
+_OTHER_IMAGES = ("router", "gateway", "epp", "proxy", "scheduler", "lmcache", "cache", "frontend", "redis")
+
+
+def _vllm_image_value(written: str, image: Node | None) -> str | None:
+    """The template values an image reference is made of, when that is all it is made of and
+    they are vLLM's (``{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}``):
+    the reference as written, else None (a literal part names the image itself)."""
+    if not isinstance(image, ScalarNode):
+        return None
+    text = written[image.start_mark.index : image.end_mark.index].strip("\"' \t")
+    actions = [m.group(1) for m in _TEMPLATE_ACTION.finditer(text)]
+    rest = _TEMPLATE_ACTION.sub("", text)
+    if not actions or any(c.isalnum() for c in rest):
+        return None
+    said = " ".join(actions).lower()
+    if "vllm" not in said or any(word in said for word in _OTHER_IMAGES):
+        return None
+    return text
 
 
 def object_name(src: SourceFile, node: Node) -> str | None:

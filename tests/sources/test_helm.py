@@ -351,3 +351,49 @@ def test_a_space_outside_the_action_still_makes_a_positional():
     assert argmodel._holes_filled(it) == "--task=a xxxxxxxxxxxxxxx"  # the written space is kept: argparse's positional
     tok = Token("--task={{ .Values.x }}", Span(0, 22), opaque=((7, 22),))
     assert " " not in argmodel._holes_filled(argmodel.Item(tok.value, tok, 0, len(tok.value), opaque=True))
+
+
+IMAGE_FROM_VALUES = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "stack.fullname" . }}-engine
+spec:
+  template:
+    spec:
+      containers:
+        - name: engine
+          image: "{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}"
+          args:
+            - --model={{ .Values.vllm.model }}
+            - --max-model-len={{ .Values.vllm.maxModelLen }}
+            - --gpu-memory-utilization=0.9
+            - --swap-space=4
+            {{- range .Values.vllm.extraArgs }}
+            - {{ . | quote }}
+            {{- end }}
+        - name: gateway
+          image: "{{ .Values.gateway.image.repository }}:{{ .Values.gateway.image.tag }}"
+          args: [--upstream, http://localhost:8000, --max-num-seqs=4]
+"""
+
+
+def test_args_of_an_image_the_template_takes_from_vllm_values(tmp_path):
+    """``image: "{{ .Values.vllm.image.repository }}:{{ ... }}"`` without a command: the chart's
+    vLLM image runs the args (weak: the reading is kept when the argument model confirms it,
+    reported, never edited); an image from another component's values is not vLLM's."""
+    from tests.rules.lint_helpers import flagged, lint
+
+    _src, out = _extract(IMAGE_FROM_VALUES)
+    (launch,) = out.launches
+    assert (launch.entrypoint, launch.strong) == ("image", False)
+    assert values(launch.args)[2:4] == ["--gpu-memory-utilization=0.9", "--swap-space=4"]
+    assert "{{ .Values.vllm.image.repository }}" in launch.evidence
+    (tmp_path / "templates").mkdir()
+    result = lint(tmp_path, "templates/deployment.yaml", IMAGE_FROM_VALUES, "helm-template", target="0.33")
+    (rep,) = result.launches
+    assert flagged(result, "VL101") == ["--swap-space"]
+    assert all(d.fix is None for d in result.diagnostics)
+    # a literal image name is the image's own word: not this form
+    literal = IMAGE_FROM_VALUES.replace('"{{ .Values.vllm.image.repository }}:', '"ghcr.io/acme/server:')
+    assert _extract(literal)[1].launches == []
