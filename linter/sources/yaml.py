@@ -232,7 +232,9 @@ class _Generic:
         production-stack ``servingEngineSpec.modelSpec[]`` (``modelURL``, ``repository``,
         ``tag``, ``vllmConfig: {maxModelLen: ..., extraArgs: [...]}``), the VLLMRuntime CR
         (``spec.model.modelURL`` beside ``spec.vllmConfig``) and any mapping that holds a
-        vLLM-named mapping of camelCase settings.  One launch: the model and the extra
+        vLLM-named mapping of camelCase settings; beside a chart's vLLM image
+        (``image: {repository: vllm/vllm-openai}``), the ``model:`` mapping that names the
+        model and an ``engine:`` mapping hold settings too.  One launch: the model and the extra
         flags as argv, the keyed settings as the chart's keys (``maxModelLen`` is
         ``--max-model-len``; a key that names no option needs the chart's template).
         The evidence is the chart's schema, not a command: weak, never edited.
@@ -258,12 +260,18 @@ class _Generic:
         else:
             image_map = None
         repo = text_of(repo_node)
+        beside: list[MappingNode] = []  # the entry's mappings of settings for the chart's vLLM image
         if image_map is not None and url is None:
             for key in ("modelURL", "id", "modelId", "name"):
                 found = get(get(node, "model"), key)
                 if isinstance(found, ScalarNode) and found.value and not found.tag.endswith(":null"):
                     url = found
+                    beside.append(get(node, "model"))  # ``model: {name: ..., maxModelLen: ...}``
                     break
+        if image_map is not None:
+            engine = get(node, "engine")  # ``engine: {tensorParallelSize: 2, ...}``
+            if isinstance(engine, MappingNode) and _settings_mapping(engine):
+                beside.append(engine)
         if not camel and image_map is None and model_map is None and not (isinstance(url, ScalarNode) and (repo is not None or config)):
             return False
         args: list[Token] = []
@@ -273,9 +281,12 @@ class _Generic:
         notes = [f"chart values: {'.'.join(path) or 'document'}"]
         if isinstance(url, ScalarNode):
             args.append(scalar_token(self.src, url))
-        holders = [v for _k, v in config] + ([model_map] if model_map is not None else []) + [node]
+        # the chart's vLLM-named mappings first; then the keys that are read only where they
+        # name an option: the model's own, the mappings beside the image, the entry's scalars
+        loose = ([model_map] if model_map is not None else []) + beside + [node]
+        holders = [v for _k, v in config] + loose
         for holder in holders:
-            if holder is model_map or holder is node and model_map is None:
+            if holder is loose[0]:
                 loose_from = len(settings)
             for k, v in holder.value:
                 if not isinstance(k, ScalarNode) or v is url or id(v) in self.seen:
@@ -294,7 +305,7 @@ class _Generic:
                 elif k.value == "env":
                     env.extend(kubernetes.env_vars(self.src, v))
                 elif isinstance(v, ScalarNode) or (isinstance(v, SequenceNode) and all(isinstance(i, ScalarNode) for i in v.value)):
-                    if isinstance(v, ScalarNode) and holder is model_map and not _OPTIONISH.match(k.value):
+                    if isinstance(v, ScalarNode) and (holder is model_map or any(holder is b for b in beside)) and not _OPTIONISH.match(k.value):
                         continue
                     settings.append(vllm_config.setting_of(self.src, k, v))
                 if holder is not node:

@@ -119,6 +119,49 @@ def test_values_of_a_chart_with_a_vllm_image(tmp_path):
     assert lint(tmp_path, "values.yaml", other, "yaml").launches == []
 
 
+
+NESTED_CHART = """\
+namespace: serving
+image:
+  repository: vllm/vllm-openai
+  tag: v0.30.0
+model:
+  name: Qwen/Qwen3-8B-FP8
+  alias: qwen3
+  quantization: fp8
+  maxModelLen: 16384
+engine:
+  tensorParallelSize: 2
+  swapSpace: 4
+  enablePrefixCaching: true
+service:
+  type: ClusterIP
+  port: 80
+  targetPort: 8000
+"""
+
+
+@needs
+def test_settings_in_the_model_and_engine_mappings_beside_a_vllm_image(tmp_path):
+    """A chart's values that put the model's settings beside its name (``model: {name,
+    maxModelLen}``) and the engine's in ``engine:``, next to ``image.repository:
+    vllm/vllm-openai``: those keys are read as the options they name; the Service's
+    ``port`` and keys that name no option (``alias``) are the chart's own."""
+    r = lint(tmp_path, "values.yaml", NESTED_CHART, "yaml", "0.33")
+    (rep,) = r.launches
+    assert rep.launch.args[0].value == "Qwen/Qwen3-8B-FP8" and rep.launch.version_hint.version == "v0.30.0"
+    from linter import argmodel, knowledge
+
+    parsed = argmodel.parse(rep.launch, knowledge.release("0.33.0"))
+    assert sorted(o.written for o in parsed.options) == [
+        "enablePrefixCaching", "maxModelLen", "quantization", "swapSpace", "tensorParallelSize"]
+    assert flagged(r, "VL101") == ["swapSpace"]  # removed after 0.17: judged as --swap-space
+    assert _at(r, "VL101") == [(12, 3)]
+    assert "VL104" not in codes(r) and all(d.fix is None for d in r.diagnostics)
+    # without a vLLM image beside them, the same mappings are somebody else's
+    other = NESTED_CHART.replace("vllm/vllm-openai", "ghcr.io/acme/inference-gateway")
+    assert lint(tmp_path, "values.yaml", other, "yaml", "0.33").launches == []
+
 # -- Ray Serve LLM ----------------------------------------------------------------------------
 
 SERVE = """\
