@@ -1,7 +1,9 @@
 """Any YAML file: decide per document what it is and hand it to the right reader.
 
 * Kubernetes objects (``apiVersion`` + ``kind``, ``kind: List`` included) and
-  any document holding pod specs (``containers`` lists): :mod:`kubernetes`.
+  any document holding pod specs (``containers`` lists): :mod:`kubernetes`; a
+  Kustomization's inline patches (``patches[].patch``, ``patchesStrategicMerge``
+  items) are objects of their own, read as files held in a string.
 * docker-compose (``services:`` of mappings): :mod:`compose`.
 * GitHub Actions (``jobs:`` + ``on:``, or a composite action's ``runs:``) and
   SkyPilot tasks (``run:``/``setup:``/``resources:``): :mod:`actions`.
@@ -126,6 +128,15 @@ def _chart_settings(node: Node) -> bool:
 
 
 _SERVE_CONFIG_KEYS = frozenset({"serveConfigV2", "serveConfig", "serve_config"})  # KubeRay RayService: a Serve config as a string
+_KUSTOMIZE_KINDS = frozenset({"Kustomization", "Component"})
+_KUSTOMIZATION_FILES = frozenset({"kustomization.yaml", "kustomization.yml", "kustomization"})
+
+
+def _inline_patch(path: tuple[str, ...], node: ScalarNode) -> bool:
+    """A Kustomization's inline patch of an object that mentions vLLM: the ``patch`` of a
+    ``patches`` entry, or an item of ``patchesStrategicMerge`` (else a file name)."""
+    inline = path[-1:] == ("patch",) or path[-2:-1] == ("patchesStrategicMerge",)
+    return inline and node.tag == "tag:yaml.org,2002:str" and "\n" in node.value.strip() and "vllm" in node.value.lower()
 _NOT_SHELL_FILES = (".py", ".json", ".yaml", ".yml", ".toml", ".txt", ".md", ".conf", ".cfg", ".ini", ".js", ".ts", ".jinja", ".j2", ".tpl")
 _SCRIPT_KEY = lazy_re(r"(?i)(command|cmd|script|run|entrypoint|setup|exec|\.sh$|\.bash$)")
 
@@ -138,11 +149,14 @@ class _Generic:
         self.seen: set[int] = set()
         self.mentions_vllm = False
         self.owner = ""
+        self.kustomization = False
 
     def context(self, doc: Node) -> None:
         start, end = doc.start_mark.index, doc.end_mark.index
         self.mentions_vllm = "vllm" in self.src.text[start:end].lower()
         self.owner = kubernetes.object_name(self.src, doc) or ""
+        self.kustomization = (text_of(get(doc, "kind")) in _KUSTOMIZE_KINDS
+                              or posixpath.basename(self.src.path).lower() in _KUSTOMIZATION_FILES)
 
     def run(self, doc: Node) -> None:
         stack: list[tuple[tuple[str, ...], Node, tuple[Node, ...]]] = [((), doc, ())]
@@ -470,6 +484,11 @@ class _Generic:
             self.out.problems.append(Problem(Span(omap.nearest(p.span.start), max(omap.nearest(p.span.start), omap.span_end(p.span.end))), p.message))
 
     def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None, above: tuple[Node, ...] = ()) -> None:
+        if self.kustomization and _inline_patch(path, node):
+            # ``patches: [{patch: |- ...}]``, ``patchesStrategicMerge: [|- ...]``: the objects a
+            # Kustomization merges into its resources (a container's ``args``, its ``image``)
+            self._embedded(path, node, "yaml")
+            return
         if node.tag != "tag:yaml.org,2002:str" or not _COMMAND_HINT.search(node.value):
             return
         key = path[-1] if path else ""

@@ -132,3 +132,49 @@ def test_alias_to_a_command_is_not_reported_twice():
     text = "x-cmd: &cmd [vllm, serve, m]\njobs: {a: *cmd, b: *cmd}\n"
     _src, out = _extract(text)
     assert len(out.launches) == 1
+
+
+KUSTOMIZATION = """\
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ../../base
+patches:
+  - target: {kind: Deployment, name: qwen-server}
+    patch: |-
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: qwen-server
+      spec:
+        template:
+          spec:
+            containers:
+              - name: server
+                image: vllm/vllm-openai:v0.29.0
+                args: [Qwen/Qwen3-8B, --max-num-seq, "64"]
+  - target: {kind: Deployment, name: router}
+    patch: |-
+      - op: replace
+        path: /spec/replicas
+        value: 2
+"""
+
+
+def test_inline_patches_of_a_kustomization_are_read():
+    """``patches[].patch`` (and ``patchesStrategicMerge`` items) hold objects that Kustomize
+    merges into its resources: a vLLM container there is read as in a file of its own, its
+    tokens placed in the Kustomization."""
+    src, out = _extract(KUSTOMIZATION, "overlays/prod/kustomization.yaml")
+    (launch,) = out.launches
+    assert (launch.entrypoint, launch.strong) == ("image", True)
+    assert values(launch.args) == ["Qwen/Qwen3-8B", "--max-num-seq", "64"]
+    check_token(src, launch.args[1], "--max-num-seq")
+    assert launch.args[1].editable
+    legacy = KUSTOMIZATION.replace("patches:\n  - target: {kind: Deployment, name: qwen-server}\n    patch: |-",
+                                   "patchesStrategicMerge:\n  - |-").split("  - target: {kind: Deployment, name: router}")[0]
+    src, out = _extract(legacy, "kustomization.yaml")
+    assert [values(x.args) for x in out.launches] == [["Qwen/Qwen3-8B", "--max-num-seq", "64"]]
+    # outside a Kustomization a `patch` string is somebody else's text
+    other = KUSTOMIZATION.replace("kind: Kustomization", "kind: Example").replace("apiVersion: kustomize.config.k8s.io/v1beta1", "apiVersion: acme.io/v1")
+    assert _extract(other, "example.yaml")[1].launches == []
