@@ -3,7 +3,9 @@
 * Kubernetes objects (``apiVersion`` + ``kind``, ``kind: List`` included) and
   any document holding pod specs (``containers`` lists): :mod:`kubernetes`; a
   Kustomization's inline patches (``patches[].patch``, ``patchesStrategicMerge``
-  items) are objects of their own, read as files held in a string.
+  items) are objects of their own, read as files held in a string, and JSON patch
+  operations that write flags into a container's args of a vLLM-named target are a
+  weak candidate.
 * docker-compose (``services:`` of mappings): :mod:`compose`.
 * GitHub Actions (``jobs:`` + ``on:``, or a composite action's ``runs:``) and
   SkyPilot tasks (``run:``/``setup:``/``resources:``): :mod:`actions`.
@@ -133,10 +135,35 @@ _KUSTOMIZATION_FILES = frozenset({"kustomization.yaml", "kustomization.yml", "ku
 
 
 def _inline_patch(path: tuple[str, ...], node: ScalarNode) -> bool:
-    """A Kustomization's inline patch of an object that mentions vLLM: the ``patch`` of a
-    ``patches`` entry, or an item of ``patchesStrategicMerge`` (else a file name)."""
+    """A Kustomization's inline patch: the ``patch`` of a ``patches`` (or ``patchesJson6902``)
+    entry, or an item of ``patchesStrategicMerge`` (else a file name)."""
     inline = path[-1:] == ("patch",) or path[-2:-1] == ("patchesStrategicMerge",)
-    return inline and node.tag == "tag:yaml.org,2002:str" and "\n" in node.value.strip() and "vllm" in node.value.lower()
+    return inline and node.tag == "tag:yaml.org,2002:str" and "\n" in node.value.strip()
+
+
+# a JSON patch operation's path into a container's args: all of them, one to append (``-``), or one at an index
+_ARGS_OP_PATH = lazy_re(r"/containers/\d+/args(?:/(-|\d+))?$")
+
+
+def _json_patch_args(src: SourceFile, node: ScalarNode) -> list[Token]:
+    """The words JSON patch operations (``- {op: add, path: .../containers/0/args/-, value:
+    --kv-cache-dtype}``) write into a container's args, in order: every word appended or
+    replacing the whole list, and the flags written at an index (their neighbours are the
+    resource's).  Offsets are in ``node``'s value."""
+    docs, problems = compose_documents(node.value, src.path)
+    if problems or len(docs) != 1 or not isinstance(docs[0], SequenceNode):
+        return []
+    inner = SourceFile(src.path, node.value)
+    words: list[Token] = []
+    for op in docs[0].value:
+        m = _ARGS_OP_PATH.search(text_of(get(op, "path")) or "")
+        if m is None or text_of(get(op, "op")) not in ("add", "replace"):
+            continue  # ``test`` asserts what the args already hold; ``remove`` writes nothing
+        toks, _nodes = kubernetes.word_tokens(inner, get(op, "value"))
+        words.extend(toks if m.group(1) in (None, "-") else [t for t in toks if t.value.startswith("--")])
+    return words
+
+
 _NOT_SHELL_FILES = (".py", ".json", ".yaml", ".yml", ".toml", ".txt", ".md", ".conf", ".cfg", ".ini", ".js", ".ts", ".jinja", ".j2", ".tpl")
 _SCRIPT_KEY = lazy_re(r"(?i)(command|cmd|script|run|entrypoint|setup|exec|\.sh$|\.bash$)")
 
@@ -483,11 +510,32 @@ class _Generic:
         for p in sub.problems:
             self.out.problems.append(Problem(Span(omap.nearest(p.span.start), max(omap.nearest(p.span.start), omap.span_end(p.span.end))), p.message))
 
+    def _kustomize_patch(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None) -> None:
+        """``patches: [{patch: |- ...}]``, ``patchesStrategicMerge: [|- ...]``: the objects a
+        Kustomization merges into its resources (a container's ``args``, its ``image``), read as
+        a file held in the string; or JSON patch operations that write a container's args, a
+        weak candidate when the patch (its ``target`` included) names vLLM."""
+        entry = self._written(parent) if isinstance(parent, MappingNode) else node.value
+        if "vllm" not in entry.lower():
+            return
+        words = _json_patch_args(self.src, node)
+        if not words:
+            if "vllm" in node.value.lower():
+                self._embedded(path, node, "yaml")
+            return
+        if not any(w.value.startswith("--") for w in words):
+            return
+        omap = scalar_offsets(self.src, node)
+        launch = Launch(
+            path=self.src.path, kind=self.kind, span=Span(0, len(node.value)), entrypoint="image", args=words,
+            group=self._group(path), notes=["candidate: arguments of a container patch", f"JSON patch operations: {'.'.join(path)}"],
+            evidence="flags a Kustomization's JSON patch writes into a container's args (the image is set elsewhere)", strong=False,
+        )
+        self.out.launches.append(remap_launch(launch, omap, self.src.text, node))
+
     def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None, above: tuple[Node, ...] = ()) -> None:
         if self.kustomization and _inline_patch(path, node):
-            # ``patches: [{patch: |- ...}]``, ``patchesStrategicMerge: [|- ...]``: the objects a
-            # Kustomization merges into its resources (a container's ``args``, its ``image``)
-            self._embedded(path, node, "yaml")
+            self._kustomize_patch(path, node, parent)
             return
         if node.tag != "tag:yaml.org,2002:str" or not _COMMAND_HINT.search(node.value):
             return

@@ -178,3 +178,56 @@ def test_inline_patches_of_a_kustomization_are_read():
     # outside a Kustomization a `patch` string is somebody else's text
     other = KUSTOMIZATION.replace("kind: Kustomization", "kind: Example").replace("apiVersion: kustomize.config.k8s.io/v1beta1", "apiVersion: acme.io/v1")
     assert _extract(other, "example.yaml")[1].launches == []
+
+
+JSON_PATCHES = """\
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ../base
+patches:
+  - target:
+      kind: Deployment
+      name: vllm-qwen
+    patch: |-
+      - op: test
+        path: /spec/template/spec/containers/0/args/3
+        value: --max-num-seqs
+      - op: replace
+        path: /spec/template/spec/containers/0/args/4
+        value: "128"
+      - op: add
+        path: /spec/template/spec/containers/0/args/-
+        value: --kv-cache-dtype
+      - op: add
+        path: /spec/template/spec/containers/0/args/-
+        value: fp8
+      - op: add
+        path: /spec/template/spec/containers/0/args/-
+        value: --swap-space=4
+      - op: add
+        path: /spec/template/metadata/labels/variant
+        value: kv-fp8
+  - target:
+      kind: Deployment
+      name: helm-controller
+    patch: |-
+      - op: add
+        path: /spec/template/spec/containers/0/args/-
+        value: --concurrent=10
+"""
+
+
+def test_json_patch_operations_on_a_vllm_containers_args(tmp_path):
+    """JSON patch operations that append flags to the args of a target named like vLLM's
+    are a weak candidate (the image is the base's): the words they write, in order, placed
+    in the Kustomization; ``test`` operations write nothing, and another target's are not vLLM's."""
+    from tests.rules.lint_helpers import flagged, lint
+
+    src, out = _extract(JSON_PATCHES, "overlays/kv-fp8/kustomization.yaml")
+    (launch,) = out.launches
+    assert (launch.entrypoint, launch.strong) == ("image", False)
+    assert values(launch.args) == ["--kv-cache-dtype", "fp8", "--swap-space=4"]
+    check_token(src, launch.args[0], "--kv-cache-dtype")
+    result = lint(tmp_path, "kustomization.yaml", JSON_PATCHES, "yaml", target="0.33")
+    assert flagged(result, "VL101") == ["--swap-space"] and all(d.fix is None for d in result.diagnostics)
