@@ -407,17 +407,24 @@ def _weak_argv_holds(parsed: argmodel.ParsedLaunch) -> bool:
     """A weak argv launch (an image merely named like vLLM's) is vLLM's when its options are.
 
     Most of its options are real options of the release and none is foreign (a fork's or a
-    wrapper's own flag says the entrypoint is not plain vLLM).
+    wrapper's own flag says the entrypoint is not plain vLLM).  An unknown flag that is a near
+    miss of one of the release's options (``--max-num-chunked-tokens``) is a typo worth
+    reporting, as in a config candidate (:func:`_looks_like_vllm_config`), not a foreign flag.
     """
+    import difflib
+
     target = parsed.release.version
     known = foreign = 0
+    misses: list[str] = []
     for o in parsed.options:
         if o.spec is not None or o.match != "unknown" or o.name.opaque:
             known += 1
         elif knowledge.last_accepted_before(o.normalized, target) is not None:
             known += 1  # an option of an older release (reported as removed), still vLLM's
         else:
-            foreign += 1
+            misses.append(o.normalized)
+    names = parsed.release.option_strings
+    foreign = sum(1 for m in misses if not difflib.get_close_matches(m, names, n=1, cutoff=0.85))
     return foreign == 0 and known * 2 >= len(parsed.options)
 
 

@@ -309,3 +309,37 @@ def test_argo_and_tekton_containers_are_containers() -> None:
         ("vllm serve", ["Qwen/Qwen3-0.6B", "--port"], "v0.10.0", True),
     ]
     assert not ex.problems
+
+
+VENDOR_IMAGE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: llama}
+spec:
+  template:
+    spec:
+      containers:
+        - name: server
+          image: registry.example.com/ml/vllm-cuda:2.4
+          args:
+            - --model=meta-llama/Llama-3.1-8B-Instruct
+            - --max-model-len=8192
+            - --gpu-memory-utilization=0.9
+            - --enable-chunked-prefill
+            - --max-num-chunked-tokens=512
+"""
+
+
+def test_a_near_miss_flag_is_reported_on_an_image_named_like_vllms(tmp_path):
+    """Args on an image merely named like vLLM's are vLLM's when the argument model confirms
+    them: a typo of a real option (``--max-num-chunked-tokens``) is reported, not taken for a
+    fork's own flag that silences the whole launch; a flag far from any option still is."""
+    from tests.rules.lint_helpers import flagged, lint
+
+    result = lint(tmp_path, "deploy.yaml", VENDOR_IMAGE, "yaml", target="0.33")
+    (rep,) = result.launches
+    assert not rep.launch.strong
+    assert flagged(result, "VL104") == ["--max-num-chunked-tokens"]
+    assert all(d.fix is None for d in result.diagnostics)
+    fork = VENDOR_IMAGE.replace("--max-num-chunked-tokens=512", "--enable-turboquant")
+    assert lint(tmp_path, "deploy.yaml", fork, "yaml", target="0.33").launches == []
