@@ -567,7 +567,8 @@ class _Generic:
 
 
 def remap_launch(launch: Launch, omap: OffsetMap, text: str, node: ScalarNode) -> Launch:
-    """Move a launch found in a scalar's value (embedded YAML) into the file's coordinates."""
+    """Move a launch found in a scalar's value (embedded YAML) into the file's coordinates; its
+    version hint (an image tag) comes along, editable where the tag stands verbatim in the file."""
     def t(tok: Token | None) -> Token | None:
         return None if tok is None else remap_token(tok, omap, text)
 
@@ -576,7 +577,13 @@ def remap_launch(launch: Launch, omap: OffsetMap, text: str, node: ScalarNode) -
     launch.env = [EnvVar(t(e.name), t(e.value)) for e in launch.env]
     launch.settings = [Setting(t(s.name), t(s.value), s.kind) for s in launch.settings]
     launch.image = t(launch.image)
-    launch.version_hint = None
+    hint = launch.version_hint
+    if hint is not None:  # an image tag of the held file pins the launch as in a file of its own
+        start = omap.contiguous(hint.span.start, hint.span.end)
+        span = Span(start, start + len(hint.version)) if start is not None else None
+        exact = span is not None and text[span.start : span.end] == hint.version and node.style != ">"
+        launch.version_hint = VersionHint(hint.version, span if exact else Span(omap.nearest(hint.span.start), omap.span_end(hint.span.end)),
+                                          hint.origin, hint.editable and exact)
     s = omap.nearest(launch.span.start)
     launch.span = Span(s, max(s, omap.span_end(launch.span.end)))
     launch.folds = [Span(omap.nearest(f.start), max(omap.nearest(f.start), omap.span_end(f.end))) for f in launch.folds]

@@ -231,3 +231,19 @@ def test_json_patch_operations_on_a_vllm_containers_args(tmp_path):
     check_token(src, launch.args[0], "--kv-cache-dtype")
     result = lint(tmp_path, "kustomization.yaml", JSON_PATCHES, "yaml", target="0.33")
     assert flagged(result, "VL101") == ["--swap-space"] and all(d.fix is None for d in result.diagnostics)
+
+
+def test_an_image_tag_in_a_held_file_pins_its_launch(tmp_path):
+    """The tag of a vLLM image in an inline patch (or a ConfigMap's file) pins the launch as in
+    a file of its own: checked against that release, the pin bumped in place by an unsafe fix."""
+    from tests.rules.lint_helpers import fixed, lint
+
+    src, out = _extract(KUSTOMIZATION, "kustomization.yaml")
+    (launch,) = out.launches
+    hint = launch.version_hint
+    assert hint.version == "v0.29.0" and hint.editable
+    assert src.text[hint.span.start : hint.span.end] == "v0.29.0"
+    (rep,) = lint(tmp_path, "kustomization.yaml", KUSTOMIZATION, "yaml").launches
+    assert str(rep.version) == "0.29.0"
+    after = fixed(tmp_path, "kustomization.yaml", KUSTOMIZATION, "yaml", "0.32", unsafe=True)
+    assert "image: vllm/vllm-openai:v0.32.0" in after and "--max-num-seqs" in after
