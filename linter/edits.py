@@ -141,6 +141,10 @@ def delete_span(text: str, start: int, end: int, style: EditStyle | None, *, wor
             return None  # a command line made of nothing but the option: not ours to empty
         before = len(left) - len(left.rstrip(_HSPACE))
         after = len(right) - len(right.lstrip(_HSPACE))
+        if not left.strip(_HSPACE):
+            # the first words of their line: the spaces before them are the line's indentation,
+            # which a YAML block scalar (`run: |`, `command: >`) needs, so the spaces after go
+            return Edit(Span(start, end + after), "")
         if before:
             return Edit(Span(start - before, end), "")
         if after:

@@ -165,6 +165,18 @@ FORMS = [
     ("plain-multiline-delete-line", "pod.yaml", "yaml",
      K8S_HEAD + "    command: [sh, -c]\n    args:\n    - vllm serve m\n        --swap-space 16\n        --port 8000\n",
      K8S_HEAD + "    command: [sh, -c]\n    args:\n    - vllm serve m\n        --port 8000\n"),
+    # removed words that start a line of a block scalar, other words after them: the line's
+    # indentation stays (the block would end at a line indented less)
+    ("folded-compose-delete-first-words-of-a-line", "compose.yaml", "yaml",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >\n      m\n      --swap-space 4 --port 8000\n"
+     "    ports:\n      - 8000:8000\n",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >\n      m\n      --port 8000\n"
+     "    ports:\n      - 8000:8000\n"),
+    ("actions-run-block-delete-first-words-of-a-line", "ci.yml", "yaml",
+     "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: |\n          vllm serve m \\\n            --swap-space 4 --port 8000 &\n"
+     "      - run: curl localhost:8000/health\n",
+     "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: |\n          vllm serve m \\\n            --port 8000 &\n"
+     "      - run: curl localhost:8000/health\n"),
     ("compose-plain-multiline-delete-line", "compose.yaml", "yaml",
      "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: m\n      --use-v2-block-manager\n      --port 8000\n",
      "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: m\n      --port 8000\n"),
