@@ -231,6 +231,11 @@ def delete_option(src: SourceFile, parsed, opt) -> Edit | None:
     where = [next((i for i, a in enumerate(launch.args) if a is t), None) for t in tokens]
     if None in where or sorted(where) != list(range(min(where), min(where) + len(where))):  # type: ignore[type-var, arg-type]
         return None
+    following = max(where) + 1  # type: ignore[type-var, arg-type]
+    if opt.spec is None and not opt.values and following < len(launch.args) and launch.args[following].splat:
+        # an option this release does not know (a removed one) before an unquoted variable
+        # (``--swap-space ${SWAP:-4}``): the variable may be its value, which would stay behind
+        return None
     return delete_tokens(src, launch, tokens, words=_words(src, launch, tokens[0]))
 
 

@@ -228,6 +228,12 @@ REFUSALS = [
      "vllm serve m --max-num-\"seq\" 8\n", "VL201"),
     ("shell-backslash-inside-word", "serve.sh", "shell",
      "vllm serve m --mamba-cache-mode=al\\l\n", "VL301"),
+    # a removed option before an unquoted variable that may be its value: deleting the option
+    # alone would leave the value behind as a word of its own
+    ("compose-removed-option-before-a-variable", "compose.yaml", "yaml",
+     "services:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >\n      m\n      --swap-space ${SWAP_GB:-4}\n      --port 8000\n", "VL101"),
+    ("shell-removed-option-before-a-variable", "serve.sh", "shell",
+     "vllm serve m --swap-space $SWAP_GB --port 8000\n", "VL101"),
     # a variable or template inside the token: not even reported (its value is unknown), never edited
     ("shell-variable-in-token", "serve.sh", "shell",
      "vllm serve m --max-num-seq$X 4\n", None),
