@@ -675,6 +675,19 @@ def _named_like_vllm(entry: list[Token], after: list[Token], image: Token, env: 
     return None
 
 
+def _literal_head(tok: Token) -> bool:
+    """Whether a word with unknown parts still says what it is: an assignment whose name and
+    ``=`` are literal (``LD_PRELOAD="$ENV/lib/x.so"``: only the value is unknown), or a path
+    whose last component is literal (``"$VENV/bin/python"``, ``${CONDA_PREFIX}/bin/vllm``: the
+    folder is unknown, the program is not)."""
+    value = tok.value
+    eq = value.find("=")
+    if eq > 0 and re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", value[:eq]):
+        return not any(s <= eq for s, _e in tok.opaque)
+    slash = value.rfind("/")
+    return 0 < slash < len(value) - 1 and not any(slash < e for _s, e in tok.opaque)
+
+
 def _split_assignment(tok: Token) -> tuple[Token, Token | None] | None:
     """``VLLM_X=1`` -> (name token, value token)."""
     eq = tok.value.find("=")
@@ -713,7 +726,7 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
     n = len(words)
     while i < n:
         w = words[i]
-        if w.is_opaque and w.opaque_in(0, len(w.value)):
+        if w.is_opaque and w.opaque_in(0, len(w.value)) and not _literal_head(w):
             return None
         word = basename(w.value)
         assignment = _split_assignment(w)

@@ -107,6 +107,30 @@ run: |
     assert out.pins and out.pins[0].version == "0.6.3"
 
 
+def test_skypilot_task_starting_the_python_of_an_environment_it_built():
+    text = """\
+resources:
+  accelerators: L4:1
+  ports: 8080
+envs:
+  LLM_MODEL: Qwen/Qwen2.5-0.5B-Instruct
+setup: |
+  pixi install -e vllm
+run: |
+  ENV_DIR="$HOME/sky_workdir/.pixi/envs/vllm"
+  LD_PRELOAD="$ENV_DIR/lib/libstdc++.so.6" nohup "$ENV_DIR/bin/python" \\
+    -m vllm.entrypoints.openai.api_server \\
+    --model "${LLM_MODEL}" \\
+    --host 0.0.0.0 --port 8080 \\
+    > ~/vllm.log 2>&1 &
+"""
+    src, out = _extract(text, "sky.yaml")
+    (launch,) = out.launches
+    assert launch.kind == "skypilot" and launch.entrypoint == "api_server"
+    assert values(launch.args) == ["--model", "${LLM_MODEL}", "--host", "0.0.0.0", "--port", "8080"]
+    check_token(src, launch.args[-1], "8080")
+
+
 def test_skypilot_task_in_a_vllm_image_is_pinned_by_its_tag():
     text = """\
 name: qwen-serve

@@ -92,6 +92,31 @@ def test_module_entrypoints_the_releases_ship() -> None:
     ]
 
 
+def test_programs_of_a_venv_whose_folder_is_a_variable() -> None:
+    # the folder is unknown, the program named after it is not: a venv's python, its vllm;
+    # an assignment before the command may hold a variable in its value
+    text = (
+        'VENV="$HOME/envs/vllm"\n'
+        'LD_PRELOAD="$VENV/lib/libstdc++.so.6" nohup "$VENV/bin/python" -m vllm.entrypoints.openai.api_server \\\n'
+        '  --model m1 --port 8080 > vllm.log 2>&1 &\n'
+        '${CONDA_PREFIX}/bin/vllm serve m2 --max-model-len 4096\n'
+        'VLLM_LOGGING_LEVEL=$LEVEL $VENV/bin/vllm serve m3 --port 1\n'
+        '$VENV/bin/train.sh --max-model-len 3\n'  # a script of its own: not vLLM's
+        '"$RUNNER" serve m4 --port 2\n'  # the program itself is unknown
+    )
+    src = SourceFile.from_text("run.sh", text)
+    ex = shell.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert [(l.entrypoint, values(l.args)) for l in ex.launches] == [
+        ("api_server", ["--model", "m1", "--port", "8080"]),
+        ("vllm serve", ["m2", "--max-model-len", "4096"]),
+        ("vllm serve", ["m3", "--port", "1"]),
+    ]
+    assert [e.name.value for e in ex.launches[2].env] == ["VLLM_LOGGING_LEVEL"]
+    assert ex.launches[2].env[0].value.is_opaque
+
+
 def test_docker_exec_runs_with_the_env_of_its_docker_run() -> None:
     text = (
         "docker run -d --gpus all --name \"vllm-box\" \\\r\n"
