@@ -688,6 +688,16 @@ def _literal_head(tok: Token) -> bool:
     return 0 < slash < len(value) - 1 and not any(slash < e for _s, e in tok.opaque)
 
 
+def named_like_vllm(args: list[Token], image: Token | None) -> Match | None:
+    """What the arguments handed to an image merely named like vLLM's start, when they read as
+    vLLM's (see :func:`_named_like_vllm`); None for a program or a script of its own."""
+    if not args:
+        return None
+    if args[0].is_opaque and len(args) >= 2 and args[1].value.startswith("--"):
+        return Match("vllm", "image", [], args, image=image, named_like=True)  # ``${MODEL} --opt ...``
+    return _named_like_vllm([], args, image, [])  # type: ignore[arg-type]
+
+
 def _split_assignment(tok: Token) -> tuple[Token, Token | None] | None:
     """``VLLM_X=1`` -> (name token, value token)."""
     eq = tok.value.find("=")

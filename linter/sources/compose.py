@@ -147,6 +147,11 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
             "vllm" in name.lower() or "vllm" in src.text[build.start_mark.index : build.end_mark.index].lower())
         likely = base is not None or likely_vllm_image(image_repository(image_tok.value) if image_tok else None) or built
         runs_image = not entry_words and bool(cmd_words) and likely
+        if runs_image and base is None and not (image_tok and commands.is_vllm_image(image_tok.value)) and commands.match_words(words) is None:
+            # an image only named like vLLM's (or a vLLM-named build) runs its own entrypoint:
+            # the command is vLLM's arguments only when it reads as them (``ray start ...``,
+            # ``vllm-omni serve ...`` are programs of their own), as for ``docker run IMAGE ARGS``
+            runs_image = commands.named_like_vllm(words, image_tok) is not None
         out = argv_launches(src, words, nodes, kind="compose", span=span, group=group, image=image_tok, image_runs_args=runs_image)
         for launch in out.launches if runs_image else ():
             if launch.entrypoint != "image":

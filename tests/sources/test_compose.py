@@ -169,3 +169,39 @@ def test_a_finding_in_shared_anchor_text_is_reported_once(tmp_path):
     text = "x-vllm: &vllm\n  image: vllm/vllm-openai:v0.33.0\n  command: [\"Qwen/Qwen3-8B\", \"--max-num-seq\", \"8\"]\nservices:\n  a:\n    <<: *vllm\n  b:\n    <<: *vllm\n    ports: [\"8001:8000\"]\n"
     assert codes(lint(tmp_path, "compose.yaml", text, "yaml")) == ["VL201"]
     assert fixed(tmp_path, "compose.yaml", text, "yaml", "0.33") == text.replace('"--max-num-seq"', '"--max-num-seqs"')
+
+
+def test_image_named_like_vllm_running_a_program_of_its_own_is_not_vllm():
+    # an image whose name merely says vLLM runs its own entrypoint: its command is vLLM's
+    # arguments only when it reads as them, not when it names a program of its own
+    text = """\
+services:
+  ray-worker:
+    image: example/ray-worker-vllm:latest
+    command: >
+      ray start
+      --address=ray-head:6379
+      --block
+  omni:
+    image: local/vllm-omni:dev
+    build:
+      context: ./vllm-omni
+    command: [vllm-omni, serve, Qwen/Qwen3-Omni, --host, 0.0.0.0, --port, "8000"]
+  cpu:
+    image: vllm-cpu-env:latest
+    command: Qwen/Qwen3-1.7B --dtype float16 --max-model-len 16384
+  cpu-variable-model:
+    image: vllm-cpu-env:latest
+    command: ${MODEL:-Qwen/Qwen3-1.7B} --dtype float16
+  built:
+    build:
+      context: ../vllm
+      dockerfile: docker/Dockerfile.cpu
+    command: ["--model", "m", "--port", "8001"]
+"""
+    src, out = _extract(text)
+    assert [(l.entrypoint, values(l.args)) for l in out.launches] == [
+        ("image", ["Qwen/Qwen3-1.7B", "--dtype", "float16", "--max-model-len", "16384"]),
+        ("image", ["${MODEL:-Qwen/Qwen3-1.7B}", "--dtype", "float16"]),
+        ("image", ["--model", "m", "--port", "8001"]),
+    ]
