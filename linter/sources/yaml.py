@@ -723,6 +723,11 @@ def _extract(src: SourceFile) -> Extraction:
         out = extract_text(src, kind=kind_of_file(src.path, False))
         if any(p.message.startswith("YAML parse error") for p in out.problems):
             _recover_containers(src, out, kind_of_file(src.path, False))
+        if src.path.lower().endswith(".tpl"):
+            # a template by its name whose holes are not ``{{ }}`` (``{port}`` of a Python
+            # ``str.format``, Terraform's ``%{ if }``): what it renders need not be YAML as
+            # written, so, as for masked Helm templates, only a lost vLLM command is reported
+            out.problems = _lost_only(src.text, out.problems, "")
         return out
     m = helm.mask(src.text)
     work = helm.masked_source(src, m)
@@ -734,15 +739,20 @@ def _extract(src: SourceFile) -> Extraction:
         out.problems.append(Problem(span, "template action without a closing '}}'"))
     # Masking is an approximation of what the template renders: a document it leaves
     # unreadable is reported only where a vLLM command was lost with it.
-    kept = []
-    for p in out.problems:
-        if p.message.startswith("YAML parse error"):
-            if not _LOST_HINT.search(src.text[_document_start(src.text, p.span.start) : _document_end(src.text, p.span.start)]):
-                continue
-            p = Problem(p.span, p.message + " (after masking template actions)")
-        kept.append(p)
-    out.problems = kept
+    out.problems = _lost_only(src.text, out.problems, " (after masking template actions)")
     return out
+
+
+def _lost_only(text: str, problems: list[Problem], suffix: str) -> list[Problem]:
+    """``problems`` without the YAML parse errors of documents that hold no vLLM command."""
+    kept = []
+    for p in problems:
+        if p.message.startswith("YAML parse error"):
+            if not _LOST_HINT.search(text[_document_start(text, p.span.start) : _document_end(text, p.span.start)]):
+                continue
+            p = Problem(p.span, p.message + suffix)
+        kept.append(p)
+    return kept
 
 
 _MAX_RECOVERED_BLOCKS = 16

@@ -104,6 +104,17 @@ def test_template_that_cannot_parse_is_a_problem():
     assert [p.message.endswith("(after masking template actions)") for p in out3.problems] == [True]
 
 
+def test_template_with_format_holes_reports_a_parse_error_only_where_a_command_is_lost():
+    # a `.tpl` of a SkyPilot task filled by Python's str.format: `{region_block}` alone on its
+    # line is no YAML, but nothing of vLLM's is lost with it
+    text = "resources:\n  accelerators: \"{gpu}:{gpu_count}\"\n  ports: {port}\n{region_block}\n\nrun: |\n  {vllm_cmd}\n"
+    _src, out = _extract(text, "templates/skyserve/vllm.yaml.tpl")
+    assert out.problems == [] and out.launches == []
+    lost = "resources:\n  ports: {port}\n{region_block}\n\nrun: |\n  vllm serve {model} --port {port}\n"
+    _src, out2 = _extract(lost, "templates/skyserve/vllm.yaml.tpl")
+    assert [p.message.startswith("YAML parse error") for p in out2.problems] == [True]
+
+
 def test_values_file_args_under_any_key():
     text = """\
 servingEngineSpec:
