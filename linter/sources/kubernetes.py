@@ -157,6 +157,12 @@ def env_vars(src: SourceFile, env_node: Node | None) -> list[EnvVar]:
     out: list[EnvVar] = []
     if isinstance(env_node, SequenceNode):
         for item in env_node.value:
+            if isinstance(item, ScalarNode):  # ``- VLLM_X=1`` (dstack, compose-style lists); ``- HF_TOKEN`` passes one through
+                eq = item.value.find("=")
+                if eq > 0 and kept_env(item.value[:eq]):
+                    tok = scalar_token(src, item)
+                    out.append(EnvVar(commands.sub_token(tok, 0, eq), commands.sub_token(tok, eq + 1, len(tok.value))))
+                continue
             name = get(item, "name")
             if isinstance(name, ScalarNode) and kept_env(name.value):
                 value = get(item, "value")

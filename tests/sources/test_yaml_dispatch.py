@@ -55,6 +55,26 @@ spec:
     assert shell.args[-1].editable
 
 
+def test_a_command_list_gets_its_env_list_of_assignments():
+    # a dstack service: `env` is a list of NAME=value strings (a bare name passes the host's through)
+    text = """\
+type: service
+env:
+  - HF_TOKEN
+  - MODEL_ID=meta-llama/Llama-3.1-8B-Instruct
+  - VLLM_TARGET_DEVICE=tpu
+commands:
+  - pip install vllm
+  - vllm serve $MODEL_ID
+      --max-model-len 4096
+port: 8000
+"""
+    src, out = _extract(text)
+    (launch,) = out.launches
+    assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_TARGET_DEVICE", "tpu")]
+    check_token(src, launch.env[0].value, "tpu")
+
+
 def test_kubeai_model_args():
     text = """\
 apiVersion: kubeai.org/v1
