@@ -429,6 +429,7 @@ class _Generic:
     def _mapping(self, path: tuple[str, ...], node: MappingNode, above: tuple[Node, ...] = ()) -> bool:
         key = path[-1] if path else ""
         self._command_and_args(path, node)
+        self._benchmark_test(path, node)
         kwargs = get(node, "engine_kwargs")
         engine_type = (text_of(get(node, "type")) or "").lower()
         if isinstance(kwargs, MappingNode) and _option_keys(kwargs) and (not engine_type or "vllm" in engine_type):
@@ -466,6 +467,51 @@ class _Generic:
                 self._embedded(path + (k.value,), v, "python")
                 self.seen.add(id(v))
         return False
+
+    def _benchmark_test(self, path: tuple[str, ...], node: MappingNode) -> None:
+        """A test of vLLM's benchmark suite (``.buildkite/nightly-benchmarks/tests/serving-tests.json``
+        and the suites copied from it): its script runs ``vllm serve`` with each key of
+        ``server_parameters`` as ``--key-with-dashes value`` (``json2args`` in
+        run-performance-benchmarks.sh; a value of ``""`` is a flag alone) and
+        ``server_environment_variables`` as the environment.  vLLM's when the test's
+        ``client_parameters.backend`` names vLLM, or when the key itself does
+        (``vllm_server_parameters`` of the nightly suite, beside other engines' keys)."""
+        params = get(node, "vllm_server_parameters")
+        evidence = "vllm_server_parameters of a benchmark test"
+        if not isinstance(params, MappingNode):
+            params = get(node, "server_parameters")
+            backend = text_of(get(get(node, "client_parameters"), "backend")) or ""
+            if not isinstance(params, MappingNode) or "vllm" not in backend.lower():
+                return
+            evidence = f"server_parameters of a benchmark test whose client backend is {backend}"
+        if not params.value or id(params) in self.seen or not _option_keys(params):
+            return
+        self.seen.add(id(params))
+        model: list[Token] = []
+        args: list[Token] = []
+        for k, v in params.value:
+            if not isinstance(k, ScalarNode):
+                continue
+            name = scalar_token(self.src, k)
+            flag = Token("--" + k.value.replace("_", "-"), name.span)  # written as a key: never edited
+            if isinstance(v, ScalarNode):
+                value = scalar_token(self.src, v) if v.value != "" else None
+            else:
+                setting = vllm_config.setting_of(self.src, k, v)  # a list or a mapping: compact JSON, as jq writes it
+                value = setting.value
+            if k.value == "model" and value is not None:
+                model = [value]  # ``--model M``: the model, read as ``vllm serve M``
+                continue
+            args.append(flag)
+            if value is not None:
+                args.append(value)
+        launch = Launch(
+            path=self.src.path, kind=self.kind, span=Span(node.start_mark.index, node.end_mark.index), entrypoint="vllm serve",
+            args=model + args, env=kubernetes.env_vars(self.src, get(node, "server_environment_variables")),
+            group=self._group(path + ("x",)), notes=["benchmark test: vllm serve with server_parameters as --options"],
+            evidence=evidence, strong=False,
+        )
+        self.out.launches.append(launch)
 
     def _configmap_env(self, path: tuple[str, ...], node: MappingNode) -> None:
         """A ConfigMap of ``VLLM_*`` variables: the environment of the vLLM container that

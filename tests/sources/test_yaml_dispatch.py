@@ -75,6 +75,46 @@ port: 8000
     check_token(src, launch.env[0].value, "tpu")
 
 
+def test_benchmark_suite_tests_start_vllm_serve_with_their_server_parameters():
+    # vLLM's benchmark suite (and the suites copied from it): `vllm serve` with each key of
+    # server_parameters as --key-with-dashes, "" a flag alone; other engines' tests are not vLLM's
+    text = """\
+[
+  {
+    "test_name": "serving_llama8B_tp2",
+    "server_environment_variables": {"VLLM_RPC_TIMEOUT": 100000, "OTHER": "x"},
+    "server_parameters": {
+      "model": "meta-llama/Llama-3.1-8B-Instruct",
+      "tensor_parallel_size": 2,
+      "disable_log_stats": "",
+      "load_format": "dummy",
+      "compilation_config": {"cudagraph_mode": "FULL"}
+    },
+    "client_parameters": {"model": "meta-llama/Llama-3.1-8B-Instruct", "backend": "vllm", "num_prompts": 200}
+  },
+  {
+    "test_name": "nightly",
+    "vllm_server_parameters": {"disable_log_stats": "", "max_num_seqs": 64},
+    "trt_server_parameters": {"max_batch_size": 256, "max_input_len": 4096}
+  },
+  {
+    "test_name": "other_engine",
+    "server_parameters": {"mem_fraction_static": 0.8, "tp": 2},
+    "client_parameters": {"backend": "sglang"}
+  }
+]
+"""
+    src, out = _extract(text, ".buildkite/performance-benchmarks/tests/serving-tests.json")
+    first, nightly = out.launches
+    assert first.entrypoint == "vllm serve" and not first.strong
+    assert values(first.args) == ["meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2", "--disable-log-stats",
+                                  "--load-format", "dummy", "--compilation-config", '{"cudagraph_mode":"FULL"}']
+    assert src.text[first.args[1].span.start : first.args[1].span.end] == '"tensor_parallel_size"'
+    check_token(src, first.args[2], "2")
+    assert [e.name.value for e in first.env] == ["VLLM_RPC_TIMEOUT"]
+    assert values(nightly.args) == ["--disable-log-stats", "--max-num-seqs", "64"]
+
+
 def test_kubeai_model_args():
     text = """\
 apiVersion: kubeai.org/v1
