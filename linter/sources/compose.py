@@ -17,8 +17,8 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell
 from linter.sources.words import interp_ranges, kept_env, shell_script_index, split_words
-from linter.sources.kubernetes import argv_launches, image_hint, image_repository, likely_vllm_image
-from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items, text_of
+from linter.sources.kubernetes import argv_launches, image_hint, image_repository, likely_vllm_image, shared_env
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items, pairs, text_of
 from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token, sub_token
 
 def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list[Node], bool]:
@@ -46,9 +46,11 @@ def command_words(src: SourceFile, node: Node | None) -> tuple[list[Token], list
 def service_env(src: SourceFile, node: Node | None) -> list[EnvVar]:
     out: list[EnvVar] = []
     if isinstance(node, MappingNode):
-        for k, v in node.value:
-            if isinstance(k, ScalarNode) and kept_env(k.value):
-                out.append(EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) and v.value else None))
+        own = {id(k) for k, _v in node.value}
+        for k, v in pairs(node):  # a ``<<: *common_env`` merge key gives its variables too
+            if kept_env(k.value):
+                var = EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) and v.value else None)
+                out.append(var if id(k) in own else shared_env(var))
     elif isinstance(node, SequenceNode):
         for item in node.value:
             if isinstance(item, ScalarNode) and kept_env(item.value):

@@ -26,7 +26,7 @@ from linter.source_file import SourceFile
 from linter.sources import Extraction, commands, embedded_shell, kserve
 from linter.sources.commands import likely_vllm_image
 from linter.sources.words import is_shell, kept_env, shell_script_index, split_words
-from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, text_of
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, pairs, text_of
 from linter.sources.yaml_scalars import approximate, fold_spans, scalar_offsets, scalar_token
 
 _K8S_VAR = lazy_re(r"(?<!\$)\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
@@ -152,6 +152,15 @@ def image_hint(src: SourceFile, image_node: Node | None, scheme: str = "") -> tu
     return tok, VersionHint(ref.tag, tok.span, "image-tag", False)
 
 
+def shared_env(var: EnvVar) -> EnvVar:
+    """A variable a merge key gives (``<<: *common_env``): written once for every service that
+    merges it, so it is reported where it is written but never edited for one of them."""
+    def fixed(tok: Token | None) -> Token | None:
+        return None if tok is None else Token(tok.value, tok.span, None, tok.opaque, tok.splat)
+
+    return EnvVar(fixed(var.name), fixed(var.value))  # type: ignore[arg-type]
+
+
 def env_vars(src: SourceFile, env_node: Node | None) -> list[EnvVar]:
     """``VLLM_*`` entries of a container ``env`` list (``valueFrom`` gives a value of None)."""
     out: list[EnvVar] = []
@@ -167,10 +176,12 @@ def env_vars(src: SourceFile, env_node: Node | None) -> list[EnvVar]:
             if isinstance(name, ScalarNode) and kept_env(name.value):
                 value = get(item, "value")
                 out.append(EnvVar(scalar_token(src, name), scalar_token(src, value) if isinstance(value, ScalarNode) else None))
-    elif isinstance(env_node, MappingNode):  # compose-style maps in operator resources
-        for k, v in env_node.value:
-            if isinstance(k, ScalarNode) and kept_env(k.value):
-                out.append(EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) else None))
+    elif isinstance(env_node, MappingNode):  # compose-style maps in operator resources, merge keys included
+        own = {id(k) for k, _v in env_node.value}
+        for k, v in pairs(env_node):
+            if kept_env(k.value):
+                var = EnvVar(scalar_token(src, k), scalar_token(src, v) if isinstance(v, ScalarNode) else None)
+                out.append(var if id(k) in own else shared_env(var))
     return out
 
 

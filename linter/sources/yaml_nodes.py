@@ -463,6 +463,21 @@ def items(node: Node | None) -> list[tuple[str, Node]]:
     return own
 
 
+def pairs(node: Node | None) -> list[tuple[ScalarNode, Node]]:
+    """``(key node, value)`` pairs of a mapping whose keys are scalars, with the pairs its
+    ``<<`` merge keys give it (``environment: {<<: *common_env, X: 1}``) that it does not set itself."""
+    if not isinstance(node, MappingNode):
+        return []
+    own = [(k, v) for k, v in node.value if isinstance(k, ScalarNode) and not (k.value == "<<" and k.tag == "tag:yaml.org,2002:merge")]
+    names = {k.value for k, _v in own}
+    for merged in _merged_maps(node):
+        for k, v in pairs(merged):
+            if k.value not in names:
+                own.append((k, v))
+                names.add(k.value)
+    return own
+
+
 def walk(node: Node, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Node]]:
     """Every node under ``node`` once, with its key path (sequence items as ``[i]``)."""
     seen: set[int] = set()

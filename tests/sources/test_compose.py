@@ -205,3 +205,36 @@ services:
         ("image", ["${MODEL:-Qwen/Qwen3-1.7B}", "--dtype", "float16"]),
         ("image", ["--model", "m", "--port", "8001"]),
     ]
+
+
+def test_environment_merging_an_anchor_gets_its_variables_never_edited_for_one_service(tmp_path):
+    # `environment: {<<: *env, ...}`: the anchor's variables are each service's; written once
+    # for all of them, they are reported there but not moved into one service's command
+    from tests.rules.lint_helpers import codes, fixed, lint
+
+    text = """\
+x-env: &env
+  VLLM_ATTENTION_BACKEND: FLASH_ATTN
+  VLLM_LOGGING_LEVEL: INFO
+services:
+  a:
+    image: vllm/vllm-openai:v0.33.0
+    environment:
+      <<: *env
+      VLLM_USE_V1: "1"
+    command: ["Qwen/Qwen3-8B", "--port", "8000"]
+  b:
+    image: vllm/vllm-openai:v0.33.0
+    environment:
+      <<: *env
+    command: ["Qwen/Qwen3-8B", "--port", "8001"]
+"""
+    src, out = _extract(text)
+    a, b = out.launches
+    assert [e.name.value for e in a.env] == ["VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_LOGGING_LEVEL"]
+    assert [e.name.value for e in b.env] == ["VLLM_ATTENTION_BACKEND", "VLLM_LOGGING_LEVEL"]
+    merged = b.env[0]
+    check_token(src, merged.name, "VLLM_ATTENTION_BACKEND")
+    assert not merged.name.editable and a.env[0].name.editable
+    assert "VL701" in codes(lint(tmp_path, "compose.yaml", text, "yaml"))
+    assert "VLLM_ATTENTION_BACKEND: FLASH_ATTN" in fixed(tmp_path, "compose.yaml", text, "yaml", "0.33")
