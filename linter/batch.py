@@ -208,6 +208,8 @@ def decode(path: str, payload: dict, data):
 def _outside_files(result, path: str) -> list[str]:
     """The files besides its own that linting ``path`` looked at: each ``--config FILE`` a launch
     names, at every place :func:`linter.engine.config_path` looks for it."""
+    from linter.engine import config_candidates
+
     out: list[str] = []
     for rep in result.launches:
         args = rep.launch.args if rep.launch is not None else ()
@@ -215,7 +217,7 @@ def _outside_files(result, path: str) -> list[str]:
             if getattr(tok, "value", None) != "--config":
                 continue
             name = getattr(args[i + 1], "value", "") or ""
-            for c in [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(path), name), name]:
+            for c in config_candidates(rep.launch, path, name):
                 if c not in out:
                     out.append(c)
     return out

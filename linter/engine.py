@@ -300,6 +300,28 @@ def _selected(rules: dict, settings: Settings, scope: str, version: Version | No
     return got
 
 
+def config_candidates(launch: Launch, path: str, name: str) -> list[str]:
+    """Where the file ``--config NAME`` of ``launch`` (in the file ``path``) may be, in order:
+    a relative name next to the launch's file, then as given; an absolute name in a container
+    first on the host file a mount of the launch shows there (compose
+    ``./cfg.yaml:/etc/vllm/cfg.yaml``, or a folder holding it), then as given."""
+    if not os.path.isabs(name):
+        return [os.path.join(os.path.dirname(path), name), name]
+    out: list[str] = []
+    for target, source in launch.mounts:
+        target = target.rstrip("/") or "/"
+        if name == target:
+            rest = ""
+        elif name.startswith(target.rstrip("/") + "/"):
+            rest = name[len(target.rstrip("/")) :]
+        else:
+            continue
+        host = os.path.join(os.path.dirname(path), source) + rest
+        if host not in out:
+            out.append(host)
+    return out + [name]
+
+
 def config_path(launch: Launch, path: str, roots: tuple[str, ...] | None = None) -> tuple[str | None, Token | None]:
     """(the file that ``--config FILE`` names, when it can be found next to the launch's file,
     or None; the ``FILE`` token when that file exists but its real path lies outside ``roots``).
@@ -314,9 +336,7 @@ def config_path(launch: Launch, path: str, roots: tuple[str, ...] | None = None)
         target = args[i + 1]
         if target.is_opaque or not target.value.endswith((".yaml", ".yml")):
             return None, None
-        name = target.value
-        candidates = [name] if os.path.isabs(name) else [os.path.join(os.path.dirname(path), name), name]
-        for c in candidates:
+        for c in config_candidates(launch, path, target.value):
             if os.path.isfile(c):
                 if roots is not None and not within(c, roots):
                     return None, target

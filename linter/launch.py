@@ -189,7 +189,7 @@ class Launch(Record):
     ``group`` run together.
     """
 
-    __slots__ = ("path", "kind", "span", "program", "entrypoint", "style", "entry", "args", "settings", "env", "version_hint", "image", "group", "editable", "notes", "shell_words", "resources", "evidence", "strong", "loose_from", "config", "folds")
+    __slots__ = ("path", "kind", "span", "program", "entrypoint", "style", "entry", "args", "settings", "env", "version_hint", "image", "group", "editable", "notes", "shell_words", "resources", "evidence", "strong", "loose_from", "config", "folds", "mounts")
 
     path: str
     kind: str  # a row of linter.kinds.KINDS: the file's kind, or the form it takes there (k8s, compose, actions ...)
@@ -236,8 +236,12 @@ class Launch(Record):
     # ``>`` block, a plain scalar over several lines): a line of nothing but an option's words
     # may be deleted whole there, the lines around still fold into one command line
     folds: list[Span]
+    # files of the host the container sees (compose ``volumes: [./cfg.yaml:/etc/vllm/cfg.yaml]``),
+    # as written: (the path in the container, the host path, relative to the launch's file
+    # unless absolute); a ``--config`` naming a container path is read from the host file
+    mounts: list[tuple[str, str]]
 
-    def __init__(self, path, kind, span, program="vllm", entrypoint="vllm serve", style="argv", entry=None, args=None, settings=None, env=None, version_hint=None, image=None, group="", editable=True, notes=None, shell_words=False, resources=None, evidence="", strong=True, loose_from=None, config=None, folds=None):
+    def __init__(self, path, kind, span, program="vllm", entrypoint="vllm serve", style="argv", entry=None, args=None, settings=None, env=None, version_hint=None, image=None, group="", editable=True, notes=None, shell_words=False, resources=None, evidence="", strong=True, loose_from=None, config=None, folds=None, mounts=None):
         self.path = path
         self.kind = kind
         self.span = span
@@ -260,3 +264,4 @@ class Launch(Record):
         self.loose_from = loose_from
         self.config = config
         self.folds = ([] if folds is None else folds)
+        self.mounts = ([] if mounts is None else mounts)

@@ -176,6 +176,7 @@ _LAUNCH = {
     "resources": (dict, _unresources),
     "loose_from": (lambda v: v, _unloose),
     "folds": (lambda ss: [[s.start, s.end] for s in ss], lambda d, size: [_span(*_row(r, 2), size) for r in _list(d)]),
+    "mounts": (lambda ms: [[a, b] for a, b in ms], lambda d, size: [(_str(a), _str(b)) for a, b in (_row(r, 2) for r in _list(d))]),
     # a config file a heredoc of the script writes, linked to the launch naming it: that
     # launch is one of the extraction's own, stored as its place in their list and linked
     # again by :func:`decode` (:func:`_link`)

@@ -88,6 +88,21 @@ def test_show_launches_lists_config_with_its_path(tmp_path):
     assert any("--config /etc/vllm/absent.yaml: no such YAML file" in n for n in missing["notes"])
 
 
+def test_config_named_by_its_path_in_the_container_is_read_from_the_mounted_file(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "vllm.yaml").write_text("max-model-len: 8192\nswap-space: 4\n")
+    (tmp_path / "compose.yaml").write_text(
+        "services:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n"
+        "    volumes:\n      - ./configs/vllm.yaml:/etc/vllm/config.yaml:ro\n"
+        "    command: [Qwen/Qwen3-8B, --config, /etc/vllm/config.yaml]\n"
+    )
+    r = run("--no-cache", "--output-format", "concise", str(tmp_path / "compose.yaml"))
+    assert "configs/vllm.yaml:2:1: VL101" in r.output, r.output
+    r = run("--no-cache", "--show-launches", "--output-format", "json", str(tmp_path / "compose.yaml"))
+    launch = next(x for x in json.loads(r.output) if x["file"].endswith("compose.yaml"))
+    assert not any("no such YAML file" in n for n in launch["notes"])
+
+
 def test_the_command_line_collects_garbage_less_often_and_the_server_as_python_does(monkeypatch):
     import gc
 

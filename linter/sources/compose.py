@@ -117,6 +117,26 @@ def _built_base(src: SourceFile, build: Node | None) -> str | None:
     return commands.dockerfile_base(os.path.realpath(os.path.join(folder, context, dockerfile)))
 
 
+def bind_mounts(node: Node | None) -> list[tuple[str, str]]:
+    """(container path, host path) of a service's bind mounts of this tree: ``volumes`` items
+    ``./cfg.yaml:/etc/vllm/cfg.yaml[:ro]`` and ``{type: bind, source, target}``.  A named
+    volume, a home or interpolated path (``~/x``, ``${DIR}/x``) is no file of the tree."""
+    out: list[tuple[str, str]] = []
+    for item in node.value if isinstance(node, SequenceNode) else ():
+        if isinstance(item, ScalarNode):
+            parts = item.value.split(":")
+            if len(parts) < 2:
+                continue
+            source, target = parts[0], parts[1]
+        elif isinstance(item, MappingNode) and text_of(get(item, "type")) == "bind":
+            source, target = text_of(get(item, "source")) or "", text_of(get(item, "target")) or ""
+        else:
+            continue
+        if source.startswith((".", "/")) and target.startswith("/") and "$" not in source + target:
+            out.append((target, source))
+    return out
+
+
 def service_launches(src: SourceFile, name: str, service: MappingNode, *, group: str) -> Extraction:
     entry_words, entry_nodes, _ = command_words(src, get(service, "entrypoint"))
     cmd_words, cmd_nodes, cmd_is_string = command_words(src, get(service, "command"))
@@ -177,7 +197,9 @@ def service_launches(src: SourceFile, name: str, service: MappingNode, *, group:
         # the base compose file, so nothing here can be checked
         out.launches = [x for x in out.launches if x.args or x.env]
     env = service_env(src, get(service, "environment"))
+    mounts = bind_mounts(get(service, "volumes"))
     for launch in out.launches:
+        launch.mounts = launch.mounts or mounts
         launch.image = launch.image or image_tok
         launch.version_hint = launch.version_hint or hint
         launch.group = launch.group or group

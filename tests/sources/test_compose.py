@@ -238,3 +238,23 @@ services:
     assert not merged.name.editable and a.env[0].name.editable
     assert "VL701" in codes(lint(tmp_path, "compose.yaml", text, "yaml"))
     assert "VLLM_ATTENTION_BACKEND: FLASH_ATTN" in fixed(tmp_path, "compose.yaml", text, "yaml", "0.33")
+
+
+def test_bind_mounts_of_the_tree_are_kept_for_a_config_named_in_the_container():
+    text = """\
+services:
+  vllm:
+    image: vllm/vllm-openai:v0.33.0
+    volumes:
+      - ./configs/vllm.yaml:/etc/vllm/config.yaml:ro
+      - hf-cache:/root/.cache/huggingface
+      - ~/.cache/vllm:/root/.cache/vllm
+      - ${MODELS}:/models
+      - type: bind
+        source: ./templates
+        target: /templates
+    command: [Qwen/Qwen3-8B, --config, /etc/vllm/config.yaml]
+"""
+    _src, out = _extract(text)
+    (launch,) = out.launches
+    assert launch.mounts == [("/etc/vllm/config.yaml", "./configs/vllm.yaml"), ("/templates", "./templates")]
