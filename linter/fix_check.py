@@ -87,9 +87,12 @@ def _same_yaml(a: Node, b: Node, edits: Sequence[Edit], inserted: list[tuple[int
         return
     if isinstance(a, MappingNode):
         # pairs an edit deleted whole (VL101 drops a removed `--config` key) are gone on purpose
-        pairs = [(k, v) for k, v in a.value if not _deleted(k.start_mark.index, v.end_mark.index, edits, text)]
+        # (a value that is an alias, ``volumes: *vol``, carries its anchor's marks, earlier in
+        # the text: the pair then ends with its key)
+        pairs = [(k, v) for k, v in a.value
+                 if not _deleted(k.start_mark.index, v.end_mark.index if v.start_mark.index >= k.start_mark.index else k.end_mark.index, edits, text)]
         if len(pairs) != len(b.value):
-            raise _Mismatch(f"{where}: a mapping of {len(a.value)} keys now has {len(b.value)}")
+            raise _Mismatch(f"{where}: a mapping of {len(pairs)} keys now has {len(b.value)}")
         for (ka, va), (kb, vb) in zip(pairs, b.value):
             name = ka.value if isinstance(ka, ScalarNode) else "?"
             _same_yaml(ka, kb, edits, inserted, seen, f"{where}.{name}", text)

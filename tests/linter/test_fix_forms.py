@@ -165,6 +165,13 @@ FORMS = [
     ("plain-multiline-delete-line", "pod.yaml", "yaml",
      K8S_HEAD + "    command: [sh, -c]\n    args:\n    - vllm serve m\n        --swap-space 16\n        --port 8000\n",
      K8S_HEAD + "    command: [sh, -c]\n    args:\n    - vllm serve m\n        --port 8000\n"),
+    # a key of the edited service whose value is an alias to an anchor above it: the check of
+    # the fixed file does not take that pair for one the edit deleted
+    ("compose-alias-value-beside-an-edit", "compose.yaml", "yaml",
+     "x-vol: &vol\n  - /mnt/a:/root/a\nservices:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >\n      m\n      --swap-space 32\n"
+     "      --max-num-seqs 2\n    volumes: *vol\n",
+     "x-vol: &vol\n  - /mnt/a:/root/a\nservices:\n  v:\n    image: vllm/vllm-openai:v0.32.0\n    command: >\n      m\n"
+     "      --max-num-seqs 2\n    volumes: *vol\n"),
     # removed words that start a line of a block scalar, other words after them: the line's
     # indentation stays (the block would end at a line indented less)
     ("folded-compose-delete-first-words-of-a-line", "compose.yaml", "yaml",
