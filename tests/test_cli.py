@@ -103,6 +103,28 @@ def test_config_named_by_its_path_in_the_container_is_read_from_the_mounted_file
     assert not any("no such YAML file" in n for n in launch["notes"])
 
 
+def test_a_docker_run_mount_shows_the_config_its_command_names(tmp_path):
+    """``docker run -v ./configs/vllm.yaml:/etc/vllm/config.yaml:ro IMAGE --config
+    /etc/vllm/config.yaml`` (or ``--mount type=bind,...``): the config is the mounted file of
+    the tree; a mount from outside the folder linted is not read."""
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "vllm.yaml").write_text("max-model-len: 8192\nswap-space: 4\n")
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/sh\n"
+        "docker run --gpus all -v \"$HOME/.cache/huggingface:/root/.cache/huggingface\" \\\n"
+        "  -v ./configs/vllm.yaml:/etc/vllm/config.yaml:ro vllm/vllm-openai:v0.33.0 \\\n"
+        "  Qwen/Qwen3-8B --config /etc/vllm/config.yaml\n"
+        "docker run --mount type=bind,source=./configs,target=/cfg,readonly vllm/vllm-openai:v0.33.0 \\\n"
+        "  Qwen/Qwen3-8B --config /cfg/vllm.yaml\n"
+        "docker run -v /etc:/etc/vllm vllm/vllm-openai:v0.33.0 Qwen/Qwen3-8B --config /etc/vllm/passwd.yaml\n"
+    )
+    r = run("--no-cache", "--output-format", "concise", str(tmp_path / "run.sh"))
+    assert r.output.count("configs/vllm.yaml:2:1: VL101") == 1, r.output
+    r = run("--no-cache", "--show-launches", "--output-format", "json", str(tmp_path / "run.sh"))
+    launches = [x for x in json.loads(r.output) if x["file"].endswith("run.sh")]
+    assert [any("no such YAML file" in n for n in launch["notes"]) for launch in launches] == [False, False, True]
+
+
 def test_the_command_line_collects_garbage_less_often_and_the_server_as_python_does(monkeypatch):
     import gc
 

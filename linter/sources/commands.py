@@ -301,7 +301,7 @@ def basename(word: str) -> str:
 class Match(Record):
     """What the words start: the program, the entrypoint, and where its own argv begins."""
 
-    __slots__ = ("program", "entrypoint", "entry", "args", "image", "env", "named_like", "container", "base", "via")
+    __slots__ = ("program", "entrypoint", "entry", "args", "image", "env", "named_like", "container", "base", "via", "mounts")
 
     program: str  # "vllm" | "lmcache"
     entrypoint: str  # "vllm serve", "api_server", "image", "lmcache server"
@@ -313,8 +313,9 @@ class Match(Record):
     container: Token | None  # ``docker exec NAME ...``: the running container the words run in
     base: str | None  # the image is built in this tree FROM this vLLM image (its entrypoint kept)
     via: Token | None  # the repository's script the words are handed to (:func:`forwarded`; weak)
+    mounts: list[tuple[str, str]]  # ``docker run -v``: files of the tree the container sees (:attr:`DockerRun.mounts`)
 
-    def __init__(self, program, entrypoint, entry, args, image=None, env=None, named_like=False, container=None, base=None, via=None):
+    def __init__(self, program, entrypoint, entry, args, image=None, env=None, named_like=False, container=None, base=None, via=None, mounts=None):
         self.program = program
         self.entrypoint = entrypoint
         self.entry = entry
@@ -325,6 +326,7 @@ class Match(Record):
         self.container = container
         self.base = base
         self.via = via
+        self.mounts = ([] if mounts is None else mounts)
 
     @property
     def strong(self) -> bool:
@@ -392,18 +394,44 @@ _DOCKER_EXEC_VALUE_OPTS = frozenset({"-e", "--env", "--env-file", "-u", "--user"
 class DockerRun(Record):
     """The options of ``docker run`` / ``docker create`` (podman, nerdctl) before the image."""
 
-    __slots__ = ("image_index", "env", "entrypoint", "name")
+    __slots__ = ("image_index", "env", "entrypoint", "name", "mounts")
 
     image_index: int  # index of the image word (len(words) when none)
     env: list[tuple[Token, Token | None]]  # ``-e VAR=x``
     entrypoint: Token | None  # ``--entrypoint``
     name: Token | None  # ``--name``: the container ``docker exec NAME`` runs in
+    mounts: list[tuple[str, str]]  # ``-v ./cfg.yaml:/etc/vllm/cfg.yaml``: (container path, host path) (:func:`bind_mount`)
 
-    def __init__(self, image_index, env=None, entrypoint=None, name=None):
+    def __init__(self, image_index, env=None, entrypoint=None, name=None, mounts=None):
         self.image_index = image_index
         self.env = ([] if env is None else env)
         self.entrypoint = entrypoint
         self.name = name
+        self.mounts = ([] if mounts is None else mounts)
+
+
+def bind_mount(source: str, target: str) -> tuple[str, str] | None:
+    """(container path, host path) of a bind mount of a file or folder of the tree (host path as
+    written: relative to the file that declares it, unless absolute); None for a named volume or a
+    home or interpolated path (``~/x``, ``${DIR}/x``), which is no file of the tree."""
+    if source.startswith((".", "/")) and target.startswith("/") and "$" not in source + target:
+        return target, source
+    return None
+
+
+def volume_mount(spec: str) -> tuple[str, str] | None:
+    """``SOURCE:TARGET[:OPTIONS]`` (``docker run -v``, a compose ``volumes`` item): :func:`bind_mount`."""
+    parts = spec.split(":")
+    return bind_mount(parts[0], parts[1]) if len(parts) >= 2 else None
+
+
+def mount_option(spec: str) -> tuple[str, str] | None:
+    """``type=bind,source=SRC,target=DST[,readonly]`` (``docker run --mount``): :func:`bind_mount`."""
+    fields = dict(part.split("=", 1) for part in spec.split(",") if "=" in part)
+    if fields.get("type") != "bind":
+        return None
+    source = fields.get("source") or fields.get("src") or ""
+    return bind_mount(source, fields.get("target") or fields.get("destination") or fields.get("dst") or "")
 
 
 def docker_run(words: list[Token]) -> DockerRun | None:
@@ -435,6 +463,10 @@ def docker_run(words: list[Token]) -> DockerRun | None:
                 out.entrypoint = val
             elif name == "--name":
                 out.name = val
+            elif name in ("-v", "--volume", "--mount") and val is not None and not val.is_opaque:
+                mount = mount_option(val.value) if name == "--mount" else volume_mount(val.value)
+                if mount is not None:
+                    out.mounts.append(mount)
             j += 2 if takes else 1
             continue
         break
@@ -861,46 +893,53 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
         return _docker_exec(rest, env)
     if head in ("docker", "podman", "nerdctl") and len(rest) >= 2:
         run = docker_run(rest)
-        if run is None:
-            return None
-        j, entrypoint_override = run.image_index, run.entrypoint
-        env.extend(run.env)
-        if j >= len(rest):
-            return None
-        image = rest[j]
-        after = rest[j + 1 :]
-        if entrypoint_override is not None:
-            sub = match_words([entrypoint_override, *after])
-            if sub is not None:
-                sub.image = image
-                sub.env = env + sub.env
-            return sub
-        if image.alternatives:
-            # ``IMG`` set per branch: a vLLM image only when every value is one
-            if all(is_official_vllm_image(a) for a in image.alternatives):
-                return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
-            return None
-        base = built_from(image.value) if not image.is_opaque else None
-        if base is not None:
-            # built by this file FROM a vLLM image whose entrypoint it keeps
-            return Match("vllm", "image", rest[: j + 1], after, image=image, env=env, base=base)
-        official = is_official_vllm_image(image.value)
-        if official:
-            # vLLM's own images: the entrypoint (``vllm serve``) receives ``after`` as its
-            # argv, even when it repeats ``vllm serve`` (a doubled entrypoint that vLLM rejects).
-            return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
-        sub = match_words(after) if after else None
+        m = _in_container(rest, env, run) if run is not None else None
+        if m is not None:
+            m.mounts = run.mounts  # type: ignore[union-attr]
+        return m
+    return None
+
+
+def _in_container(rest: list[Token], env: list, run: DockerRun) -> Match | None:
+    """What ``docker run [options] IMAGE [ARGS]`` starts: the image's entrypoint given the
+    arguments (a vLLM image), or the command the arguments are."""
+    j, entrypoint_override = run.image_index, run.entrypoint
+    env.extend(run.env)
+    if j >= len(rest):
+        return None
+    image = rest[j]
+    after = rest[j + 1 :]
+    if entrypoint_override is not None:
+        sub = match_words([entrypoint_override, *after])
         if sub is not None:
             sub.image = image
             sub.env = env + sub.env
-            return sub
-        if is_vllm_image(image.value) and not (after and not after[0].value.startswith("-")):
-            # vLLM's image names under another namespace (lmcache/vllm-openai, a mirror): the
-            # entrypoint is probably vLLM's, so option words are its arguments (weak evidence:
-            # reported, never edited).  A custom image merely named like vLLM's (vllm-node)
-            # runs its own entrypoint: nothing is claimed for it.
+        return sub
+    if image.alternatives:
+        # ``IMG`` set per branch: a vLLM image only when every value is one
+        if all(is_official_vllm_image(a) for a in image.alternatives):
             return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
-        if likely_vllm_image(image.value) and after:
-            return _named_like_vllm(rest[: j + 1], after, image, env)
         return None
+    base = built_from(image.value) if not image.is_opaque else None
+    if base is not None:
+        # built by this file FROM a vLLM image whose entrypoint it keeps
+        return Match("vllm", "image", rest[: j + 1], after, image=image, env=env, base=base)
+    official = is_official_vllm_image(image.value)
+    if official:
+        # vLLM's own images: the entrypoint (``vllm serve``) receives ``after`` as its
+        # argv, even when it repeats ``vllm serve`` (a doubled entrypoint that vLLM rejects).
+        return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
+    sub = match_words(after) if after else None
+    if sub is not None:
+        sub.image = image
+        sub.env = env + sub.env
+        return sub
+    if is_vllm_image(image.value) and not (after and not after[0].value.startswith("-")):
+        # vLLM's image names under another namespace (lmcache/vllm-openai, a mirror): the
+        # entrypoint is probably vLLM's, so option words are its arguments (weak evidence:
+        # reported, never edited).  A custom image merely named like vLLM's (vllm-node)
+        # runs its own entrypoint: nothing is claimed for it.
+        return Match("vllm", "image", rest[: j + 1], after, image=image, env=env)
+    if likely_vllm_image(image.value) and after:
+        return _named_like_vllm(rest[: j + 1], after, image, env)
     return None

@@ -119,21 +119,18 @@ def _built_base(src: SourceFile, build: Node | None) -> str | None:
 
 def bind_mounts(node: Node | None) -> list[tuple[str, str]]:
     """(container path, host path) of a service's bind mounts of this tree: ``volumes`` items
-    ``./cfg.yaml:/etc/vllm/cfg.yaml[:ro]`` and ``{type: bind, source, target}``.  A named
-    volume, a home or interpolated path (``~/x``, ``${DIR}/x``) is no file of the tree."""
+    ``./cfg.yaml:/etc/vllm/cfg.yaml[:ro]`` and ``{type: bind, source, target}``
+    (:func:`linter.sources.commands.bind_mount`)."""
     out: list[tuple[str, str]] = []
     for item in node.value if isinstance(node, SequenceNode) else ():
         if isinstance(item, ScalarNode):
-            parts = item.value.split(":")
-            if len(parts) < 2:
-                continue
-            source, target = parts[0], parts[1]
+            mount = commands.volume_mount(item.value)
         elif isinstance(item, MappingNode) and text_of(get(item, "type")) == "bind":
-            source, target = text_of(get(item, "source")) or "", text_of(get(item, "target")) or ""
+            mount = commands.bind_mount(text_of(get(item, "source")) or "", text_of(get(item, "target")) or "")
         else:
             continue
-        if source.startswith((".", "/")) and target.startswith("/") and "$" not in source + target:
-            out.append((target, source))
+        if mount is not None:
+            out.append(mount)
     return out
 
 

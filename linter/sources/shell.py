@@ -693,6 +693,7 @@ class _Script(WordEvaluator):
             shell_words=True,
             evidence=m.evidence,
             strong=m.strong,
+            mounts=list(m.mounts),
         )
         if m.image is not None and m.base is not None:
             # built here FROM a vLLM image: that image's release (its tag stands in the Dockerfile)
