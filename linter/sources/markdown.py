@@ -4,7 +4,9 @@ Fenced code blocks are found by a line scanner that follows CommonMark's fence
 rules (``````` and ``~~~`` fences of three or more characters, up to three
 spaces of indentation relative to the enclosing list item, block quotes, the
 closing fence at least as long as the opening one, an unclosed fence running to
-the end).  Each block is handed to the extractor of its language on a *masked*
+the end).  The body of an MkDocs container (an admonition ``!!! note``, a collapsible
+``??? code``, a content tab ``=== "CUDA"``) is indented four columns under its marker and
+is read as such, the fences in it included, as a list item's body is.  Each block is handed to the extractor of its language on a *masked*
 copy of the file: every character outside the block's content becomes a space
 (line ends kept), so the extractor's offsets are offsets in the Markdown file and
 no position is copied by hand.
@@ -151,13 +153,20 @@ def _list_marker(text: str, k: int, end: int) -> int | None:
     return j - k
 
 
+# The opening line of an MkDocs (Python-Markdown) container: an admonition ``!!! note "Title"``,
+# a collapsible ``??? code`` / ``???+ note`` (pymdownx.details), a content tab ``=== "CUDA"``
+# (pymdownx.tabbed).  Its body is the following lines indented four columns deeper than the marker.
+_CONTAINER = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]|===\+?[ \t]+\"")
+
+
 def fenced_blocks(text: str) -> list[Block]:
     """The fenced code blocks of a Markdown text."""
     blocks: list[Block] = []
     cur: Block | None = None
     fence_char = ""
     fence_len = 0
-    list_indent = 0  # content column of the innermost open list item
+    levels: list[int] = []  # content columns of the open list items and MkDocs containers, innermost last
+    list_indent = 0  # content column of the innermost one (0: none)
     quote_depth = 0  # block quotes the open fence stands in
     for lineno, (start, end, _nxt) in enumerate(_lines(text), 1):
         bq, depth = _blockquote_prefix(text, start, end, quote_depth if cur is not None else None)
@@ -183,16 +192,21 @@ def fenced_blocks(text: str) -> list[Block]:
             cur.lines.append((k + drop, end))
             continue
         if body >= end:
-            continue  # blank line: lists stay open
-        if col < list_indent and _list_marker(text, body, end) is None:
-            list_indent = 0
+            continue  # blank line: lists and containers stay open
+        while levels and col < levels[-1]:  # a line less indented closes the items and containers it leaves
+            levels.pop()
         marker = _list_marker(text, body, end)
         fence_at = body
         fence_col = col
         if marker is not None and text[body : body + 3] not in ("---", "***", "___"):
-            list_indent = col + marker
+            levels.append(col + marker)
             fence_at = body + marker
             fence_col = col + marker
+        elif _CONTAINER.match(text, body, end):
+            levels.append(col + 4)
+            list_indent = levels[-1]
+            continue
+        list_indent = levels[-1] if levels else 0
         rel = fence_col - list_indent if fence_col >= list_indent else fence_col
         if rel > 3:
             continue

@@ -444,3 +444,72 @@ def test_blanking_keeps_offsets_and_line_ends() -> None:
         assert _blank(text) == one_by_one(text)
 
     check()
+
+
+MKDOCS = """\
+# Serving
+
+=== "CUDA"
+
+    Start the server:
+
+    ```bash
+    vllm serve Qwen/Qwen3-8B --max-model-len 8192
+    ```
+
+=== "ROCm"
+
+    !!! note
+        The ROCm image is larger.
+
+    ```bash
+    vllm serve Qwen/Qwen3-8B --enforce-eager
+    ```
+
+??? code "Offline"
+
+      ```python
+      from vllm import LLM
+      llm = LLM(model="Qwen/Qwen3-8B", max_num_seqs=8)
+      ```
+
+1. Start with a LoRA adapter:
+
+    ??? console "Command"
+
+        ```bash
+        vllm serve Qwen/Qwen3-8B --enable-lora
+        ```
+
+    ```bash
+    vllm serve Qwen/Qwen3-8B --port 8001
+    ```
+
+A paragraph, then text indented four columns is no fence:
+
+    ```bash
+    vllm serve indented-code --port 1
+    ```
+"""
+
+
+def test_the_bodies_of_mkdocs_admonitions_and_tabs_hold_fences() -> None:
+    """An MkDocs container (``=== "Tab"``, ``!!! note``, ``??? code``, pymdownx) indents its
+    body four columns under its marker, fences included; the fences are read as a list
+    item's are, nested in a list item too, and the item's own fences after it still are.
+    Outside a container, four columns of indentation is CommonMark's indented code."""
+    src = SourceFile.from_text("docs/serving.md", MKDOCS)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [(launch.entrypoint, [t.value for t in launch.args]) for launch in ex.launches if launch.entrypoint != "LLM"] == [
+        ("vllm serve", ["Qwen/Qwen3-8B", "--max-model-len", "8192"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--enforce-eager"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--enable-lora"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--port", "8001"]),
+    ]
+    (offline,) = [launch for launch in ex.launches if launch.entrypoint == "LLM"]
+    assert [(s.name.value, s.value.value) for s in offline.settings if s.name is not None] == [("model", "Qwen/Qwen3-8B"), ("max_num_seqs", "8")]
+    first = ex.launches[0]
+    assert first.args[2].value_start == MKDOCS.index("8192")
