@@ -265,16 +265,25 @@ def _masked(src: SourceFile, ranges: list[tuple[int, int]], blank: str | None = 
     return out
 
 
-def _window(src: SourceFile, ranges: list[tuple[int, int]], blank: str) -> tuple[str, int]:
-    """The text from the first range to the last, everything else blanked (line ends kept), and its file offset."""
-    lo, hi = ranges[0][0], ranges[-1][1]
-    parts = []
-    at = lo
+def _script(src: SourceFile, ranges: list[tuple[int, int]]) -> tuple[str, OffsetMap]:
+    """A shell block's script: its command lines (``ranges``, one a line) each ended by a line
+    break, and the map placing the script's characters in the file.  The indentation of a block
+    in a list item or an MkDocs container, a block quote's ``>`` and a session's prompts are
+    not part of it: a heredoc's body (a manifest with its ``---``, a Python script) is read as
+    the command writes it, not shifted by the document's layout."""
+    text = src.text
+    parts: list[str] = []
+    offsets = OffsetMap(fallback=ranges[0][0])
+    at = 0
     for a, b in ranges:
-        parts.append(blank[at:a])
-        parts.append(src.text[a:b])
-        at = b
-    return "".join(parts), lo
+        parts.append(text[a:b])
+        offsets.add(at, a, b - a)
+        at += b - a
+        parts.append("\n")
+        if text.startswith("\n", b):  # the line's own break, where it is one
+            offsets.add(at, b, 1)
+        at += 1
+    return "".join(parts), offsets
 
 
 _MAX_BLOCKS = 500  # code blocks analysed per file: each non-shell block is parsed at the file's full length
@@ -307,6 +316,7 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     command: list[tuple[int, int]] = []  # the ranges of the command being read
     bare = False  # its prompt is a bare ``# ``
     continuing = False
+    typing = False  # the line before was part of a command (a "> " line goes on with it)
 
     def close() -> None:
         if command and (not bare or shell.parses("\n".join(text[a:b] for a, b in command))):
@@ -329,6 +339,15 @@ def _console_ranges(text: str, block: Block) -> list[tuple[int, int]]:
             bare = m.end() == 2 and stripped.startswith("# ")
             command.append((a + lead + m.end(), b))
             continuing = line.rstrip().endswith("\\")
+        elif typing and (stripped.startswith("> ") or stripped == ">"):
+            # the PS2 prompt of a command still being typed: a heredoc's body and its end, a
+            # quoted string's next line
+            command.append((a + lead + min(2, len(stripped)), b))
+            continuing = line.rstrip().endswith("\\")
+        else:
+            typing = False  # output: a later "> " line is output too
+            continue
+        typing = True
     close()
     return ranges
 
@@ -466,8 +485,8 @@ def extract(src: SourceFile) -> Extraction:
             from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
-                script, lo = _window(src, ranges, blank)
-                ex = _run(lambda: embedded_shell.extract(src, script, OffsetMap.identity(lo, len(script)), kind="markdown", group=group), out, block, src)
+                script, offsets = _script(src, ranges)
+                ex = _run(lambda: embedded_shell.extract(src, script, offsets, kind="markdown", group=group), out, block, src)
                 if ex is not None:  # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
                     # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command; a
                     # command that passes a real option beside ``[--port PORT]`` is (its brackets are holes)

@@ -39,6 +39,37 @@ def _work_source(src: SourceFile, wf: WrittenFile) -> SourceFile:
     return SourceFile.from_text(src.path, blanked(src.text[:base]) + stretch + blanked(src.text[end:]))
 
 
+def _documents(work: SourceFile) -> list[SourceFile]:
+    """``work`` (a body, everything else blanked) as one source per YAML document when its
+    documents are separated by ``---`` lines that stand indented with the whole body: a heredoc
+    in an indented script (a Markdown list item's block, a YAML ``run: |``) keeps the document's
+    indentation, blanked, and an indented ``---`` separates nothing (the stream does not parse).
+    A ``---`` more indented than the body's lines (inside a block scalar) is content."""
+    text = work.text
+    lines = [(m, len(m) - len(m.lstrip(" "))) for m in text.split("\n")]
+    indents = [ind for line, ind in lines if line.strip()]
+    if not indents or min(indents) == 0:
+        return [work]
+    base = min(indents)
+    cuts = []
+    at = 0
+    for line, ind in lines:
+        body = line.strip()
+        if ind == base and (body == "---" or body.startswith("--- ") or body.startswith("---\t")):
+            cuts.append((at, at + len(line)))
+        at += len(line) + 1
+    if not cuts:
+        return [work]
+    out = []
+    start = 0
+    for a, b in [*cuts, (len(text), len(text))]:
+        part = blanked(text[:start]) + text[start:a] + blanked(text[a:])
+        if part.strip():
+            out.append(SourceFile.from_text(work.path, part))
+        start = b
+    return out
+
+
 def _config_target(launch: Launch) -> Token | None:
     """The token after ``--config`` (vLLM ignores ``--config=FILE``, see :mod:`linter.argmodel`)."""
     for i, tok in enumerate(launch.args[:-1]):
@@ -99,7 +130,9 @@ def read(src: SourceFile, ex: Extraction) -> None:
                 launch.version_hint = naming[0].version_hint
                 launch.group = naming[0].group
         else:
-            got = yaml.extract_text(work, kind="yaml")
+            got = Extraction()
+            for doc in _documents(work):
+                got.extend(yaml.extract_text(doc, kind="yaml"))
         for launch in got.launches:
             _mark_unknown(launch, wf.unknown)
             if not wf.editable:

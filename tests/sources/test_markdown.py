@@ -513,3 +513,64 @@ def test_the_bodies_of_mkdocs_admonitions_and_tabs_hold_fences() -> None:
     assert [(s.name.value, s.value.value) for s in offline.settings if s.name is not None] == [("model", "Qwen/Qwen3-8B"), ("max_num_seqs", "8")]
     first = ex.launches[0]
     assert first.args[2].value_start == MKDOCS.index("8192")
+
+
+INDENTED_HEREDOC = """\
+# Deploy
+
+1. Apply the Deployment and its Service:
+
+    ```bash
+    cat <<EOF | kubectl apply -f -
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: vllm
+    spec:
+      template:
+        spec:
+          containers:
+          - name: vllm
+            image: vllm/vllm-openai:v0.30.1
+            args: ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
+    ---
+    apiVersion: v1
+    kind: Service
+    metadata:
+      name: vllm
+    EOF
+    ```
+
+2. Or, on a host, write the options file in the session:
+
+    ```console
+    $ cat > serve.yaml <<EOF
+    > max-num-seqs: 8
+    > EOF
+    $ vllm serve Qwen/Qwen3-8B --config serve.yaml
+    ```
+"""
+
+
+def test_a_heredoc_in_an_indented_block_is_read_without_the_documents_indentation() -> None:
+    """The shell text of a block in a list item is its lines without the item's indentation:
+    a heredoc's manifest keeps its ``---`` document separator at the start of a line (indented,
+    it is no separator and the manifest does not parse).  In a session, the ``> `` lines after a
+    command are its heredoc, typed at bash's second prompt."""
+    from linter.sources import written_files
+
+    src = SourceFile.from_text("docs/deploy.md", INDENTED_HEREDOC)
+    ex = markdown.extract(src)
+    written_files.read(src, ex)  # as the engine does: the heredocs' files read as their formats
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    kinds = {launch.kind: launch for launch in ex.launches}
+    assert sorted(kinds) == ["k8s", "markdown", "vllm-config"]
+    k8s, serve, config = kinds["k8s"], kinds["markdown"], kinds["vllm-config"]
+    assert serve.config is config and [(s.name.value, s.value.value) for s in config.settings] == [("max-num-seqs", "8")]
+    assert [t.value for t in k8s.args] == ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
+    assert k8s.args[3].value_start == INDENTED_HEREDOC.index("8192")
+    assert k8s.version_hint is not None and k8s.version_hint.version == "v0.30.1"
+    assert [t.value for t in serve.args] == ["Qwen/Qwen3-8B", "--config", "serve.yaml"]
+    assert serve.args[2].value_start == INDENTED_HEREDOC.index("serve.yaml\n    ```")
