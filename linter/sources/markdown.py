@@ -371,16 +371,47 @@ def _without_log_lines(text: str, lines: list[tuple[int, int]]) -> list[tuple[in
     return out
 
 
-def _has_prompts(text: str, block: Block) -> bool:
-    """A block tagged as a script that is really a session (every command line prompted)."""
-    lines = [text[a:b].lstrip() for a, b in block.lines if text[a:b].strip()]
-    def prompted(ln: str) -> bool:  # ``$ ``, ``% `` (zsh), ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``
-        m = _PROMPT.match(ln)
-        return m is not None and not ln.startswith("# ")  # a bare ``# `` line is a comment
+# an unprompted line that starts a vLLM command (``vllm serve``, ``X=1 python -m vllm...``,
+# ``docker run ... vllm/vllm-openai``), not output that names vLLM (``vllm==0.10.0``,
+# ``Unable to find image 'vllm/vllm-openai:latest' locally``)
+_STARTS_VLLM = re.compile(
+    r"(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*(?:(?:sudo|nohup|exec|time)[ \t]+)*"
+    r"(?:vllm[ \t]|python[0-9.]*[ \t]+(?:-\S+[ \t]+)*-m[ \t]+vllm\b|(?:docker|podman)[ \t]+run\b.*vllm)"
+)
 
-    return bool(lines) and prompted(lines[0]) and all(
-        prompted(ln) for ln in lines if "vllm" in ln.split("\\")[0] and not ln.startswith(("-", "#"))
-    )
+
+def _prompted(ln: str) -> bool:
+    """``$ ``, ``% `` (zsh), ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``: not a bare ``# ``."""
+    m = _PROMPT.match(ln)
+    return m is not None and not ln.startswith("# ")  # a bare ``# `` line is a comment
+
+
+def _has_prompts(text: str, block: Block) -> bool:
+    """A block tagged as a script that is really a session: its first command line (comments
+    aside) is prompted and no unprompted line starts a vLLM command.  The lines a prompted command continues onto (after
+    a ``\\``: ``vllm/vllm-openai:latest \\``) and the output between commands (``vllm==0.10.0``
+    from ``pip freeze``) are no unprompted commands."""
+    lines = [text[a:b] for a, b in block.lines]
+    first = next((ln.lstrip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
+    if not _prompted(first):
+        return False
+    continued = False
+    for raw in lines:
+        ln = raw.lstrip()
+        was, continued = continued, raw.rstrip().endswith("\\")
+        if not was and ln and not _prompted(ln) and _STARTS_VLLM.match(ln):
+            return False
+    return True
+
+
+def _no_prompt(text: str, block: Block) -> bool:
+    """A session block (``console``) written without prompts: no ``$ `` and no bare ``# `` line that
+    starts a vLLM command.  It is commands (vLLM's own docs write them so), or output."""
+    for a, b in block.lines:
+        ln = text[a:b].lstrip()
+        if _prompted(ln) or (ln.startswith("# ") and _STARTS_VLLM.match(ln, 2)):
+            return False
+    return True
 
 
 def _module(name: str):
@@ -481,6 +512,9 @@ def extract(src: SourceFile) -> Extraction:
         ex: Extraction | None = None
         if lang in SHELL_LANGS:
             prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
+            if prompted and lang in PROMPT_LANGS and _no_prompt(src.text, block):
+                prompted = False  # commands without prompts (or output): read as an untagged block is
+                sniffed = True
             ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
             from linter.sources import embedded_shell
 

@@ -574,3 +574,54 @@ def test_a_heredoc_in_an_indented_block_is_read_without_the_documents_indentatio
     assert k8s.version_hint is not None and k8s.version_hint.version == "v0.30.1"
     assert [t.value for t in serve.args] == ["Qwen/Qwen3-8B", "--config", "serve.yaml"]
     assert serve.args[2].value_start == INDENTED_HEREDOC.index("serve.yaml\n    ```")
+
+
+SESSIONS = """\
+```bash
+# pull and start the server
+$ docker run --gpus all \\
+    vllm/vllm-openai:v0.31.0 \\
+    --model Qwen/Qwen3-8B --max-model-len 8192
+Unable to find image 'vllm/vllm-openai:v0.31.0' locally
+```
+
+```bash
+$ pip freeze | grep vllm
+vllm==0.31.0
+$ vllm serve Qwen/Qwen3-8B --max-num-seqs 8
+```
+
+```console
+vllm serve Qwen/Qwen3-8B --enforce-eager
+```
+
+```bash
+$ pip install vllm
+vllm serve Qwen/Qwen3-8B --port 8001
+```
+
+```console
+INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)
+```
+"""
+
+
+def test_sessions_whose_output_or_continuations_name_vllm_and_console_blocks_without_prompts() -> None:
+    """A script block is a session when its first command line is prompted: the lines a prompted
+    command continues onto (an image ``vllm/vllm-openai:... \\\\``) and output naming vLLM
+    (``vllm==0.31.0``, a pull message) do not make it a script, whose ``$`` words would hide
+    the launches.  An unprompted ``vllm serve`` still does (both lines are commands).  A
+    ``console`` block without any prompt (as vLLM's docs write commands) is read as an untagged
+    block is: its commands are launches, output is not."""
+    src = SourceFile.from_text("README.md", SESSIONS)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [(launch.entrypoint, [t.value for t in launch.args]) for launch in ex.launches] == [
+        ("image", ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--max-num-seqs", "8"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--enforce-eager"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--port", "8001"]),
+    ]
+    assert ex.launches[0].args[3].value_start == SESSIONS.index("8192")
