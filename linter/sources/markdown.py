@@ -48,7 +48,7 @@ PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
 
 
 class Block(Record):
-    __slots__ = ("info", "lang", "fence_line", "fence_start", "fence_indent", "lines", "closed")
+    __slots__ = ("info", "lang", "fence_line", "fence_start", "fence_indent", "lines", "closed", "options")
 
     info: str
     lang: str
@@ -57,8 +57,9 @@ class Block(Record):
     fence_indent: int  # columns of indentation of the opening fence
     lines: list[tuple[int, int]]  # content ranges (line end excluded)
     closed: bool
+    options: list[str]  # a MyST directive's option names (``substitutions``), not in ``lines``
 
-    def __init__(self, info, lang, fence_line, fence_start, fence_indent, lines=None, closed=False):
+    def __init__(self, info, lang, fence_line, fence_start, fence_indent, lines=None, closed=False, options=None):
         self.info = info
         self.lang = lang
         self.fence_line = fence_line
@@ -66,6 +67,7 @@ class Block(Record):
         self.fence_indent = fence_indent
         self.lines = ([] if lines is None else lines)
         self.closed = closed
+        self.options = ([] if options is None else options)
 
 
 _LINE_END = re.compile(r"\r\n?|\n")  # CommonMark's line endings: LF, CRLF and a lone CR
@@ -159,6 +161,15 @@ def _list_marker(text: str, k: int, end: int) -> int | None:
 _CONTAINER = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]|===\+?[ \t]+\"")
 
 
+# MyST (Sphinx) code directives, ```{code-block} bash: the language is the argument, and the
+# directive's options (``:substitutions:``, ``:caption: x``) open the block, one a line
+_CODE_DIRECTIVES = frozenset({"{code-block}", "{code}", "{sourcecode}", "{code-cell}"})
+_DIRECTIVE_OPTION = re.compile(r"[ \t]*:([A-Za-z][\w-]*):(?:[ \t]|$)")
+# a MyST substitution, ``quay.io/ascend/vllm-ascend:|vllm_ascend_version|``, in a block whose
+# directive has ``:substitutions:``: a value filled in when the docs are built
+_SUBSTITUTION = re.compile(r"\|[A-Za-z_][\w.-]+\|")
+
+
 def fenced_blocks(text: str) -> list[Block]:
     """The fenced code blocks of a Markdown text."""
     blocks: list[Block] = []
@@ -168,6 +179,7 @@ def fenced_blocks(text: str) -> list[Block]:
     levels: list[int] = []  # content columns of the open list items and MkDocs containers, innermost last
     list_indent = 0  # content column of the innermost one (0: none)
     quote_depth = 0  # block quotes the open fence stands in
+    options = False  # the open block is a MyST directive whose option lines may still come
     for lineno, (start, end, _nxt) in enumerate(_lines(text), 1):
         bq, depth = _blockquote_prefix(text, start, end, quote_depth if cur is not None else None)
         k = start + bq
@@ -189,6 +201,11 @@ def fenced_blocks(text: str) -> list[Block]:
             while k + drop < end and text[k + drop] == " " and c < cur.fence_indent:
                 drop += 1
                 c += 1
+            opt = _DIRECTIVE_OPTION.match(text, k + drop, end) if options else None
+            if opt is not None:  # ``:substitutions:``, ``:caption: x``: the directive's, not the code's
+                cur.options.append(opt.group(1))
+                continue
+            options = False
             cur.lines.append((k + drop, end))
             continue
         if body >= end:
@@ -221,7 +238,12 @@ def fenced_blocks(text: str) -> list[Block]:
         info = text[fence_at + run : end].strip()
         if ch == "`" and "`" in info:
             continue
-        lang = info.split(None, 1)[0].lower() if info else ""
+        words = info.split()
+        options = bool(words) and words[0].lower() in _CODE_DIRECTIVES
+        if options:  # MyST: ```{code-block} bash -- the language is the directive's argument
+            lang = words[1].lower() if len(words) > 1 else ""
+        else:
+            lang = words[0].lower() if words else ""
         lang = lang.strip("{}.").split(",")[0]
         cur = Block(info, lang, lineno, fence_at, fence_col)
         fence_char, fence_len = ch, run
@@ -265,19 +287,28 @@ def _masked(src: SourceFile, ranges: list[tuple[int, int]], blank: str | None = 
     return out
 
 
-def _script(src: SourceFile, ranges: list[tuple[int, int]]) -> tuple[str, OffsetMap]:
+def _script(src: SourceFile, ranges: list[tuple[int, int]], substitutions: bool = False) -> tuple[str, OffsetMap]:
     """A shell block's script: its command lines (``ranges``, one a line) each ended by a line
     break, and the map placing the script's characters in the file.  The indentation of a block
     in a list item or an MkDocs container, a block quote's ``>`` and a session's prompts are
     not part of it: a heredoc's body (a manifest with its ``---``, a Python script) is read as
-    the command writes it, not shifted by the document's layout."""
+    the command writes it, not shifted by the document's layout.  With ``substitutions``, a MyST
+    substitution (``|version|``, a shell pipe to bash) stands as an unknown variable as long."""
     text = src.text
     parts: list[str] = []
     offsets = OffsetMap(fallback=ranges[0][0])
     at = 0
     for a, b in ranges:
-        parts.append(text[a:b])
-        offsets.add(at, a, b - a)
+        line = text[a:b]
+        verbatim = [(0, b - a)]
+        if substitutions and _SUBSTITUTION.search(line):
+            holes = [m.span() for m in _SUBSTITUTION.finditer(line)]
+            line = _SUBSTITUTION.sub(lambda m: "${" + "_" * (len(m.group()) - 3) + "}", line)
+            edges = [0, *(x for h in holes for x in h), b - a]
+            verbatim = [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)]  # a stand-in stands nowhere
+        parts.append(line)
+        for i, j in verbatim:
+            offsets.add(at + i, a + i, j - i)
         at += b - a
         parts.append("\n")
         if text.startswith("\n", b):  # the line's own break, where it is one
@@ -519,7 +550,7 @@ def extract(src: SourceFile) -> Extraction:
             from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
-                script, offsets = _script(src, ranges)
+                script, offsets = _script(src, ranges, "substitutions" in block.options)
                 ex = _run(lambda: embedded_shell.extract(src, script, offsets, kind="markdown", group=group), out, block, src)
                 if ex is not None:  # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
                     # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command; a

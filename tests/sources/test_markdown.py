@@ -625,3 +625,46 @@ def test_sessions_whose_output_or_continuations_name_vllm_and_console_blocks_wit
         ("vllm serve", ["Qwen/Qwen3-8B", "--port", "8001"]),
     ]
     assert ex.launches[0].args[3].value_start == SESSIONS.index("8192")
+
+
+MYST = """\
+# Serving on the cluster
+
+```{code-block} bash
+   :substitutions:
+
+docker run --rm -p 8000:8000 \\
+  -e VLLM_USE_MODELSCOPE=True \\
+  -it quay.io/example/vllm-openai:|release| \\
+  vllm serve Qwen/Qwen3-8B --max-model-len 8192
+```
+
+```{code-block} yaml
+:caption: serve.yaml
+max-num-seqs: 8
+```
+
+```{code} console
+$ vllm serve Qwen/Qwen3-8B --config serve.yaml
+```
+"""
+
+
+def test_myst_code_directives_name_their_language_after_the_directive() -> None:
+    """A MyST (Sphinx) ``{code-block} bash`` / ``{code} console`` fence is a block of its
+    argument's language; the directive's option lines (``:substitutions:``, ``:caption: x``) are
+    not code.  With ``:substitutions:``, ``|release|`` is filled in when the docs are built: an
+    unknown word, not two shell pipes that would cut the container's command off its image."""
+    src = SourceFile.from_text("docs/serving.md", MYST)
+    assert [(b.lang, b.options) for b in markdown.fenced_blocks(MYST)] == [
+        ("bash", ["substitutions"]), ("yaml", ["caption"]), ("console", [])]
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    docker, serve = [launch for launch in ex.launches if launch.entrypoint != "config"]
+    assert docker.entrypoint == "vllm serve" and [t.value for t in docker.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+    assert [(e.name.value, e.value.value) for e in docker.env] == [("VLLM_USE_MODELSCOPE", "True")]
+    assert docker.image is not None and docker.image.is_opaque and docker.image.value_start is None
+    assert docker.version_hint is None
+    assert [t.value for t in serve.args] == ["Qwen/Qwen3-8B", "--config", "serve.yaml"]
