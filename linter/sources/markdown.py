@@ -503,9 +503,15 @@ _LOG_LINE = re.compile(
 
 def _named_as_config(text: str, block: Block, since: int) -> bool:
     """A YAML block is a vLLM ``--config`` file only when the document says so: the prose just
-    before it (or its info string) names it as vLLM's config, or a ``--config FILE`` elsewhere
-    in the document names a file that the prose before it mentions."""
+    before it (or its info string, or the comments it opens with: ``# config.yaml``) names it as
+    vLLM's config, or a ``--config FILE`` elsewhere in the document names a file that the prose
+    before it mentions."""
     before = text[max(since, block.fence_start - 600) : block.fence_start] + " " + block.info
+    for a, b in block.lines:  # the comments the block opens with: ``# config.yaml``
+        line = text[a:b].strip()
+        if line and not line.startswith("#"):
+            break
+        before += " " + line
     if _SAYS_CONFIG.search(before):
         return True
     names = {posixpath.basename(m.group(1)) for m in _CONFIG_FILE.finditer(text)}

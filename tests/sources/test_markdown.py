@@ -668,3 +668,40 @@ def test_myst_code_directives_name_their_language_after_the_directive() -> None:
     assert docker.image is not None and docker.image.is_opaque and docker.image.value_start is None
     assert docker.version_hint is None
     assert [t.value for t in serve.args] == ["Qwen/Qwen3-8B", "--config", "serve.yaml"]
+
+
+CONFIG_COMMENT = """\
+The server also reads its options from a YAML file:
+
+```yaml
+# serve-config.yaml
+max-num-seqs: 8
+enforce-eager: true
+```
+
+```bash
+vllm serve Qwen/Qwen3-8B --config serve-config.yaml
+```
+
+A block that only resembles one is not read as vLLM's:
+
+```yaml
+# values.yaml
+max-num-seqs: 8
+```
+"""
+
+
+def test_a_yaml_block_named_by_its_opening_comment_is_the_config_file_a_launch_names() -> None:
+    """``# serve-config.yaml`` at the top of a YAML block names the file it shows: when a
+    ``--config`` in the document names that file, the block is vLLM's config and its options are
+    read.  A block whose opening comment names no such file stays a look-alike (not read)."""
+    src = SourceFile.from_text("docs/serving.md", CONFIG_COMMENT)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    configs = [launch for launch in ex.launches if launch.entrypoint == "config"]
+    assert len(configs) == 1
+    assert [(s.name.value, s.value.value) for s in configs[0].settings] == [("max-num-seqs", "8"), ("enforce-eager", "true")]
+    assert configs[0].span.start > CONFIG_COMMENT.index("# serve-config.yaml")
+    assert configs[0].span.start < CONFIG_COMMENT.index("```bash")
