@@ -45,6 +45,8 @@ PROMPT_LANGS = frozenset({"console", "shell-session", "shellsession", "bash-sess
 YAML_LANGS = frozenset({"yaml", "yml"})
 DOCKER_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
+# plain text: output, diagrams, prose -- or a session pasted with its prompts (read as one then)
+TEXT_LANGS = frozenset({"text", "txt", "plaintext", "plain"})
 
 
 class Block(Record):
@@ -545,6 +547,8 @@ def extract(src: SourceFile) -> Extraction:
             break
         sniffed = not block.lang
         lang = block.lang or _sniff(src.text, block)
+        if lang in TEXT_LANGS and _has_prompts(src.text, block):
+            lang, sniffed = "console", True  # a session shown as plain text: its prompted lines are commands
         group = f"{src.path}#L{block.fence_line}"
         ex: Extraction | None = None
         if lang in SHELL_LANGS:

@@ -705,3 +705,34 @@ def test_a_yaml_block_named_by_its_opening_comment_is_the_config_file_a_launch_n
     assert [(s.name.value, s.value.value) for s in configs[0].settings] == [("max-num-seqs", "8"), ("enforce-eager", "true")]
     assert configs[0].span.start > CONFIG_COMMENT.index("# serve-config.yaml")
     assert configs[0].span.start < CONFIG_COMMENT.index("```bash")
+
+
+TEXT_SESSION = """\
+Serve it:
+
+```text
+$ vllm serve Qwen/Qwen3-8B \\
+    --max-model-len 8192
+INFO:     Uvicorn running on http://0.0.0.0:8000
+```
+
+The log says:
+
+```text
+vllm serve Qwen/Qwen3-8B --bad-flag failed: unrecognized arguments
+```
+"""
+
+
+def test_a_text_block_pasted_with_its_prompts_is_a_session() -> None:
+    """A ``text`` block is plain text (output, a message naming a command: not read), unless it
+    is a session pasted with its prompts: then its prompted lines are commands, as a
+    ``console`` block's are, and its other lines output."""
+    src = SourceFile.from_text("README.md", TEXT_SESSION)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    (launch,) = ex.launches
+    assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+    assert launch.args[2].value_start == TEXT_SESSION.index("8192")
