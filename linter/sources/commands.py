@@ -225,6 +225,13 @@ _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     # screen(1) runs CMD in a new window (``screen -dmS vllm vllm serve ...``); combined short
     # options ending in a letter that takes a value (``-dmS NAME``) are read below
     "screen": frozenset({"-S", "-c", "-e", "-h", "-p", "-s", "-T", "-X", "-Logfile"}),
+    # systemd-run(1): a transient unit runs the command (``--property=Type=notify`` needs no value)
+    "systemd-run": frozenset(
+        """-p --property -u --unit -E --setenv --uid --gid --nice --description --slice -H --host -M
+        --machine --working-directory --on-active --on-boot --on-startup --on-unit-active
+        --on-unit-inactive --on-calendar --timer-property --path-property --socket-property
+        --service-type""".split()
+    ),
     "tini": frozenset(),
     "dumb-init": frozenset(),
     # Slurm srun(1): the options that take a separate value (``--opt=value`` needs none)
@@ -802,6 +809,10 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                     continue
                 if word in ("mpirun", "mpiexec") and v == "-x" and i + 1 < n:
                     a = _split_assignment(words[i + 1])  # ``-x VLLM_X=1``: exported to the ranks
+                    if a is not None:
+                        env.append(a)
+                if word == "systemd-run" and v in ("-E", "--setenv") and i + 1 < n:
+                    a = _split_assignment(words[i + 1])  # ``-E VLLM_X=1``: the unit's environment
                     if a is not None:
                         env.append(a)
                 if v.startswith("-") and v != "-":

@@ -1,4 +1,4 @@
-"""Shell: commands that run a command (srun, mpirun, ray job submit, kubectl run, docker exec)."""
+"""Shell: commands that run a command (srun, mpirun, systemd-run, ray job submit, kubectl run, docker exec)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ SCRIPT = (
     "kubectl run vllm --image=vllm/vllm-openai:v0.30.0 --env=VLLM_USE_V1=1 --port=8000 -- --model m4 --max-model-len 4096\n"
     "kubectl run vllm --image=vllm/vllm-openai:v0.30.0 --command -- vllm serve m5\n"
     "docker exec -e VLLM_LOGGING_LEVEL=INFO -it vllm-container vllm serve m6 --port 8001\n"
+    "systemd-run --user --property=Type=notify -p NotifyAccess=all --unit vllm -E VLLM_LOGGING_LEVEL=INFO vllm serve m7 --port 8002\n"
     "srun --pty bash\n"
     "kubectl run web --image=nginx -- --port 80\n"
     "ray job submit -- python train.py --max-model-len 3\n"
@@ -32,6 +33,7 @@ def test_prefixes_that_run_vllm() -> None:
         ("image", ["--model", "m4", "--max-model-len", "4096"]),
         ("vllm serve", ["m5"]),
         ("vllm serve", ["m6", "--port", "8001"]),
+        ("vllm serve", ["m7", "--port", "8002"]),
     ]
     mpi, kube, kube_cmd, exec_ = ex.launches[1], ex.launches[3], ex.launches[4], ex.launches[5]
     assert [(e.name.value, e.value.value) for e in mpi.env] == [("VLLM_LOGGING_LEVEL", "DEBUG")]
@@ -41,6 +43,8 @@ def test_prefixes_that_run_vllm() -> None:
     assert kube_cmd.image.value == "vllm/vllm-openai:v0.30.0"
     assert [(e.name.value, e.value.value) for e in exec_.env] == [("VLLM_LOGGING_LEVEL", "INFO")]
     assert kube.args[3].value_start == SCRIPT.index("4096")
+    unit = ex.launches[6]  # systemd-run: a transient unit, its -p/--unit/-E values are not the command
+    assert [(e.name.value, e.value.value) for e in unit.env] == [("VLLM_LOGGING_LEVEL", "INFO")]
 
 
 HEREDOCS = (
