@@ -95,6 +95,8 @@ _DATA_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".md", ".txt", ".con
 _WRITTEN_SUFFIXES = (".yaml", ".yml", ".json")
 _MAX_WRITTEN = 32  # data heredocs read per file (each is parsed on its own)
 _BODY_ESCAPE = lazy_re(r"\\[$`\\]")
+# ``-f -`` just before a heredoc (``kubectl apply -f - <<EOF``)
+_STDIN_DASH = lazy_re(r"(?:^|\s)(?:-f|--filename)[ \t]+-[ \t]*<<")
 _SSH_VALUE_OPTS = frozenset("-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
 
 
@@ -863,12 +865,15 @@ class _Script(WordEvaluator):
         to (``>>``) is only part of its content: not recorded.
         """
         head = posixpath.basename(words[0].value) if words else ""
-        readers = [words]
-        readers += [self.words_of(h) for pl in redirect.children if pl.type == "pipeline" for h in pl.named_children if h.type == "command"]
+        readers = [[w.value for w in words]]
+        if _STDIN_DASH.search(self.ntext(node)):
+            # ``kubectl apply -f - <<EOF``: the grammar leaves the ``-`` before ``<<`` out of the words
+            readers[0].append("-")
+        readers += [[w.value for w in self.words_of(h)] for pl in redirect.children if pl.type == "pipeline" for h in pl.named_children if h.type == "command"]
         parent = node.parent
         if parent is not None and parent.type == "pipeline":
-            readers += [self.words_of(pc) for pc in parent.named_children if pc.type == "command" and pc.start_byte > node.start_byte]
-        if any(_applies_stdin([w.value for w in ws]) for ws in readers):
+            readers += [[w.value for w in self.words_of(pc)] for pc in parent.named_children if pc.type == "command" and pc.start_byte > node.start_byte]
+        if any(_applies_stdin(vals) for vals in readers):
             self.record_written("-", node, redirect, body, dashed)  # a manifest read from standard input
             return
         if head not in ("cat", "tee"):

@@ -129,6 +129,16 @@ def test_manifest_read_by_kubectl_from_stdin() -> None:
         "      image: vllm/vllm-openai:v0.31.0\n"
         "      command: [vllm, serve, Qwen/Qwen3-0.6B, --enforce-eager]\n"
         "EOF\n"
+        "kubectl apply -f - <<EOF\n"  # the grammar drops this ``-`` from the command's words
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "metadata: {name: third}\n"
+        "spec:\n"
+        "  containers:\n"
+        "    - name: engine\n"
+        "      image: vllm/vllm-openai:v0.31.0\n"
+        "      args: [Qwen/Qwen3-8B, --max-num-seqs, \"8\"]\n"
+        "EOF\n"
         "vllm serve Qwen/Qwen3-0.6B --port 9000\n"
     )
     src = SourceFile.from_text("deploy.sh", text)
@@ -136,7 +146,7 @@ def test_manifest_read_by_kubectl_from_stdin() -> None:
     for launch in ex.launches:
         check_launch(src, launch)
     found = sorted((l.span.start, l.kind, l.args[0].value) for l in ex.launches)
-    assert [(k, a) for _, k, a in found] == [("k8s", "${MODEL}"), ("k8s", "Qwen/Qwen3-0.6B"), ("shell", "Qwen/Qwen3-0.6B")]
+    assert [(k, a) for _, k, a in found] == [("k8s", "${MODEL}"), ("k8s", "Qwen/Qwen3-0.6B"), ("k8s", "Qwen/Qwen3-8B"), ("shell", "Qwen/Qwen3-0.6B")]
     deploy = min(ex.launches, key=lambda l: l.span.start)
     assert deploy.args[0].is_opaque  # ``${MODEL}`` expands in an unquoted heredoc
     assert text[deploy.version_hint.span.start : deploy.version_hint.span.end] == "v0.30.1"
