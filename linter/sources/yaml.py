@@ -32,7 +32,7 @@ from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kserve, kubernetes, vllm_config
-from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, refused, text_of, walk
+from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items, refused, text_of, walk
 from linter.sources.yaml_scalars import approximate, fold_spans, remap_token, scalar_offsets, scalar_token
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
@@ -75,6 +75,21 @@ def document_form(doc: Node) -> str:
             return "yaml"  # options nested under a ``vllm:`` key (KAITO inference config)
         return "config"
     return "yaml"
+
+
+def _services_fragment(doc: Node) -> bool:
+    """Compose services shown without their ``services:`` key (a guide's "add this service to
+    your compose file"): every top-level value a mapping, one of them a container with an
+    ``image:`` string and an ``entrypoint:`` or ``command:`` (a chart's values name images by
+    mappings and hold scalars beside them)."""
+    if not isinstance(doc, MappingNode) or not doc.value:
+        return False
+    if not all(isinstance(k, ScalarNode) and isinstance(v, MappingNode) for k, v in doc.value):
+        return False
+    return any(
+        isinstance(get(v, "image"), ScalarNode) and (get(v, "entrypoint") is not None or get(v, "command") is not None)
+        for _k, v in doc.value
+    )
 
 
 def _vllm_context(path: tuple[str, ...], parent: Node | None) -> bool:
@@ -648,6 +663,10 @@ def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:
         out.extend(compose.extract_document(src, doc))
         services = get(doc, "services")
         skip.add(id(services))
+    elif form in ("yaml", "config") and _services_fragment(doc):
+        for name, service in items(doc):
+            out.extend(compose.service_launches(src, name, service, group="compose"))
+            skip.add(id(service))
     elif form == "actions":
         out.extend(actions.actions_document(src, doc))
         for key in ("jobs", "runs"):

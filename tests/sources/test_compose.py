@@ -258,3 +258,29 @@ services:
     _src, out = _extract(text)
     (launch,) = out.launches
     assert launch.mounts == [("/etc/vllm/config.yaml", "./configs/vllm.yaml"), ("/templates", "./templates")]
+def test_services_shown_without_their_services_key_are_read_as_services():
+    """A guide shows the service to add under ``services:`` without that key: the entry's
+    entrypoint and command are one launch (the entrypoint alone was read as a bare
+    ``vllm serve``, its command lost).  A chart's values (scalars beside the mappings, images
+    as mappings) are not services."""
+    fragment = """\
+  vllm-embedding:
+    image: vllm/vllm-openai:v0.31.0
+    entrypoint: ["vllm", "serve"]
+    command: >
+      BAAI/bge-m3
+      --runner pooling
+      --max-model-len 2000
+    environment:
+      VLLM_LOGGING_LEVEL: INFO
+  qdrant:
+    image: qdrant/qdrant:v1.12.4
+"""
+    _src, out = _extract(fragment)
+    (launch,) = out.launches
+    assert launch.entrypoint == "vllm serve"
+    assert values(launch.args) == ["BAAI/bge-m3", "--runner", "pooling", "--max-model-len", "2000"]
+    assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_LOGGING_LEVEL", "INFO")]
+    assert launch.version_hint is not None and launch.version_hint.version == "v0.31.0"
+    values_file = "replicaCount: 1\nserver:\n  image:\n    repository: vllm/vllm-openai\n  command: [vllm, serve]\n"
+    assert not any(l.entrypoint == "vllm serve" and l.args for l in _extract(values_file)[1].launches)
