@@ -5,19 +5,27 @@ rules (``````` and ``~~~`` fences of three or more characters, up to three
 spaces of indentation relative to the enclosing list item, block quotes, the
 closing fence at least as long as the opening one, an unclosed fence running to
 the end).  The body of an MkDocs container (an admonition ``!!! note``, a collapsible
-``??? code``, a content tab ``=== "CUDA"``) is indented four columns under its marker and
-is read as such, the fences in it included, as a list item's body is.  Each block is handed to the extractor of its language on a *masked*
-copy of the file: every character outside the block's content becomes a space
-(line ends kept), so the extractor's offsets are offsets in the Markdown file and
-no position is copied by hand.
+``??? code``, a content tab ``=== "CUDA"``) is indented four columns under its marker and is
+read as a list item's body is, its fences included.  A MyST directive fence
+(```````{code-block} bash``) is a block of its argument's language, its ``:option:`` lines
+kept out of the code.  A YAML, Python or Dockerfile block is handed to the extractor of its
+language on a *masked* copy of the file: every character outside the block's content becomes
+a space (line ends kept), so the extractor's offsets are offsets in the Markdown file and no
+position is copied by hand.  A shell block is handed over as its own lines (prompts, quote
+markers and the indentation of a list item or container left out, so a heredoc's body reads
+as the command writes it), placed by an offset map.
 
 Blocks are documentation: a session's prompts (``$ ``, ``(venv) user@host:~$ ``, ``>>> ``, the
 default prompts of common shells: ``[user@host ~]$ ``, ``bash-5.1$ ``, ``❯ ``) and output lines
-(logs pasted between commands) are not commands; a bare ``# `` line is a root prompt only when
-bash parses what follows it, else a comment; ``<MODEL>``, ``...``, ``[--port PORT]`` and
-``{auto,half}`` are unknown words, never wrong ones; a block that cannot be read is reported
-only when a launch in it was lost.  An untagged block may be prose: it is read without parse
-complaints, and prose that names ``vllm serve`` mid-line is no launch.
+(logs pasted between commands, ``vllm==0.10.0`` from ``pip freeze``) are not commands, and a
+``> `` line right after a command is bash's second prompt (a heredoc being typed); a bare
+``# `` line is a root prompt only when bash parses what follows it, else a comment;
+``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` and a MyST ``|substitution|`` are
+unknown words, never wrong ones; a block that cannot be read is reported only when a launch
+in it was lost.  An untagged block may be prose: it is read without parse complaints, and
+prose that names ``vllm serve`` mid-line is no launch.  A ``console`` block written without
+prompts is read as an untagged one; a ``text`` block is read only when it is a session pasted
+with its prompts.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
