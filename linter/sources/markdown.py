@@ -48,8 +48,9 @@ from linter.sources import READ_PAST_AN_ERROR, Extraction, Problem
 
 __all__ = ["extract", "Block", "fenced_blocks"]
 
-SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "bash-session", "terminal", "ksh", "dash"})
-PROMPT_LANGS = frozenset({"console", "shell-session", "shellsession", "bash-session", "terminal"})
+# ``sh-session``: GitHub's (Linguist's) extension for a shell session, accepted as a fence's language
+SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "bash-session", "sh-session", "terminal", "ksh", "dash"})
+PROMPT_LANGS = frozenset({"console", "shell-session", "shellsession", "bash-session", "sh-session", "terminal"})
 YAML_LANGS = frozenset({"yaml", "yml"})
 DOCKER_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})

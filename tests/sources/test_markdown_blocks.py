@@ -67,6 +67,7 @@ DOCS: dict[str, str] = {
     'bash-tilde-fence': '~~~bash\n' + S + '\n~~~\n',
     'bash-nested-in-list-quote': '1. Step\n\n   > ```bash\n   > ' + S + '\n   > ```\n',
     'zsh-prompt': '```zsh\n% ' + S + '\n```\n',
+    'sh-session-prompt': '```sh-session\n$ pip install vllm\n$ ' + S + '\nINFO: started\n```\n',
     'sh-with-windows-cmd': '```bash\n' + S + '\n```\n\n```cmd\nset VLLM_X=1 && vllm serve m --foo\n```\n',
     'yaml-colon-in-bash': '```bash\n' + S + ' --override-generation-config \'{"temperature": 0.5}\'\n```\n',
     'sh-log-lines-with-quotes': '```bash\nINFO 05-01 12:00:00 [api_server.py:1] it\'s starting\n(APIServer pid=12) WARNING 05-01 don\'t set "x\n2025-05-01 12:00:01,123 - it\'s up\n' + S + '\n```\n',
