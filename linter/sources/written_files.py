@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import posixpath
 
-from linter.launch import EnvVar, Launch, Setting, Token
+from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.records import replace
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, WrittenFile, blanked, masked_stretch, vllm_config, yaml
@@ -134,6 +134,8 @@ def read(src: SourceFile, ex: Extraction) -> None:
             for doc in _documents(work):
                 got.extend(yaml.extract_text(doc, kind="yaml"))
         for launch in got.launches:
+            if launch.span.end > wf.span.end:  # a YAML node's end mark runs on over the blanked text after the body
+                launch.span = Span(launch.span.start, max(launch.span.start, wf.span.end))
             _mark_unknown(launch, wf.unknown)
             if not wf.editable:
                 launch.editable = False

@@ -571,6 +571,9 @@ def test_a_heredoc_in_an_indented_block_is_read_without_the_documents_indentatio
     assert serve.config is config and [(s.name.value, s.value.value) for s in config.settings] == [("max-num-seqs", "8")]
     assert [t.value for t in k8s.args] == ["--model", "Qwen/Qwen3-8B", "--max-model-len", "8192"]
     assert k8s.args[3].value_start == INDENTED_HEREDOC.index("8192")
+    # launches read from a heredoc end with its body (not at the end of the blanked document)
+    assert INDENTED_HEREDOC[k8s.span.end - 12 : k8s.span.end].strip().endswith("vllm")
+    assert config.span.end <= INDENTED_HEREDOC.index("\n    > EOF") + 1
     assert k8s.version_hint is not None and k8s.version_hint.version == "v0.30.1"
     assert [t.value for t in serve.args] == ["Qwen/Qwen3-8B", "--config", "serve.yaml"]
     assert serve.args[2].value_start == INDENTED_HEREDOC.index("serve.yaml\n    ```")
