@@ -54,6 +54,8 @@ PROMPT_LANGS = frozenset({"console", "shell-session", "shellsession", "bash-sess
 YAML_LANGS = frozenset({"yaml", "yml"})
 DOCKER_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
+# a systemd unit shown in an ``ini`` (or ``systemd``) block: its ``ExecStart=`` runs the service
+UNIT_LANGS = frozenset({"ini", "systemd", "service"})
 # plain text: output, diagrams, prose -- or a session pasted with its prompts (read as one then)
 TEXT_LANGS = frozenset({"text", "txt", "plaintext", "plain"})
 
@@ -456,6 +458,30 @@ def _no_prompt(text: str, block: Block) -> bool:
     return True
 
 
+# ``ExecStart=``, with the prefixes that change how systemd runs it (``-`` ignore failure, ``@``, ``+``, ``!``)
+_EXEC_START = re.compile(r"[ \t]*ExecStart[ \t]*=[ \t]*[-@:+!]*[ \t]*")
+
+
+def _exec_start_ranges(text: str, block: Block) -> list[tuple[int, int]]:
+    """The command of each ``ExecStart=`` line of a systemd unit, with the lines a trailing
+    backslash continues it onto (systemd joins them as bash does).  Its words are split
+    as a shell's (quotes, ``$VAR``); other keys (``ExecStartPre=``, ``Environment=``) are not
+    the service's command."""
+    ranges: list[tuple[int, int]] = []
+    continuing = False
+    for a, b in block.lines:
+        line = text[a:b]
+        if continuing:
+            ranges.append((a, b))
+        else:
+            m = _EXEC_START.match(text, a, b)
+            if m is None:
+                continue
+            ranges.append((m.end(), b))
+        continuing = line.rstrip().endswith("\\")
+    return ranges
+
+
 def _module(name: str):
     try:
         return importlib.import_module(f"linter.sources.{name}")
@@ -560,12 +586,16 @@ def extract(src: SourceFile) -> Extraction:
             lang, sniffed = "console", True  # a session shown as plain text: its prompted lines are commands
         group = f"{src.path}#L{block.fence_line}"
         ex: Extraction | None = None
-        if lang in SHELL_LANGS:
-            prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
-            if prompted and lang in PROMPT_LANGS and _no_prompt(src.text, block):
-                prompted = False  # commands without prompts (or output): read as an untagged block is
-                sniffed = True
-            ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
+        if lang in SHELL_LANGS or lang in UNIT_LANGS:
+            if lang in UNIT_LANGS:  # a systemd unit: the commands of its ExecStart= lines
+                ranges = _exec_start_ranges(src.text, block)
+                sniffed = True  # systemd splits the line, not bash: no parse complaints
+            else:
+                prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
+                if prompted and lang in PROMPT_LANGS and _no_prompt(src.text, block):
+                    prompted = False  # commands without prompts (or output): read as an untagged block is
+                    sniffed = True
+                ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
             from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map

@@ -739,3 +739,43 @@ def test_a_text_block_pasted_with_its_prompts_is_a_session() -> None:
     (launch,) = ex.launches
     assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
     assert launch.args[2].value_start == TEXT_SESSION.index("8192")
+
+
+UNIT = """\
+Install the unit:
+
+```ini
+[Unit]
+Description=vLLM server
+
+[Service]
+Environment=HF_HOME=/srv/hf
+ExecStartPre=/usr/bin/vllm --version
+ExecStart=/opt/venv/bin/vllm serve Qwen/Qwen3-8B \\
+    --max-model-len 8192 --port 8000
+Restart=on-failure
+```
+
+A settings file of another program:
+
+```ini
+[vllm]
+endpoint = http://localhost:8000/v1
+model = Qwen/Qwen3-8B
+```
+"""
+
+
+def test_the_exec_start_of_a_systemd_unit_in_an_ini_block_is_a_launch() -> None:
+    """A systemd unit shown in an ``ini`` block runs its ``ExecStart=`` command (continued
+    onto the next line by a trailing backslash, as systemd joins it); ``ExecStartPre=`` and an
+    ini file of another program that names vLLM start nothing."""
+    src = SourceFile.from_text("docs/systemd.md", UNIT)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    (launch,) = ex.launches
+    assert launch.entrypoint == "vllm serve"
+    assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
+    assert launch.args[2].value_start == UNIT.index("8192")
