@@ -424,6 +424,9 @@ _STARTS_VLLM = re.compile(
 )
 
 
+_RUNS_VLLM = re.compile(r"\bvllm[ \t]+serve\b|[ \t]-m[ \t]+vllm\b")
+
+
 def _prompted(ln: str) -> bool:
     """``$ ``, ``% `` (zsh), ``(venv) $ ``, ``user@host:~/x$ ``, ``root@host:/# ``: not a bare ``# ``."""
     m = _PROMPT.match(ln)
@@ -443,7 +446,9 @@ def _has_prompts(text: str, block: Block) -> bool:
     for raw in lines:
         ln = raw.lstrip()
         was, continued = continued, raw.rstrip().endswith("\\")
-        if not was and ln and not _prompted(ln) and _STARTS_VLLM.match(ln):
+        if was or not ln or _prompted(ln) or _LOG_LINE.match(ln):
+            continue
+        if _STARTS_VLLM.match(ln) or _RUNS_VLLM.search(ln):  # ``uv run vllm serve``, ``srun ... -m vllm...``
             return False
     return True
 

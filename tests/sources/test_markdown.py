@@ -603,6 +603,11 @@ $ pip install vllm
 vllm serve Qwen/Qwen3-8B --port 8001
 ```
 
+```bash
+$ uv venv
+uv run vllm serve Qwen/Qwen3-8B --port 8002
+```
+
 ```console
 INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)
 ```
@@ -613,7 +618,8 @@ def test_sessions_whose_output_or_continuations_name_vllm_and_console_blocks_wit
     """A script block is a session when its first command line is prompted: the lines a prompted
     command continues onto (an image ``vllm/vllm-openai:... \\\\``) and output naming vLLM
     (``vllm==0.31.0``, a pull message) do not make it a script, whose ``$`` words would hide
-    the launches.  An unprompted ``vllm serve`` still does (both lines are commands).  A
+    the launches.  An unprompted ``vllm serve`` (``uv run vllm serve`` too) still does: both
+    lines are commands.  A
     ``console`` block without any prompt (as vLLM's docs write commands) is read as an untagged
     block is: its commands are launches, output is not."""
     src = SourceFile.from_text("README.md", SESSIONS)
@@ -626,6 +632,7 @@ def test_sessions_whose_output_or_continuations_name_vllm_and_console_blocks_wit
         ("vllm serve", ["Qwen/Qwen3-8B", "--max-num-seqs", "8"]),
         ("vllm serve", ["Qwen/Qwen3-8B", "--enforce-eager"]),
         ("vllm serve", ["Qwen/Qwen3-8B", "--port", "8001"]),
+        ("vllm serve", ["Qwen/Qwen3-8B", "--port", "8002"]),
     ]
     assert ex.launches[0].args[3].value_start == SESSIONS.index("8192")
 
