@@ -759,6 +759,21 @@ def sub_token(tok: Token, start: int, end: int) -> Token:
     return _sub_token(tok, start, end)
 
 
+def _asks_help(args: list[Token]) -> bool:
+    """``-h``, ``--help`` or vLLM's ``--help=<group|option|keyword|all|page>`` (vllm/entrypoints/utils.py
+    ``show_filtered_argument_or_group_from_help``, 0.28.0 to 0.33.0; the CLI guide documents
+    ``vllm serve --help=all``): the command prints help and exits; it starts no server."""
+    for tok in args:
+        v = tok.value
+        if tok.is_opaque:
+            continue
+        if v == "--":
+            return False
+        if v in ("-h", "--help") or v.startswith("--help="):
+            return True
+    return False
+
+
 def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match | None:
     """Find a vLLM or LMCache start at the beginning of ``words`` (after wrappers).
 
@@ -851,6 +866,8 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
 
     if head == "vllm" or head == "vllm.exe":
         if len(rest) >= 2 and rest[1].value == "serve":
+            if _asks_help(rest[2:]):
+                return None  # ``vllm serve --help=ModelConfig`` prints the options and exits: no server
             return Match("vllm", "vllm serve", rest[:2], rest[2:], env=env)
         return None
     if head == "lmcache":
@@ -868,9 +885,11 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                 if module in VLLM_MODULES:
                     kind = VLLM_MODULES[module]
                     if kind == "cli":
-                        if j + 2 < len(rest) and rest[j + 2].value == "serve":
+                        if j + 2 < len(rest) and rest[j + 2].value == "serve" and not _asks_help(rest[j + 3 :]):
                             return Match("vllm", "vllm serve", rest[: j + 3], rest[j + 3 :], env=env)
                         return None
+                    if _asks_help(rest[j + 2 :]):
+                        return None  # ``python -m vllm.entrypoints.openai.api_server --help``
                     return Match("vllm", "api_server", rest[: j + 2], rest[j + 2 :], env=env)
                 if module in LMCACHE_MODULES:
                     if LMCACHE_MODULES[module] == "lmcache cli":

@@ -236,3 +236,17 @@ def test_cluster_and_session_programs_that_run_vllm() -> None:
     assert [(e.name.value, e.value.value) for e in ex.launches[10].env] == [("VLLM_USE_V1", "1")]
     wrapped = ex.launches[11].args[-1]
     assert wrapped.value_start is not None and CLUSTER[wrapped.value_start : wrapped.value_start + 4] == "8011"
+def test_a_command_that_asks_for_help_starts_no_server() -> None:
+    """``vllm serve --help=all`` (vLLM's CLI guide: ``--help=ModelConfig``, ``--help=max``),
+    ``-h``, ``--help`` print the options and exit: no launch, so no "--help takes no value".
+    ``--help`` after ``--`` or as an unknown word is not asking."""
+    text = (
+        "vllm serve --help=all\n"
+        "vllm serve Qwen/Qwen3-8B --help=max-num-seqs\n"
+        "vllm serve -h\n"
+        "python -m vllm.entrypoints.openai.api_server --help\n"
+        "vllm serve Qwen/Qwen3-8B --max-model-len 8192\n"
+    )
+    src = SourceFile.from_text("run.sh", text)
+    ex = shell.extract(src)
+    assert [values(l.args) for l in ex.launches] == [["Qwen/Qwen3-8B", "--max-model-len", "8192"]]
