@@ -25,7 +25,7 @@ unknown words, never wrong ones; a block that cannot be read is reported only wh
 in it was lost.  An untagged block may be prose: it is read without parse complaints, and
 prose that names ``vllm serve`` mid-line is no launch.  A ``console`` block written without
 prompts is read as an untagged one; a ``text`` block is read only when it is a session pasted
-with its prompts.
+with its prompts.  A systemd unit in an ``ini`` block runs its ``ExecStart=`` command.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
