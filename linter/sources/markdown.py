@@ -174,8 +174,9 @@ def _list_marker(text: str, k: int, end: int) -> int | None:
 _CONTAINER = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z]|===\+?[ \t]+\"")
 
 
-# MyST (Sphinx) code directives, ```{code-block} bash: the language is the argument, and the
-# directive's options (``:substitutions:``, ``:caption: x``) open the block, one a line
+# MyST (Sphinx) code directives, ```{code-block} bash (or the colon fence :::{code-block} bash):
+# the language is the argument, and the directive's options (``:substitutions:``, ``:caption: x``)
+# open the block, one a line
 _CODE_DIRECTIVES = frozenset({"{code-block}", "{code}", "{sourcecode}", "{code-cell}"})
 _DIRECTIVE_OPTION = re.compile(r"[ \t]*:([A-Za-z][\w-]*):(?:[ \t]|$)")
 # a MyST substitution, ``quay.io/ascend/vllm-ascend:|vllm_ascend_version|``, in a block whose
@@ -241,7 +242,7 @@ def fenced_blocks(text: str) -> list[Block]:
         if rel > 3:
             continue
         ch = text[fence_at] if fence_at < end else ""
-        if ch not in ("`", "~"):
+        if ch not in ("`", "~", ":"):
             continue
         run = 0
         while fence_at + run < end and text[fence_at + run] == ch:
@@ -252,6 +253,8 @@ def fenced_blocks(text: str) -> list[Block]:
         if ch == "`" and "`" in info:
             continue
         words = info.split()
+        if ch == ":" and not (words and words[0].lower() in _CODE_DIRECTIVES):
+            continue  # a MyST colon fence is code only as a code directive (``:::{note}`` is prose)
         options = bool(words) and words[0].lower() in _CODE_DIRECTIVES
         if options:  # MyST: ```{code-block} bash -- the language is the directive's argument
             lang = words[1].lower() if len(words) > 1 else ""

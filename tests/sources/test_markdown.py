@@ -786,3 +786,38 @@ def test_the_exec_start_of_a_systemd_unit_in_an_ini_block_is_a_launch() -> None:
     assert launch.entrypoint == "vllm serve"
     assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--port", "8000"]
     assert launch.args[2].value_start == UNIT.index("8192")
+
+
+COLON_FENCES = """\
+:::{note}
+Start the server first.
+:::
+
+:::{code-block} bash
+:caption: Start
+
+vllm serve Qwen/Qwen3-8B --max-model-len 8192
+:::
+
+::::{tab-set}
+:::{tab-item} Docker
+```bash
+docker run vllm/vllm-openai:v0.31.0 --model Qwen/Qwen3-8B --enforce-eager
+```
+:::
+::::
+"""
+
+
+def test_a_myst_colon_fence_of_a_code_directive_is_a_block() -> None:
+    """MyST's colon fence (``:::{code-block} bash`` ... ``:::``) is a code block when it opens a
+    code directive; ``:::{note}`` and the tab containers around backtick fences are prose."""
+    src = SourceFile.from_text("docs/serving.md", COLON_FENCES)
+    assert [(b.lang, b.options, b.closed) for b in markdown.fenced_blocks(COLON_FENCES)] == [
+        ("bash", ["caption"], True), ("bash", [], True)]
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [[t.value for t in launch.args] for launch in ex.launches] == [
+        ["Qwen/Qwen3-8B", "--max-model-len", "8192"], ["--model", "Qwen/Qwen3-8B", "--enforce-eager"]]
