@@ -195,3 +195,36 @@ def blanked(text: str) -> str:
 
 def shifted(found: list[Comment], base: int) -> list[Comment]:
     return [Comment(c.start + base, c.end + base, c.text) for c in found]
+
+
+def indented_documents(work: "SourceFile") -> list["SourceFile"]:
+    """``work`` (YAML text, everything else blanked) as one source per YAML document when its
+    documents are separated by ``---`` lines that stand indented with the whole text: a YAML
+    block in a Markdown list item, a heredoc in an indented script (a YAML ``run: |``) keeps its
+    indentation, blanked, and an indented ``---`` separates nothing (the stream does not parse).
+    A ``---`` more indented than the text's lines (inside a block scalar) is content."""
+    from linter.source_file import SourceFile
+
+    text = work.text
+    lines = [(m, len(m) - len(m.lstrip(" "))) for m in text.split("\n")]
+    indents = [ind for line, ind in lines if line.strip()]
+    if not indents or min(indents) == 0:
+        return [work]
+    base = min(indents)
+    cuts = []
+    at = 0
+    for line, ind in lines:
+        body = line.strip()
+        if ind == base and (body == "---" or body.startswith("--- ") or body.startswith("---\t")):
+            cuts.append((at, at + len(line)))
+        at += len(line) + 1
+    if not cuts:
+        return [work]
+    out = []
+    start = 0
+    for a, b in [*cuts, (len(text), len(text))]:
+        part = blanked(text[:start]) + text[start:a] + blanked(text[a:])
+        if part.strip():
+            out.append(SourceFile.from_text(work.path, part))
+        start = b
+    return out

@@ -44,7 +44,7 @@ from linter.launch import EnvVar, Launch, Span, Token
 from linter.offset_map import OffsetMap
 from linter.records import Record, replace
 from linter.source_file import SourceFile
-from linter.sources import READ_PAST_AN_ERROR, Extraction, Problem
+from linter.sources import READ_PAST_AN_ERROR, Extraction, Problem, indented_documents
 
 __all__ = ["extract", "Block", "fenced_blocks"]
 
@@ -642,7 +642,14 @@ def extract(src: SourceFile) -> Extraction:
             masked = "".join(chars)
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             # pseudo-code (``max_model_len=<MAX_LEN>``, ``...``) is read by the Python reader's doc mode
-            ex = _run(lambda: mod.extract(msrc, doc=True) if lang in PYTHON_LANGS else mod.extract(msrc), out, block, src)
+            if lang in PYTHON_LANGS:
+                ex = _run(lambda: mod.extract(msrc, doc=True), out, block, src)
+            else:  # a block in a list item keeps its indentation (blanked): its ``---`` separate no documents
+                ex = Extraction()
+                for part in indented_documents(msrc):
+                    got = _run(lambda: mod.extract(part), out, block, src)
+                    if got is not None:
+                        ex.extend(got)
         else:
             continue
         if ex is None:

@@ -28,7 +28,7 @@ import posixpath
 from linter.launch import EnvVar, Launch, Setting, Span, Token
 from linter.records import replace
 from linter.source_file import SourceFile
-from linter.sources import Extraction, Problem, WrittenFile, blanked, masked_stretch, vllm_config, yaml
+from linter.sources import Extraction, Problem, WrittenFile, blanked, indented_documents, masked_stretch, vllm_config, yaml
 
 __all__ = ["read"]
 
@@ -37,37 +37,6 @@ def _work_source(src: SourceFile, wf: WrittenFile) -> SourceFile:
     base, stretch = masked_stretch(src.text, list(wf.ranges))
     end = base + len(stretch)
     return SourceFile.from_text(src.path, blanked(src.text[:base]) + stretch + blanked(src.text[end:]))
-
-
-def _documents(work: SourceFile) -> list[SourceFile]:
-    """``work`` (a body, everything else blanked) as one source per YAML document when its
-    documents are separated by ``---`` lines that stand indented with the whole body: a heredoc
-    in an indented script (a Markdown list item's block, a YAML ``run: |``) keeps the document's
-    indentation, blanked, and an indented ``---`` separates nothing (the stream does not parse).
-    A ``---`` more indented than the body's lines (inside a block scalar) is content."""
-    text = work.text
-    lines = [(m, len(m) - len(m.lstrip(" "))) for m in text.split("\n")]
-    indents = [ind for line, ind in lines if line.strip()]
-    if not indents or min(indents) == 0:
-        return [work]
-    base = min(indents)
-    cuts = []
-    at = 0
-    for line, ind in lines:
-        body = line.strip()
-        if ind == base and (body == "---" or body.startswith("--- ") or body.startswith("---\t")):
-            cuts.append((at, at + len(line)))
-        at += len(line) + 1
-    if not cuts:
-        return [work]
-    out = []
-    start = 0
-    for a, b in [*cuts, (len(text), len(text))]:
-        part = blanked(text[:start]) + text[start:a] + blanked(text[a:])
-        if part.strip():
-            out.append(SourceFile.from_text(work.path, part))
-        start = b
-    return out
 
 
 def _config_target(launch: Launch) -> Token | None:
@@ -131,7 +100,7 @@ def read(src: SourceFile, ex: Extraction) -> None:
                 launch.group = naming[0].group
         else:
             got = Extraction()
-            for doc in _documents(work):
+            for doc in indented_documents(work):
                 got.extend(yaml.extract_text(doc, kind="yaml"))
         for launch in got.launches:
             if launch.span.end > wf.span.end:  # a YAML node's end mark runs on over the blanked text after the body

@@ -821,3 +821,41 @@ def test_a_myst_colon_fence_of_a_code_directive_is_a_block() -> None:
     assert not ex.problems
     assert [[t.value for t in launch.args] for launch in ex.launches] == [
         ["Qwen/Qwen3-8B", "--max-model-len", "8192"], ["--model", "Qwen/Qwen3-8B", "--enforce-eager"]]
+
+
+LISTED_MANIFESTS = """\
+1. Apply the Service and the Deployment:
+
+   ```yaml
+   apiVersion: v1
+   kind: Service
+   metadata:
+     name: vllm
+   ---
+   apiVersion: apps/v1
+   kind: Deployment
+   metadata:
+     name: vllm
+   spec:
+     template:
+       spec:
+         containers:
+         - name: vllm
+           image: vllm/vllm-openai:v0.31.0
+           args: ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+   ```
+"""
+
+
+def test_the_documents_of_a_yaml_block_in_a_list_item_are_read_without_a_parse_error() -> None:
+    """A YAML block in a list item keeps the item's indentation (blanked, so every offset stays
+    the file's); its ``---`` lines, indented with it, still separate its documents: no "YAML
+    parse error" for a valid manifest, and each document is read."""
+    src = SourceFile.from_text("docs/deploy.md", LISTED_MANIFESTS)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    (launch,) = ex.launches
+    assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
+    assert launch.args[2].value_start == LISTED_MANIFESTS.index("8192")
