@@ -8,13 +8,15 @@ the end).  The body of an MkDocs container (an admonition ``!!! note``, a collap
 ``??? code``, a content tab ``=== "CUDA"``) is indented four columns under its marker and is
 read as a list item's body is, its fences included.  A MyST directive fence
 (```````{code-block} bash``, or the colon fence ``:::{code-block} bash``) is a block of its
-argument's language, its ``:option:`` lines kept out of the code.  A YAML, Python or Dockerfile block is handed to the extractor of its
-language on a *masked* copy of the file: every character outside the block's content becomes
-a space (line ends kept), so the extractor's offsets are offsets in the Markdown file and no
-position is copied by hand; a YAML block in a list item is read a document at a time (its
-``---`` lines keep the item's indentation).  A shell block is handed over as its own lines (prompts, quote
-markers and the indentation of a list item or container left out, so a heredoc's body reads
-as the command writes it), placed by an offset map.
+argument's language, its ``:option:`` lines kept out of the code.
+
+A YAML, Python or Dockerfile block is handed to the extractor of its language on a *masked*
+copy of the file: every character outside the block's content becomes a space (line ends
+kept), so the extractor's offsets are offsets in the Markdown file and no position is copied
+by hand; a YAML block in a list item is read a document at a time (its ``---`` lines keep the
+item's indentation).  A shell block is handed over as its own lines (prompts, quote markers
+and the indentation of a list item or container left out, so a heredoc's body reads as the
+command writes it), placed by an offset map.
 
 Blocks are documentation: a session's prompts (``$ ``, ``(venv) user@host:~$ ``, ``>>> ``, the
 default prompts of common shells: ``[user@host ~]$ ``, ``bash-5.1$ ``, ``❯ ``) and output lines
