@@ -102,6 +102,12 @@ def read(src: SourceFile, ex: Extraction) -> None:
             got = Extraction()
             for doc in indented_documents(work):
                 got.extend(yaml.extract_text(doc, kind="yaml"))
+            name = posixpath.basename(wf.target)
+            if "." in name and "$" not in name and name.rsplit(".", 1)[1].lower() not in ("yaml", "yml"):
+                # option-like keys in a file vLLM cannot take as its --config: it reads YAML files
+                # only (0.33.0 vllm/utils/argparse_utils.py L633-637: "Config file must be of a
+                # yaml/yml type"), so a JSON or TOML body is another program's settings
+                got.launches = [x for x in got.launches if x.entrypoint != "config"]
         for launch in got.launches:
             if launch.span.end > wf.span.end:  # a YAML node's end mark runs on over the blanked text after the body
                 launch.span = Span(launch.span.start, max(launch.span.start, wf.span.end))

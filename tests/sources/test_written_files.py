@@ -175,3 +175,27 @@ def test_bodies_that_are_not_config_files() -> None:
     # other.yaml is named by nothing: a config candidate, weak, as a YAML file of those keys is
     assert len(others) == 1 and "candidate" in others[0].notes
     assert text[others[0].span.start :].startswith("max-model-len: 4096\nswap-space: 4\nEOF\ncat <<")
+
+
+def test_a_body_written_to_a_json_or_toml_file_is_no_config_candidate(tmp_path: Path) -> None:
+    """A deploy helper writes its own settings (``vllm_config.json``) with keys like vLLM's
+    options and hands them to its own program: vLLM takes only YAML files as ``--config``
+    (0.33.0 argparse_utils.py L633-637), so the body is no vLLM config and gets no finding.
+    The same keys written to a ``.yaml`` file named by nothing stay a weak candidate."""
+    text = (
+        "#!/usr/bin/env bash\n"
+        'DIR="${DEPLOY_DIR:-/opt/deploy}"\n'
+        'cat > "$DIR/vllm_config.json" <<EOF\n'
+        '{"max_model_len": 2048, "quantization": null, "tensor_parallel_size": 2, "dtype": "auto"}\n'
+        "EOF\n"
+        'cat > "$DIR/engine.toml" <<EOF\n'
+        "max_model_len = 2048\n"
+        "EOF\n"
+        'cat > "$DIR/engine.yaml" <<EOF\n'
+        "max-model-len: 2048\nquantization: null\ntensor-parallel-size: 2\n"
+        "EOF\n"
+        'python3 deploy.py --settings "$DIR/vllm_config.json"\n'
+    )
+    ex = extract(SourceFile.from_text("deploy.sh", text), "shell")
+    assert [(l.entrypoint, text[l.span.start : l.span.start + 15]) for l in ex.launches] == [("config", "max-model-len: ")]
+    assert codes(lint(tmp_path, "deploy.sh", text.replace('cat > "$DIR/engine.yaml"', 'cat > "$DIR/engine.ini"'), "shell")) == []
