@@ -21,13 +21,10 @@ each saying whether it stands alone on its cell's line (:attr:`Comment.alone`).
 from __future__ import annotations
 
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
-from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem
 
-# a cell magic that makes the whole cell a shell script: ``%%bash``, ``%%sh``, ``%%script bash``
-_SHELL_CELL = lazy_re(r"\A[ \t]*%%(?:bash|sh|script[ \t]+(?:\S*/)?(?:bash|sh|zsh))\b[^\n]*(?:\n|\Z)")
 _SHELL_KERNELS = frozenset({"bash", "sh", "shell", "zsh"})
 _NOTE = "read in a notebook cell: reported, never edited"
 
@@ -123,7 +120,9 @@ def _read_cell(src: SourceFile, cell: _Cell, shell_kernel: bool, out: Extraction
             sub.problems = []  # prose cells: a block that does not parse lost no launch of a notebook's own
             notes = found.markdown_comments(cell.text)
         else:
-            m = _SHELL_CELL.match(cell.text)
+            from linter.sources.python import SHELL_CELL
+
+            m = SHELL_CELL.match(cell.text)
             if m is not None or shell_kernel:
                 from linter.sources import embedded_shell
 

@@ -2330,10 +2330,18 @@ def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | P
     return tree, None, []
 
 
+# an IPython cell magic that makes the whole cell a shell script: ``%%bash``, ``%%sh``, ``%%script bash``
+SHELL_CELL = lazy_re(r"\A\s*%%(?:bash|sh|script[ \t]+(?:\S*/)?(?:bash|sh|zsh))\b[^\n]*(?:\n|\Z)")
+
+
 def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
     """``doc``: the text is a documentation code block (Markdown), which may be pseudo-code."""
-    if not _might_launch(src.text) or (not doc and _starts_nothing(src.text)):
+    if not _might_launch(src.text) or (not doc and _starts_nothing(src.text) and SHELL_CELL.match(src.text) is None):
         return Extraction()
+    cell = SHELL_CELL.match(src.text)
+    if cell is not None:  # a notebook cell (or a block copied from one) that is a shell script
+        script = src.text[cell.end() :]
+        return embedded_shell.extract(src, script, OffsetMap.identity(cell.end(), len(script)), kind="python", group=src.path)
     tree, shift, magics = _tree(src.text, doc=doc)
     if tree is _NEWER:
         return Extraction()

@@ -141,3 +141,34 @@ def test_unquoted_angle_placeholders_are_unknown_words_not_redirections() -> Non
         check_launch(src, launch)  # the words as the document writes them, where it writes them
         assert all(t.is_opaque for t in launch.args if "<" in t.value)
     assert lint_codes("README.md", text) == []
+
+
+def test_a_python_block_copied_from_a_notebook_shell_cell_is_a_script() -> None:
+    """A ``python`` block that is a notebook's ``%%bash`` cell (``%%sh``, ``%%script bash``):
+    its lines are shell commands, read as a script where they stand."""
+    text = (
+        "Start the server from the notebook:\n\n"
+        "```python\n"
+        "%%bash --bg\n"
+        "vllm serve Qwen/Qwen3-8B --port 8001 \\\n"
+        "  --max-num-seq 8 > vllm.log 2>&1\n"
+        "```\n\n"
+        "```python\n"
+        "%%script bash\n"
+        "python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-0.6B --port 8002\n"
+        "```\n\n"
+        "```python\n"
+        "%%time\n"
+        "print('vllm serve is not run here')\n"
+        "```\n"
+    )
+    src = SourceFile.from_text("notebook.md", text)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert [(l.entrypoint, values(l.args)) for l in ex.launches] == [
+        ("vllm serve", ["Qwen/Qwen3-8B", "--port", "8001", "--max-num-seq", "8"]),
+        ("api_server", ["--model", "Qwen/Qwen3-0.6B", "--port", "8002"]),
+    ]
+    assert ex.problems == []
+    assert text[ex.launches[0].args[3].value_start :].startswith("--max-num-seq 8")
