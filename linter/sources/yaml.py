@@ -37,6 +37,8 @@ from linter.sources.yaml_scalars import approximate, fold_spans, remap_token, sc
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
 _SETTINGS_KEY = lazy_re(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
+# a chart's keys for the container's environment (a list of name/value, or a map of NAME: value)
+_ENV_KEYS = frozenset({"env", "extraEnv", "extraEnvVars", "envVars", "extraEnvs"})
 _OPTIONISH = lazy_re(r"^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$")
 _PIN = lazy_re(r"^vllm(?:\[[^\]]*\])?==([0-9][^\s;,]*)$")
 # a vLLM command or image in a YAML document's text, in any style (``vllm serve``, ``[vllm, serve]``, ``- vllm\n- serve``)
@@ -315,6 +317,16 @@ class _Generic:
                 image_map = None
         else:
             image_map = None
+        tag_map = image_map if image_map is not None else node
+        if not isinstance(repo_node, ScalarNode):
+            # ``vllm: {image: {repository: vllm/vllm-openai, tag: v0.10.0}, maxModelLen: ...}``: the
+            # image of the vLLM-named mapping the settings are in
+            for _k, v in camel:
+                held = get(v, "image")
+                candidate = get(held, "repository") if isinstance(held, MappingNode) else None
+                if isinstance(candidate, ScalarNode) and kubernetes.likely_vllm_image(kubernetes.image_repository(candidate.value)):
+                    repo_node, tag_map = candidate, held
+                    break
         repo = text_of(repo_node)
         beside: list[MappingNode] = []  # the entry's mappings of settings for the chart's vLLM image
         if image_map is not None and url is None:
@@ -358,8 +370,18 @@ class _Generic:
                         self.seen.add(id(v))
                     words, _nodes = kubernetes.word_tokens(self.src, v)
                     args.extend(words)
-                elif k.value == "env":
+                elif k.value in _ENV_KEYS:
                     env.extend(kubernetes.env_vars(self.src, v))
+                elif k.value == "model" and isinstance(v, MappingNode) and holder is not node and holder is not model_map:
+                    # ``vllm: {model: {name: Qwen/..., maxModelLen: 16384}}``: the model and its settings
+                    for mk, mv in v.value:
+                        if not (isinstance(mk, ScalarNode) and isinstance(mv, ScalarNode)) or mv.tag.endswith(":null") or not mv.value:
+                            continue
+                        if mk.value in ("name", "modelURL", "id", "modelId") and url is None:
+                            url = mv
+                            args.insert(0, scalar_token(self.src, mv))
+                        elif mk.value not in ("name", "modelURL", "id", "modelId", "label") and _OPTIONISH.match(mk.value):
+                            settings.append(vllm_config.setting_of(self.src, mk, mv))
                 elif isinstance(v, ScalarNode) or (isinstance(v, SequenceNode) and all(isinstance(i, ScalarNode) for i in v.value)):
                     if isinstance(v, ScalarNode) and (holder is model_map or any(holder is b for b in beside)) and not _OPTIONISH.match(k.value):
                         continue
@@ -379,7 +401,7 @@ class _Generic:
         )
         if repo is not None:
             launch.image = scalar_token(self.src, repo_node)
-            tag = get(image_map if image_map is not None else node, "tag")
+            tag = get(tag_map, "tag")
             if isinstance(tag, ScalarNode) and tag.value and kubernetes.pins_vllm(f"{repo}:{tag.value}"):
                 tok = scalar_token(self.src, tag)
                 span = tok.value_span() or tok.span

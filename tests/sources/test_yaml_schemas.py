@@ -162,6 +162,42 @@ def test_settings_in_the_model_and_engine_mappings_beside_a_vllm_image(tmp_path)
     other = NESTED_CHART.replace("vllm/vllm-openai", "ghcr.io/acme/inference-gateway")
     assert lint(tmp_path, "values.yaml", other, "yaml", "0.33").launches == []
 
+
+VLLM_VALUES = """\
+# Default values for the model server chart.
+vllm:
+  replicaCount: 1
+  image:
+    repository: vllm/vllm-openai
+    tag: "v0.30.0"
+    pullPolicy: IfNotPresent
+  model:
+    # -- Hugging Face model name
+    name: Qwen/Qwen3-8B
+    label: qwen3-8b
+    maxModelLen: 16384
+  maxNumBatchedTokens: 1024
+  swapSpace: 4
+  gpuMemoryUtilization: null
+  extraEnv:
+    VLLM_LOGGING_LEVEL: DEBUG
+    HF_HUB_OFFLINE: "1"
+"""
+
+
+def test_a_vllm_mapping_of_chart_values_holds_its_image_model_and_environment(tmp_path):
+    """``vllm: {image: {repository, tag}, model: {name, maxModelLen}, extraEnv: {...}, ...}``:
+    the image's tag pins the release, the model mapping gives the model and its settings, and
+    the ``extraEnv`` map the server's ``VLLM_*`` variables."""
+    r = lint(tmp_path, "values.yaml", VLLM_VALUES, "yaml")
+    (rep,) = r.launches
+    launch = rep.launch
+    assert launch.args[0].value == "Qwen/Qwen3-8B" and launch.version_hint.version == "v0.30.0"
+    assert {s.name.value for s in launch.settings} >= {"maxModelLen", "maxNumBatchedTokens", "swapSpace"}
+    assert "label" not in {s.name.value for s in launch.settings}
+    assert [(e.name.value, e.value.value) for e in launch.env] == [("VLLM_LOGGING_LEVEL", "DEBUG")]
+    assert flagged(r, "VL101") == ["swapSpace"] and all(d.vllm_version == "0.30.0" for d in r.diagnostics)
+
 # -- Ray Serve LLM ----------------------------------------------------------------------------
 
 SERVE = """\
