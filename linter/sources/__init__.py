@@ -197,6 +197,9 @@ def shifted(found: list[Comment], base: int) -> list[Comment]:
     return [Comment(c.start + base, c.end + base, c.text) for c in found]
 
 
+_AT_COLUMN_0 = lazy_re(r"(?m)^\S")
+
+
 def indented_documents(work: "SourceFile") -> list["SourceFile"]:
     """``work`` (YAML text, everything else blanked) as one source per YAML document when its
     documents are separated by ``---`` lines that stand indented with the whole text: a YAML
@@ -206,6 +209,8 @@ def indented_documents(work: "SourceFile") -> list["SourceFile"]:
     from linter.source_file import SourceFile
 
     text = work.text
+    if _AT_COLUMN_0.search(text):
+        return [work]  # a line that starts at column 0: no common indentation (a megabyte manifest's usual case)
     lines = [(m, len(m) - len(m.lstrip(" "))) for m in text.split("\n")]
     indents = [ind for line, ind in lines if line.strip()]
     if not indents or min(indents) == 0:

@@ -866,7 +866,8 @@ class _Script(WordEvaluator):
         """
         head = posixpath.basename(words[0].value) if words else ""
         readers = [[w.value for w in words]]
-        if _STDIN_DASH.search(self.ntext(node)):
+        # (the text before the heredoc's ``<<``, not the body: a manifest may be megabytes)
+        if _STDIN_DASH.search(self.text, self.p(node.start_byte), self.p(max(node.start_byte, min(node.end_byte, redirect.start_byte + 2)))):
             # ``kubectl apply -f - <<EOF``: the grammar leaves the ``-`` before ``<<`` out of the words
             readers[0].append("-")
         readers += [[w.value for w in self.words_of(h)] for pl in redirect.children if pl.type == "pipeline" for h in pl.named_children if h.type == "command"]
