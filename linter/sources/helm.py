@@ -11,7 +11,9 @@ offset in the masked text is the same offset in the file:
   a value, a key or a quoted string) or spaces (a control action);
 * the text of an ``{{ else }}`` branch is dropped, so the first branch of each
   conditional is what is read (``{{ if .P }}{{ .P }}{{ else }}5555{{ end }}`` is
-  the one value ``{{ .P }}``) and a list does not get both alternatives.
+  the one value ``{{ .P }}``) and a list does not get both alternatives; except
+  where both branches are whole items of one YAML list (``- "--enable-x"`` /
+  ``- "--no-enable-x"``): both are read, each word conditional.
 
 Tokens that overlap an output action get the file's text back as their
 value, with the action as an opaque range, and are not editable; tokens
@@ -20,6 +22,7 @@ inside a ``range`` body may stand for any number of words (``splat``).
 
 from __future__ import annotations
 
+import re
 
 from linter import placeholders
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
@@ -30,18 +33,20 @@ _CONTROL = frozenset({"if", "else", "end", "range", "with", "define", "block", "
 
 
 class Masked(Record):
-    __slots__ = ("text", "outputs", "ranges", "unclosed")
+    __slots__ = ("text", "outputs", "ranges", "unclosed", "branches")
 
     text: str
     outputs: list[tuple[int, int]]  # output actions (file offsets)
     ranges: list[tuple[int, int]]  # bodies of range blocks
     unclosed: int | None  # offset of a ``{{`` without ``}}``
+    branches: list[tuple[int, int]]  # both bodies of an if/else whose branches are items of one list, both read
 
-    def __init__(self, text, outputs=None, ranges=None, unclosed=None):
+    def __init__(self, text, outputs=None, ranges=None, unclosed=None, branches=None):
         self.text = text
         self.outputs = ([] if outputs is None else outputs)
         self.ranges = ([] if ranges is None else ranges)
         self.unclosed = unclosed
+        self.branches = ([] if branches is None else branches)
 
 
 def _actions(text: str) -> tuple[list[tuple[int, int]], int | None]:
@@ -105,19 +110,21 @@ def mask(text: str) -> Masked:
     kinds = [_keyword(text[s:e]) for s, e in actions]
     # conditional structure: the text of else branches is dropped (the first branch of each
     # conditional is what is read, so a list does not get both alternatives); note range bodies
-    stack: list[tuple[str, int, int | None]] = []  # (keyword, body start, else end)
+    stack: list[tuple[str, int, int | None, int | None]] = []  # (keyword, body start, else end, else start of a lone else)
     skip: list[tuple[int, int]] = []
     for (s, e), kw in zip(actions, kinds):
         if kw in ("if", "with", "range", "define", "block"):
-            stack.append((kw, e, None))
+            stack.append((kw, e, None, None))
         elif kw == "else" and stack:
-            k, body, else_at = stack[-1]
+            k, body, else_at, _lone = stack[-1]
             if else_at is not None:
                 skip.append((else_at, s))
-            stack[-1] = (k, body, e)
+            stack[-1] = (k, body, e, s if else_at is None else -1)
         elif kw == "end" and stack:
-            k, body, else_at = stack.pop()
-            if else_at is not None:
+            k, body, else_at, lone = stack.pop()
+            if else_at is not None and k == "if" and lone is not None and lone >= 0 and _list_items(text, body, lone, else_at, s):
+                result.branches += [(body, lone), (else_at, s)]  # ``- "--enable-x"`` / ``- "--no-enable-x"``: both read
+            elif else_at is not None:
                 skip.append((else_at, s))
             if k == "range":
                 result.ranges.append((body, s if else_at is None else else_at))
@@ -168,6 +175,34 @@ def mask(text: str) -> Masked:
 
 
 _WHITE = " \t\r\n"
+
+
+_ACTION_LINE = re.compile(r"[ \t]*(?:\{\{.*?\}\}[ \t]*)+\r?")
+_ITEM = re.compile(r"""([ \t]*)- ["']?--?[A-Za-z]""")  # an option word (``- "--no-enable-x"``), not a program or a value
+
+
+def _list_items(text: str, body: int, else_start: int, else_end: int, end: int) -> bool:
+    """Both bodies of ``{{ if }} BODY {{ else }} BODY {{ end }}`` are options, whole items of
+    one YAML list (lines of ``- --opt`` at one indentation, or of actions alone): rendering
+    keeps one of them, and reading both keeps the list whole (alternative programs, ``-
+    /opt/venv/bin/vllm`` or ``- vllm``, are not read both)."""
+    indents = set()
+    for a, b in ((body, else_start), (else_end, end)):
+        lines = text[a:b].split("\n")
+        # the first line's rest after the opening action and the last line's text before the
+        # closing one belong to the action lines (chomped or blank)
+        items = 0
+        for ln in lines:
+            if not ln.strip() or _ACTION_LINE.fullmatch(ln):
+                continue
+            m = _ITEM.match(ln)
+            if m is None:
+                return False
+            indents.add(m.group(1))
+            items += 1
+        if not items:
+            return False
+    return len(indents) == 1
 
 
 def _before_break(text: str, line_start: int) -> str:
@@ -240,6 +275,13 @@ def _only_actions(text: str, ls: int, le: int, actions: list[tuple[int, int]]) -
 
 
 def _fix(src: SourceFile, m: Masked, tok: Token | None, within: Span | None = None) -> Token | None:
+    fixed = _fixed(src, m, tok, within)
+    if fixed is not None and not fixed.conditional and any(a <= fixed.span.start and fixed.span.end <= b for a, b in m.branches):
+        return Token(fixed.value, fixed.span, fixed.value_start, fixed.opaque, fixed.splat, True, fixed.alternatives)
+    return fixed
+
+
+def _fixed(src: SourceFile, m: Masked, tok: Token | None, within: Span | None = None) -> Token | None:
     if tok is None:
         return None
     overlapping = [(s, e) for s, e in m.outputs if s < tok.span.end and tok.span.start < e]

@@ -408,3 +408,65 @@ def test_args_of_an_image_the_template_takes_from_vllm_values(tmp_path):
     # a literal image name is the image's own word: not this form
     literal = IMAGE_FROM_VALUES.replace('"{{ .Values.vllm.image.repository }}:', '"ghcr.io/acme/server:')
     assert _extract(literal)[1].launches == []
+
+
+IF_ELSE_OPTIONS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-engine
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          command:
+          {{- if .Values.venv }}
+          - "/opt/venv/bin/vllm"
+          {{- else }}
+          - "vllm"
+          {{- end }}
+          - "serve"
+          - {{ .Values.model | quote }}
+          args:
+          {{- if .Values.enableChunkedPrefill }}
+          - "--enable-chunked-prefill"
+          {{- else }}
+          - "--no-enable-chunked-prefill"
+          {{- end }}
+          {{- if .Values.enablePrefixCaching }}
+          - "--enable-prefix-caching"
+          {{- else }}
+          - "--no-enable-prefx-caching"
+          {{- end }}
+          {{- if .Values.maxModelLen }}
+          - "--max-model-len"
+          - {{ .Values.maxModelLen | quote }}
+          {{- else }}
+          - "--max-model-len"
+          - "8192"
+          {{- end }}
+"""
+
+
+def test_both_option_branches_of_an_if_else_are_read_conditionally(tmp_path) -> None:
+    """``{{ if .X }}- "--enable-x"{{ else }}- "--no-enable-x"{{ end }}``: rendering keeps one
+    of the two option items, so both are read, each conditional (a misspelt one is reported,
+    neither is a duplicate of the other).  Alternative programs (``/opt/venv/bin/vllm`` or
+    ``vllm``) and branches that hold a value keep the first branch only."""
+    from tests.rules.lint_helpers import lint
+
+    src = SourceFile.from_text("templates/deployment.yaml", IF_ELSE_OPTIONS)
+    ex = yaml_source.extract(src)
+    (launch,) = ex.launches
+    check_launch(src, launch)
+    assert [t.value for t in launch.entry][-1] == "serve"
+    assert values(launch.args)[1:] == [
+        "--enable-chunked-prefill", "--no-enable-chunked-prefill", "--enable-prefix-caching", "--no-enable-prefx-caching",
+        "--max-model-len", '{{ .Values.maxModelLen | quote }}',
+    ]
+    assert [t.conditional for t in launch.args[1:5]] == [True, True, True, True]
+    assert not launch.args[5].conditional
+    result = lint(tmp_path, "deployment.yaml", IF_ELSE_OPTIONS, "helm-template", target="0.33")
+    assert [(d.code, IF_ELSE_OPTIONS[d.span.start : d.span.end]) for d in result.diagnostics] == [("VL104", "--no-enable-prefx-caching")]
