@@ -855,6 +855,14 @@ def _show_launches(candidates, settings_of, output_format: str = "json") -> int:
                 tok = o.name.token
                 offset = (tok.value_start + o.name_range[0]) if tok is not None and tok.value_start is not None else (tok.span.start if tok else launch.span.start)
                 ol, oc = src.line_col(offset) if src else (1, 1)
+                if o.dotted:  # ``--attention-config.backend X``: each dotted key as written, with its value
+                    for part in o.dotted:
+                        ptok = part.name_item.token
+                        at = (ptok.value_start + part.name_item.start) if ptok is not None and ptok.value_start is not None else offset
+                        pl, pc = src.line_col(at) if src else (ol, oc)
+                        name = ".".join([part.key, *part.path]) + ("+" if part.append else "")
+                        options.append({"name": name, "value": part.value, "line": pl, "column": pc})
+                    continue
                 options.append({"name": o.written, "value": o.value, "line": ol, "column": oc})
             notes = list(launch.notes)
             for item in parsed.config_files:  # ``--config FILE``: vLLM reads the file's options first

@@ -53,6 +53,22 @@ def test_show_launches_json(tmp_path):
     assert {"name": "max_model_len", "value": "4096", "line": 2, "column": 10} in py["options"]
 
 
+def test_show_launches_lists_each_dotted_key_as_written(tmp_path):
+    """``--attention-config.backend FLASHINFER``: vLLM gathers dotted keys into one JSON value;
+    the listing keeps each key as the launch writes it, with its own value and place."""
+    (tmp_path / "serve.sh").write_text(
+        "vllm serve Qwen/Qwen3-8B --attention-config.backend FLASHINFER \\\n"
+        "  --compilation-config.cudagraph_mode=FULL_DECODE_ONLY --compilation-config.pass_config.fuse_norm_quant true\n"
+    )
+    r = run("--show-launches", "--output-format", "json", str(tmp_path))
+    (row,) = json.loads(r.output)
+    assert row["options"] == [
+        {"name": "--attention-config.backend", "value": "FLASHINFER", "line": 1, "column": 26},
+        {"name": "--compilation-config.cudagraph_mode", "value": "FULL_DECODE_ONLY", "line": 2, "column": 3},
+        {"name": "--compilation-config.pass_config.fuse_norm_quant", "value": "true", "line": 2, "column": 56},
+    ]
+
+
 def test_explain_and_list_rules():
     r = run("--explain", "VL301")
     assert r.exit_code == 0 and "Fix safety" in r.output and "0.32" in r.output
