@@ -22,9 +22,9 @@ inside a ``range`` body may stand for any number of words (``splat``).
 
 from __future__ import annotations
 
-import re
 
 from linter import placeholders
+from linter.lazy_re import lazy_re
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.records import Record
 from linter.source_file import SourceFile
@@ -177,8 +177,8 @@ def mask(text: str) -> Masked:
 _WHITE = " \t\r\n"
 
 
-_ACTION_LINE = re.compile(r"[ \t]*(?:\{\{.*?\}\}[ \t]*)+\r?")
-_ITEM = re.compile(r"""([ \t]*)- ["']?--?[A-Za-z]""")  # an option word (``- "--no-enable-x"``), not a program or a value
+_ACTION_LINE = lazy_re(r"[ \t]*(?:\{\{.*?\}\}[ \t]*)+\r?")
+_ITEM = lazy_re(r"""([ \t]*)- ["']?--?[A-Za-z]""")  # an option word (``- "--no-enable-x"``), not a program or a value
 
 
 def _list_items(text: str, body: int, else_start: int, else_end: int, end: int) -> bool:
