@@ -20,11 +20,13 @@ each saying whether it stands alone on its cell's line (:attr:`Comment.alone`).
 
 from __future__ import annotations
 
+from linter.lazy_re import lazy_re
 from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem
 
+_SURROGATE = lazy_re("[\x00\ud800-\udfff]")
 _SHELL_KERNELS = frozenset({"bash", "sh", "shell", "zsh"})
 _NOTE = "read in a notebook cell: reported, never edited"
 
@@ -89,7 +91,9 @@ def _cells(src: SourceFile, root) -> tuple[list[_Cell], bool]:
         parts = []
         at = 0
         for piece in pieces:
-            value = piece.value
+            # a lone surrogate or a NUL (JSON ``\ud800``, ``\u0000`` escapes) is no text a reader
+            # can take: one replacement character each, so offsets stay
+            value = _SURROGATE.sub("\ufffd", piece.value)
             if parts and not parts[-1].endswith("\n"):  # nbformat 3 and hand-written notebooks: lines without ends
                 parts.append("\n")
                 at += 1

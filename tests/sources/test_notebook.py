@@ -170,3 +170,15 @@ def test_an_unused_suppression_in_a_cell_is_removed_only_where_it_stands_verbati
         "!vllm serve Qwen/Qwen3-8B --max-num-seqs 8\n",
         "!vllm serve Qwen/Qwen3-8B --port 8001  # vllm-lint: ignore[VL104] \"--turbo\" is gone\n",
     ]
+
+
+def test_escapes_that_are_no_text_do_not_lose_the_cell() -> None:
+    """A lone surrogate or a NUL escaped in a cell's JSON string (``"\\ud800"``) cannot be handed
+    to the Python reader as it is: each stands as one replacement character, so the rest of the
+    cell is read where it stands."""
+    text = '{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["print(\\"\\ud800 \\u0000\\")\\n", "!vllm serve Qwen/Qwen3-8B --swap-space 4\\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n'
+    src, ex = _extract(text)
+    assert ex.problems == []
+    [launch] = ex.launches
+    assert values(launch.args) == ["Qwen/Qwen3-8B", "--swap-space", "4"]
+    assert text[launch.args[1].span.start : launch.args[1].span.end] == "--swap-space"
