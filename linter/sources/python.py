@@ -527,6 +527,7 @@ class _TooDeep(Exception):
 # functions read through their calls inside one another, and calls of one function read through it
 _MAX_CALLS = 2
 _MAX_CALLS_READ = 64
+_MAX_BODIES_READ = 256  # a file's calls read through in all (a generated module of thousands of calls)
 
 # libcst's native parser overflowed the C stack on deep nesting; CPython's own parser
 # refuses more than 200 nested brackets, but builds trees of a thousand nested unary
@@ -562,6 +563,7 @@ class _Extractor:
         self.calls_read: dict[str, int] = {}
         self.calling: list[str] = []
         self.readings: set[tuple] = set()  # what the calls read through gave (:func:`_reading`)
+        self.through_budget = _MAX_BODIES_READ  # bodies read again for calls, in the whole file
 
     # -- positions -----------------------------------------------------------
 
@@ -1220,9 +1222,12 @@ class _Extractor:
         if (fdef is None or func.id in self.imports or self.lookup(func.id) is not None or func.id in self.calling
                 or func.id == self.defining or len(self.calling) >= _MAX_CALLS or self.calls_read.get(func.id, 0) >= _MAX_CALLS_READ or not (func.id in self.own or self.hot(fdef))):
             return False
+        if self.through_budget <= 0:
+            return False
         scope = self.arguments(fdef, node)
         if scope is None or not any(b.argument for b in scope.values()):
             return False  # a call that does not fit, or gives nothing the body's own reading lacks
+        self.through_budget -= 1
         saved = (self.result, self.launched, self.provisional, self.module_env, self.forwarders, self.scopes, self.branch,
                  self.defining, self.word_notes)
         self.result, self.launched, self.provisional = Extraction(), set(), {}

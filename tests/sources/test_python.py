@@ -1178,7 +1178,8 @@ def main(tp: int) -> None:
 
 def test_reading_through_calls_is_bounded_and_keeps_uncalled_functions() -> None:
     """A function calling itself is read through once; a thousand calls read the first
-    :data:`linter.sources.python._MAX_CALLS_READ`; a function never called is read on its own;
+    :data:`linter.sources.python._MAX_CALLS_READ`, and a file's calls at most
+    :data:`linter.sources.python._MAX_BODIES_READ`; a function never called is read on its own;
     a call that does not fit the parameters is not read through; a call read again the same
     (inside a function read through each of its own calls) gives one reading."""
     from linter.sources.python import _MAX_CALLS_READ
@@ -1212,6 +1213,15 @@ serve("a", "b", "c")
     src, ex = run(many)
     assert len(ex.launches) == _MAX_CALLS_READ
     assert args_of(ex.launches[-1]) == [f"model-{_MAX_CALLS_READ - 1}", "--max-model-len", str(_MAX_CALLS_READ - 1)]
+    # a generated module: the file's calls read through are bounded too; past the bound a
+    # function keeps its own reading
+    from linter.sources.python import _MAX_BODIES_READ
+
+    defs = "".join(f"def f{k}(m):\n    subprocess.run(['vllm', 'serve', m, '--port', '{k}'])\n" for k in range(300))
+    calls = "".join(f"f{k}('model-{k}')\nf{k}('again-{k}')\n" for k in range(300))
+    src, ex = run("import subprocess\n" + defs + calls)
+    assert len(ex.launches) == _MAX_BODIES_READ + (300 - _MAX_BODIES_READ // 2)
+    assert args_of(ex.launches[-1]) == ["m", "--port", "299"]
 
 
 SERVER_CLASS = '''\
