@@ -54,10 +54,16 @@ def extract(src: SourceFile) -> Extraction:
         out.problems.extend(Problem(p.span, f"notebook JSON: {p.message}") for p in problems[:1])
         return out
     cells, shell_kernel = _cells(src, docs[0])
+    from linter.sources.python import SHELL_CELL, Imports, names_any
+
+    imports = Imports()  # one kernel: what earlier code cells imported is bound in later ones
     for cell in cells:
-        if "vllm" not in cell.text.lower() and "lmcache" not in cell.text.lower():
-            continue
-        _read_cell(src, cell, shell_kernel, out)
+        python_code = cell.cell_type == "code" and not shell_kernel and SHELL_CELL.match(cell.text) is None
+        low = cell.text.lower()
+        if "vllm" in low or "lmcache" in low or (python_code and names_any(cell.text, imports.vllm_names())):
+            _read_cell(src, cell, shell_kernel, out, imports if python_code else None)
+        if python_code:
+            imports.add(cell.text)
     out.launches.sort(key=lambda launch: launch.span.start)
     return out
 
@@ -111,7 +117,7 @@ def _seq(node) -> list:
     return node.value if isinstance(node, SequenceNode) else []
 
 
-def _read_cell(src: SourceFile, cell: _Cell, shell_kernel: bool, out: Extraction) -> None:
+def _read_cell(src: SourceFile, cell: _Cell, shell_kernel: bool, out: Extraction, imports=None) -> None:
     from linter.sources import comments as found
 
     inner = SourceFile(src.path, cell.text)
@@ -137,7 +143,7 @@ def _read_cell(src: SourceFile, cell: _Cell, shell_kernel: bool, out: Extraction
             else:
                 from linter.sources import python
 
-                sub = python.extract(inner)
+                sub = python.extract(inner, imports=imports)
                 notes = found.python_comments(cell.text)
     except Exception as exc:  # noqa: BLE001 - one cell's failure must not stop the notebook
         out.problems.append(Problem(Span(cell.start, cell.start), f"notebook cell: extraction failed: {type(exc).__name__}: {exc}"))

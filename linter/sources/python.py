@@ -2339,9 +2339,65 @@ def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | P
 SHELL_CELL = lazy_re(r"\A\s*%%(?:bash|sh|script[ \t]+(?:\S*/)?(?:bash|sh|zsh))\b[^\n]*(?:\n|\Z)")
 
 
-def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
-    """``doc``: the text is a documentation code block (Markdown), which may be pseudo-code."""
-    if not _might_launch(src.text) or (not doc and _starts_nothing(src.text) and SHELL_CELL.match(src.text) is None):
+class Imports:
+    """The names a program imported before a piece of it (a notebook's earlier cells share one kernel).
+
+    ``names``: bound name -> qualified name, as :meth:`_Extractor.on_import` keeps them;
+    ``star_vllm``: ``from vllm import *`` was run.
+    """
+
+    __slots__ = ("names", "star_vllm")
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.star_vllm = False
+
+    def add(self, text: str) -> None:
+        """Add what the module-level statements of ``text`` import (text that does not parse adds nothing)."""
+        if "import" not in text:
+            return
+        tree = _tree(text)[0]
+        if not isinstance(tree, ast.Module):
+            return
+        reader = _Extractor(SourceFile("<imports>", text), _Places(text, None))
+        reader.imports, reader.star_vllm = self.names, self.star_vllm
+        todo: list[ast.AST] = list(tree.body)
+        while todo:  # imports in ``if``/``try`` bodies too, never in a def or a class
+            node = todo.pop(0)
+            if isinstance(node, ast.Import):
+                reader.on_import(node, 0)
+            elif isinstance(node, ast.ImportFrom):
+                reader.on_import_from(node, 0)
+            elif isinstance(node, (ast.If, ast.Try, ast.With)) or type(node).__name__ == "TryStar":
+                for name in ("body", "orelse", "handlers", "finalbody"):
+                    for child in getattr(node, name, []):
+                        todo.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.names.pop(node.name, None)  # the name is rebound: no longer the import
+        self.star_vllm = reader.star_vllm
+
+    def vllm_names(self) -> set[str]:
+        """The names bound to something of vLLM, LMCache or Ray Serve LLM."""
+        out = {name for name, qn in self.names.items()
+               if qn.split(".", 1)[0] in ("vllm", "lmcache") or qn == "ray.serve.llm" or qn.startswith("ray.serve.llm.")}
+        if self.star_vllm:
+            out.update(SETTINGS_CLASSES)
+        return out
+
+
+def names_any(text: str, names: set[str]) -> bool:
+    """Whether ``text`` has one of ``names`` as a whole word."""
+    return any(re.search(rf"(?<![\w.]){re.escape(name)}\b", text) is not None for name in names if name in text)
+
+
+def extract(src: SourceFile, *, doc: bool = False, imports: Imports | None = None) -> Extraction:
+    """``doc``: the text is a documentation code block (Markdown), which may be pseudo-code.
+
+    ``imports``: what the program imported before this text (a notebook's earlier cells): ``LLM(...)``
+    in a cell whose ``from vllm import LLM`` is in an earlier one is vLLM's.
+    """
+    prior = imports is not None and names_any(src.text, imports.vllm_names())
+    if not prior and (not _might_launch(src.text) or (not doc and _starts_nothing(src.text) and SHELL_CELL.match(src.text) is None)):
         return Extraction()
     cell = SHELL_CELL.match(src.text)
     if cell is not None:  # a notebook cell (or a block copied from one) that is a shell script
@@ -2357,6 +2413,8 @@ def extract(src: SourceFile, *, doc: bool = False) -> Extraction:
     if isinstance(tree, Problem):
         return Extraction(problems=[tree])
     extractor = _Extractor(src, _Places(src.text, shift))
+    if imports is not None:
+        extractor.imports, extractor.star_vllm = dict(imports.names), imports.star_vllm
     extractor.defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     try:
         extractor.walk(tree)

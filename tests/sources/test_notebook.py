@@ -182,3 +182,32 @@ def test_escapes_that_are_no_text_do_not_lose_the_cell() -> None:
     [launch] = ex.launches
     assert values(launch.args) == ["Qwen/Qwen3-8B", "--swap-space", "4"]
     assert text[launch.args[1].span.start : launch.args[1].span.end] == "--swap-space"
+
+
+def test_a_cell_uses_what_an_earlier_cell_imported() -> None:
+    """A notebook is one kernel: ``from vllm import LLM`` in the first cell binds ``LLM`` in the
+    cells that follow, which name vLLM nowhere else; ``import subprocess as sp`` likewise reads a
+    later ``sp.Popen([...])``.  A name imported from elsewhere (``from mylib import LLM``) is not
+    vLLM's, nor is a cell read before the one that imports."""
+    text = _notebook([
+        _code("llm0 = LLM(model=\"early/too-soon\")"),
+        _code("import subprocess as sp\n", "from vllm import LLM, SamplingParams\n"),
+        _markdown("Load the model (about a minute on a T4):\n"),
+        _code("llm = LLM(\n", "    model=\"Qwen/Qwen2.5-1.5B-Instruct\",\n", "    max_model_len=4096,\n",
+              "    gpu_memory_utilization=0.85,\n", ")"),
+        _code("server = sp.Popen([\"vllm\", \"serve\", \"Qwen/Qwen2.5-1.5B-Instruct\", \"--port\", \"8001\"])"),
+        _code("params = SamplingParams(temperature=0.2)\n", "out = llm.generate([\"Hi\"], params)"),
+    ])
+    src, ex = _extract(text)
+    assert ex.problems == []
+    got = [(launch.entrypoint, values(launch.args), sorted(s.name.value for s in launch.settings)) for launch in ex.launches]
+    assert got == [
+        ("LLM", [], ["gpu_memory_utilization", "max_model_len", "model"]),
+        ("vllm serve", ["Qwen/Qwen2.5-1.5B-Instruct", "--port", "8001"], []),
+    ]
+    llm = ex.launches[0]
+    setting = next(s for s in llm.settings if s.name.value == "max_model_len")
+    assert src.text[setting.value.span.start : setting.value.span.end] == "4096"
+
+    other = _notebook([_code("from mylib import LLM\n"), _code("llm = LLM(model=\"x/y\", max_model_len=4096)  # not vllm's\n")])
+    assert _extract(other)[1].launches == []
