@@ -2335,6 +2335,26 @@ def _tree(text: str, *, doc: bool = False) -> tuple[ast.Module | SyntaxError | P
     return tree, None, []
 
 
+# ``{expr}`` in a ``!`` line: IPython puts the value of a Python expression there (``{MODEL}``,
+# ``{cfg.port}``, ``{args["n"]}``, ``{len(x)}``) before the shell reads the line.  A brace that
+# does not hold a name (JSON ``'{"a": 1}'``, brace expansion ``{a,b}``, ``{1..3}``) or follows a
+# ``$`` (``${VAR}``, the shell's) stays as written.
+_MAGIC_FIELD = lazy_re(r"(?<![${])\{([A-Za-z_][\w.]*(?:\[[^\]\n{}]*\])?(?:\([^)\n{}]*\))?)\}(?!\})")
+
+
+def _magic_command(text: str, a: int, b: int) -> PlacedText:
+    """The IPython ``!`` line ``text[a:b]`` as the shell gets it: each ``{expr}`` is a Python value
+    unknown here (a ``${placeholder}``, as an f-string's field), never the braces as written."""
+    command = PlacedText(start=a, end=b)
+    at = a
+    for m in _MAGIC_FIELD.finditer(text, a, b):
+        command.lit(text[at : m.start()], at)
+        command.unknown(_placeholder(m.group(1)), None)
+        at = m.end()
+    command.lit(text[at:b], at)
+    return command
+
+
 # an IPython cell magic that makes the whole cell a shell script: ``%%bash``, ``%%sh``, ``%%script bash``
 SHELL_CELL = lazy_re(r"\A\s*%%(?:bash|sh|script[ \t]+(?:\S*/)?(?:bash|sh|zsh))\b[^\n]*(?:\n|\Z)")
 
@@ -2419,9 +2439,7 @@ def extract(src: SourceFile, *, doc: bool = False, imports: Imports | None = Non
     try:
         extractor.walk(tree)
         for a, b in magics:  # ``!vllm serve ...`` in a notebook cell
-            command = PlacedText(start=a, end=b)
-            command.lit(src.text[a:b], a)
-            extractor.run_script(command, [])
+            extractor.run_script(_magic_command(src.text, a, b), [])
         extractor.finish()
     except (_TooDeep, RecursionError):
         return Extraction(problems=[Problem(Span(0, 0), f"Python source nested too deeply to analyse (more than {_MAX_NESTING} levels of nested expressions)")])

@@ -937,6 +937,32 @@ def test_notebook_magics_are_read_around_and_shell_magics_are_commands() -> None
     assert src.text[pin.span.start : pin.span.end] == "0.30.0"
 
 
+def test_a_shell_magic_field_is_a_python_value_unknown_here(tmp_path) -> None:
+    """IPython fills ``{expr}`` in a ``!`` line with a Python value before the shell reads it: the
+    option's value is unknown (never a wrong integer or choice), the option is still read and
+    placed; JSON in quotes, brace expansion and the shell's ``${VAR}`` stay as written."""
+    text = (
+        "MODEL_ID = 'Qwen/Qwen2.5-1.5B-Instruct'\n"
+        "!nohup vllm serve {MODEL_ID} --max-model-len {cfg.max_len} --dtype {DTYPE} --port {ports[0]} "
+        "--override-generation-config '{\"temperature\": 0.2}' --download-dir /data/{a,b} --seed ${SEED} > log.txt 2>&1 &\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    [served] = ex.launches
+    assert args_of(served) == [
+        "${MODEL_ID}", "--max-model-len", "${cfg_max_len}", "--dtype", "${DTYPE}", "--port", "${ports_0}",
+        "--override-generation-config", '{"temperature": 0.2}', "--download-dir", "/data/{a,b}", "--seed", "${SEED}",
+    ]
+    assert all(served.args[i].opaque for i in (0, 2, 4, 6)) and not served.args[8].opaque
+    check_token(src, served.args[1], "--max-model-len")
+    check_token(src, served.args[3], "--dtype")
+
+    from tests.rules.lint_helpers import lint
+
+    result = lint(tmp_path, "serve.py", text, "python", target="0.33")
+    assert [d.code for d in result.diagnostics] == []
+
+
 def test_magics_do_not_hide_a_real_syntax_error() -> None:
     text = "!pip install vllm\nfrom vllm import LLM\nllm = LLM(model='m'\n"
     _, ex = run(text)
