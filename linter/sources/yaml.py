@@ -463,8 +463,36 @@ class _Generic:
         )
         self.out.launches.append(launch)
 
+    def _task_container(self, path: tuple[str, ...], node: MappingNode) -> bool:
+        """An Amazon ECS container definition (``containerDefinitions[]`` of a task definition, as
+        the API, the console's JSON and CloudFormation's ``ContainerDefinitions`` write it): its
+        ``entryPoint`` is the image's ENTRYPOINT and its ``command`` the CMD after it (a pod's
+        ``command`` and ``args``), ``environment`` a list of ``name``/``value``.  Read as the pod
+        container it is."""
+        if len(path) < 2 or path[-2] not in ("containerDefinitions", "ContainerDefinitions"):
+            return False
+
+        def field(*names: str) -> Node | None:
+            return next((v for v in (get(node, n) for n in names) if v is not None), None)
+
+        image, entry, command = field("image", "Image"), field("entryPoint", "EntryPoint"), field("command", "Command")
+        if image is None or (entry is None and command is None):
+            return False
+        str_tag = "tag:yaml.org,2002:str"
+        view = [(ScalarNode(str_tag, name), value) for name, value in
+                (("image", image), ("command", entry), ("args", command), ("env", field("environment"))) if value is not None]
+        container = MappingNode("tag:yaml.org,2002:map", view, node.start_mark, node.end_mark)
+        found = kubernetes.container_launches(self.src, container, kind=self.kind, group=self._group(path))
+        if not found.launches:
+            return False
+        self.out.extend(found)
+        self.seen.update(id(v) for _k, v in view)
+        return True
+
     def _mapping(self, path: tuple[str, ...], node: MappingNode, above: tuple[Node, ...] = ()) -> bool:
         key = path[-1] if path else ""
+        if self._task_container(path, node):
+            return False  # (its other fields, a ``healthCheck`` command among them, are still searched)
         self._command_and_args(path, node)
         self._benchmark_test(path, node)
         kwargs = get(node, "engine_kwargs")

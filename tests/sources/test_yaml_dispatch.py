@@ -307,3 +307,54 @@ def test_an_image_tag_in_a_held_file_pins_its_launch(tmp_path):
     assert str(rep.version) == "0.29.0"
     after = fixed(tmp_path, "kustomization.yaml", KUSTOMIZATION, "yaml", "0.32", unsafe=True)
     assert "image: vllm/vllm-openai:v0.32.0" in after and "--max-num-seqs" in after
+
+
+def test_an_ecs_task_definition_container_runs_its_image_with_its_command():
+    """Amazon ECS ``containerDefinitions[]``: ``command`` is the CMD handed to the image's
+    entrypoint, ``entryPoint`` replaces that entrypoint, ``environment`` is name/value pairs;
+    CloudFormation writes the same keys capitalised.  A container of another image, and a
+    ``healthCheck`` command, are no launch."""
+    text = """\
+{
+  "family": "llm-serving",
+  "containerDefinitions": [
+    {
+      "name": "server",
+      "image": "vllm/vllm-openai:v0.10.1",
+      "command": ["--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "16384", "--gpu-memory-utilization", "0.9"],
+      "environment": [{"name": "VLLM_LOGGING_LEVEL", "value": "DEBUG"}, {"name": "HF_HOME", "value": "/cache"}],
+      "healthCheck": {"command": ["CMD-SHELL", "curl -f http://localhost:8000/health || exit 1"]}
+    },
+    {
+      "name": "shell",
+      "image": "public.ecr.aws/docker/library/python:3.12",
+      "entryPoint": ["sh", "-c"],
+      "command": ["pip install vllm==0.10.1 && vllm serve Qwen/Qwen2.5-0.5B-Instruct --port 8001 --max-num-seqs 16"]
+    },
+    {"name": "proxy", "image": "nginx:1.27", "command": ["nginx", "-g", "daemon off;"]}
+  ]
+}
+"""
+    src, out = _extract(text, "deploy/task-definition.json")
+    assert out.problems == []
+    image, shell = out.launches
+    assert image.entrypoint == "image" and values(image.args) == [
+        "--model", "Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "16384", "--gpu-memory-utilization", "0.9"]
+    check_token(src, image.args[3], '"16384"')
+    assert [(e.name.value, e.value.value) for e in image.env] == [("VLLM_LOGGING_LEVEL", "DEBUG")]
+    assert image.version_hint is not None and image.version_hint.version == "v0.10.1"
+    assert shell.entrypoint == "vllm serve" and values(shell.args) == ["Qwen/Qwen2.5-0.5B-Instruct", "--port", "8001", "--max-num-seqs", "16"]
+
+    cfn = """\
+Resources:
+  TaskDefinition:
+    Type: AWS::ECS::TaskDefinition
+    Properties:
+      ContainerDefinitions:
+        - Name: vllm
+          Image: vllm/vllm-openai:latest
+          Command: [--model, mistralai/Mistral-7B-Instruct-v0.3, --tensor-parallel-size, "2"]
+"""
+    _, out = _extract(cfn, "infra/template.yaml")
+    [launch] = out.launches
+    assert launch.entrypoint == "image" and values(launch.args)[2:] == ["--tensor-parallel-size", "2"]
