@@ -1005,11 +1005,12 @@ class _Extractor:
         elements = self.list_elements(expr)
         if elements is None:
             target = self.resolve(expr)
-            # "vllm serve x --y 1".split()
+            # "vllm serve x --y 1".split(), cmd.split() with cmd bound to such a string, .split(" ")
             if (isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute)
-                    and target.func.attr == "split" and not target.args and not target.keywords):
-                s = self.string(target.func.value)
-                if s is not None and not self.is_bytes(target.func.value):
+                    and target.func.attr == "split" and not target.keywords and _blank_split(target.args)):
+                text = self.resolve(target.func.value)
+                s = self.string(text)
+                if s is not None and not self.is_bytes(text) and (not target.args or _single_spaced(s.value)):
                     toks = self.split_words(s)
                     return toks, [None] * len(toks)
             return None
@@ -1856,6 +1857,16 @@ _NOT_RUNNERS = frozenset({"print", "debug", "info", "warning", "warn", "error", 
 # an exception's or a warning's text is a message
 _MESSAGE_CLASSES = ("Error", "Exception", "Exit", "Warning", "Interrupt")
 _NOT_COMMAND_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "msg", "message", "doc", "text", "prompt", "title"})
+
+
+def _blank_split(args: list[ast.expr]) -> bool:
+    """``.split()`` or ``.split(" ")``: the separators a command string is cut into words with."""
+    return not args or (len(args) == 1 and isinstance(args[0], ast.Constant) and args[0].value == " ")
+
+
+def _single_spaced(value: str) -> bool:
+    """Whether ``value.split(" ")`` gives the words ``value.split()`` does (no empty word between two blanks)."""
+    return "  " not in value and not any(c in value for c in "\t\n\r\f\v") and value == value.strip(" ")
 
 
 def _command_head(value: str) -> bool:

@@ -963,6 +963,27 @@ def test_a_shell_magic_field_is_a_python_value_unknown_here(tmp_path) -> None:
     assert [d.code for d in result.diagnostics] == []
 
 
+def test_a_command_string_split_into_an_argv() -> None:
+    """``"vllm serve ...".split(" ")`` and a name bound to the command string, split at the call,
+    are argvs as ``.split()`` of the literal is; a string whose blanks ``split(" ")`` would turn
+    into empty words is not read as if they were not there."""
+    text = (
+        "import subprocess\n"
+        "server = subprocess.Popen(\"vllm serve --port=9000 --model=Qwen/Qwen3-4B --max-model-len=24000\".split(' '))\n"
+        "cmd = \"vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.85\"\n"
+        "other = subprocess.Popen(cmd.split(), stdout=subprocess.PIPE)\n"
+        "odd = subprocess.Popen(\"vllm serve m  --seed 1\".split(' '))\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    assert [args_of(launch) for launch in ex.launches] == [
+        ["--port=9000", "--model=Qwen/Qwen3-4B", "--max-model-len=24000"],
+        ["Qwen/Qwen3-8B", "--gpu-memory-utilization", "0.85"],
+    ]
+    check_token(src, ex.launches[0].args[2], "--max-model-len=24000")
+    check_token(src, ex.launches[1].args[2], "0.85")
+
+
 def test_magics_do_not_hide_a_real_syntax_error() -> None:
     text = "!pip install vllm\nfrom vllm import LLM\nllm = LLM(model='m'\n"
     _, ex = run(text)
