@@ -2158,20 +2158,22 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 _MAGIC_RE = lazy_re(r"(?m)^[ \t]*([!%])[^\r\n]*")
+_PIP_MAGIC = lazy_re(r"%pip[ \t]")
 
 
 def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
     """IPython line magics (``!pip install vllm``, ``%env X=1``) turned into comments of the same length.
 
     They are not Python (CPython refuses the cell), but a notebook cell or a Markdown
-    block copied from one is read around them; a ``!`` line is a shell command.
-    Returns the masked text and the ``(start, end)`` of each ``!`` command.
+    block copied from one is read around them; a ``!`` line is a shell command, and so is
+    ``%pip install ...`` (IPython runs ``pip`` with the rest of the line: its pins count).
+    Returns the masked text and the ``(start, end)`` of each such command.
     """
     chars = list(text)
     shell: list[tuple[int, int]] = []
     for m in _MAGIC_RE.finditer(text):
         chars[m.start(1)] = "#"
-        if m.group(1) == "!":
+        if m.group(1) == "!" or _PIP_MAGIC.match(text, m.start(1)):
             shell.append((m.start(1) + 1, m.end()))
     return "".join(chars), shell
 

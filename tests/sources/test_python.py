@@ -984,6 +984,24 @@ def test_a_command_string_split_into_an_argv() -> None:
     check_token(src, ex.launches[1].args[2], "0.85")
 
 
+def test_a_pip_magic_pins_the_release_as_a_pip_shell_line_does() -> None:
+    """``%pip install "vllm==0.11.0"`` (the magic IPython recommends over ``!pip``) runs pip with
+    the rest of the line: the pin is the file's, placed at its digits; ``%pip uninstall`` and
+    other ``%`` magics pin nothing."""
+    text = (
+        "%pip uninstall -y vllm\n"
+        "%pip install -q -U \"transformers<5\" \"vllm==0.11.0\"\n"
+        "%env VLLM_LOGGING_LEVEL=DEBUG\n"
+        "!vllm serve Qwen/Qwen3-0.6B --max-model-len 4096 &\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    [served] = ex.launches
+    assert args_of(served) == ["Qwen/Qwen3-0.6B", "--max-model-len", "4096"]
+    [pin] = ex.pins
+    assert pin.version == "0.11.0" and src.text[pin.span.start : pin.span.end] == "0.11.0"
+
+
 def test_magics_do_not_hide_a_real_syntax_error() -> None:
     text = "!pip install vllm\nfrom vllm import LLM\nllm = LLM(model='m'\n"
     _, ex = run(text)
