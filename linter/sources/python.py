@@ -2157,7 +2157,8 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:k]
 
 
-_MAGIC_RE = lazy_re(r"(?m)^[ \t]*([!%])[^\r\n]*")
+# a magic line, or a name assigned its output (``files = !ls``, ``t = %timeit -o f()``)
+_MAGIC_RE = lazy_re(r"(?m)^[ \t]*(?:[A-Za-z_][\w.]*[ \t]*=[ \t]*)?([!%])[^\r\n]*")
 _PIP_MAGIC = lazy_re(r"%pip[ \t]")
 
 
@@ -2167,12 +2168,16 @@ def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
     They are not Python (CPython refuses the cell), but a notebook cell or a Markdown
     block copied from one is read around them; a ``!`` line is a shell command, and so is
     ``%pip install ...`` (IPython runs ``pip`` with the rest of the line: its pins count).
+    Each stays a statement, as IPython makes it one (``0#...``, ``x = 0#...``): the only line
+    of an ``if`` body (``if colab:\n    !pip install vllm``) keeps the block a block.
     Returns the masked text and the ``(start, end)`` of each such command.
     """
     chars = list(text)
     shell: list[tuple[int, int]] = []
     for m in _MAGIC_RE.finditer(text):
-        chars[m.start(1)] = "#"
+        chars[m.start(1)] = "0"
+        if m.start(1) + 1 < m.end():
+            chars[m.start(1) + 1] = "#"
         if m.group(1) == "!" or _PIP_MAGIC.match(text, m.start(1)):
             shell.append((m.start(1) + 1, m.end()))
     return "".join(chars), shell

@@ -1002,6 +1002,27 @@ def test_a_pip_magic_pins_the_release_as_a_pip_shell_line_does() -> None:
     assert pin.version == "0.11.0" and src.text[pin.span.start : pin.span.end] == "0.11.0"
 
 
+def test_a_magic_that_is_a_block_s_only_statement_or_an_assigned_value() -> None:
+    """A ``!`` line alone in an ``if`` body, and ``x = !cmd`` / ``t = %timeit -o ...`` (IPython
+    assigns a magic's output), are statements IPython runs: the cell is read around them, with
+    no syntax error reported, and the ``!`` commands are still read (the pin)."""
+    text = (
+        "import os\n"
+        "if not os.path.exists('/content/done'):\n"
+        "    !pip install -q vllm==0.9.2\n"
+        "token = !gcloud auth print-access-token\n"
+        "from vllm import LLM\n"
+        "llm = LLM(model='Qwen/Qwen2.5-1.5B-Instruct', max_model_len=8192)\n"
+        "t = %timeit -o llm.generate(['hi'])\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    [llm] = ex.launches
+    assert settings_of(llm)["max_model_len"] == ("int", "8192")
+    [pin] = ex.pins
+    assert pin.version == "0.9.2" and src.text[pin.span.start : pin.span.end] == "0.9.2"
+
+
 def test_magics_do_not_hide_a_real_syntax_error() -> None:
     text = "!pip install vllm\nfrom vllm import LLM\nllm = LLM(model='m'\n"
     _, ex = run(text)
