@@ -1731,6 +1731,8 @@ class _Extractor:
         if qn is not None and self.known_call(node, qn):
             return
         func = node.func
+        if self.ipython_system(node):
+            return
         if isinstance(func, ast.Attribute):
             if func.attr == "bind":
                 base = func.value
@@ -1771,6 +1773,24 @@ class _Extractor:
         for kw in node.keywords:
             if kw.arg not in _NOT_COMMAND_KEYWORDS:
                 self.use(kw.value, node, strings=strings)
+
+    def ipython_system(self, node: ast.Call) -> bool:
+        """``get_ipython().system("...")`` (and ``getoutput``), what nbconvert and jupytext write
+        for a ``!`` line: a shell command, read as the ``!`` line is (its ``pip install vllm==``
+        pin included), each ``{expr}`` a Python value IPython fills in, unknown here."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _IPYTHON_SHELL and isinstance(func.value, ast.Call)
+                and isinstance(func.value.func, ast.Name) and func.value.func.id == "get_ipython"
+                and self.lookup("get_ipython") is None and "get_ipython" not in self.defs):
+            return False
+        expr = _arg(node, 0, "cmd")
+        if expr is None:
+            return True
+        self.launched.add(self.key(expr))
+        s = self.script(expr)
+        if s is not None:
+            self.run_script(_magic_fields(s), [])
+        return True
 
     def test_server_launch(self, node: ast.Call) -> bool:
         """``RemoteOpenAIServer(MODEL, ARGS)``, the test server of vLLM's ``tests/utils.py`` (and
@@ -2364,13 +2384,29 @@ def _magic_command(text: str, a: int, b: int) -> PlacedText:
     """The IPython ``!`` line ``text[a:b]`` as the shell gets it: each ``{expr}`` is a Python value
     unknown here (a ``${placeholder}``, as an f-string's field), never the braces as written."""
     command = PlacedText(start=a, end=b)
-    at = a
-    for m in _MAGIC_FIELD.finditer(text, a, b):
-        command.lit(text[at : m.start()], at)
-        command.unknown(_placeholder(m.group(1)), None)
+    command.lit(text[a:b], a)
+    return _magic_fields(command)
+
+
+def _magic_fields(s: PlacedText) -> PlacedText:
+    """``s`` with each IPython ``{expr}`` field (:data:`_MAGIC_FIELD`) an unknown ``${placeholder}``."""
+    value = s.value
+    if "{" not in value:
+        return s
+    out = PlacedText(start=s.start, end=s.end, anchor=s.anchor)
+    at = 0
+    for m in _MAGIC_FIELD.finditer(value):
+        out.extend(s.slice(at, m.start()))
+        out.unknown(_placeholder(m.group(1)), None)
         at = m.end()
-    command.lit(text[at:b], at)
-    return command
+    if at == 0:
+        return s
+    out.extend(s.slice(at, len(value)))
+    return out
+
+
+# ``get_ipython().system(cmd)`` and its kin: a ``!`` line as exported to a Python script
+_IPYTHON_SHELL = frozenset({"system", "getoutput", "system_piped", "system_raw"})
 
 
 # an IPython cell magic that makes the whole cell a shell script: ``%%bash``, ``%%sh``, ``%%script bash``

@@ -1023,6 +1023,28 @@ def test_a_magic_that_is_a_block_s_only_statement_or_an_assigned_value() -> None
     assert pin.version == "0.9.2" and src.text[pin.span.start : pin.span.end] == "0.9.2"
 
 
+def test_a_notebook_exported_to_python_runs_its_shell_lines_through_get_ipython() -> None:
+    """nbconvert writes ``!cmd`` as ``get_ipython().system('cmd')``: a shell command as the ``!``
+    line was, its ``pip install vllm==`` pin the file's, each ``{expr}`` a Python value (unknown,
+    never a wrong one); a local ``get_ipython`` of the module's own is not IPython's."""
+    text = (
+        "get_ipython().system('pip install -q vllm==0.10.0')\n"
+        "get_ipython().system('nohup vllm serve {MODEL} --max-model-len {MAX_LEN} --dtype {DTYPE} > vllm.log 2>&1 &')\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    [served] = ex.launches
+    assert args_of(served) == ["${MODEL}", "--max-model-len", "${MAX_LEN}", "--dtype", "${DTYPE}"]
+    assert served.args[2].opaque and served.args[4].opaque
+    check_token(src, served.args[1], "--max-model-len")
+    [pin] = ex.pins
+    assert pin.version == "0.10.0" and src.text[pin.span.start : pin.span.end] == "0.10.0"
+
+    own = "def get_ipython():\n    return Shell()\n\nget_ipython().system('vllm serve m --dtype {DTYPE}')\n"
+    [launch] = run(own)[1].launches  # still a command string handed to a runner, read as written
+    assert args_of(launch) == ["m", "--dtype", "{DTYPE}"]
+
+
 def test_magics_do_not_hide_a_real_syntax_error() -> None:
     text = "!pip install vllm\nfrom vllm import LLM\nllm = LLM(model='m'\n"
     _, ex = run(text)
