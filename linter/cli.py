@@ -831,7 +831,10 @@ def _model_of(parsed) -> str | None:
     if parsed.model_option is not None:
         return parsed.model_option.text
     setting = next((o for o in parsed.options if o.setting is not None and o.written == "model"), None)
-    return setting.value if setting is not None else None
+    if setting is not None:
+        return setting.value
+    option = next((o for o in parsed.options if o.setting is None and o.normalized == "--model" and o.value is not None), None)
+    return option.value if option is not None else None  # ``python -m vllm.entrypoints.openai.api_server --model M``
 
 
 def _show_launches(candidates, settings_of, output_format: str = "json") -> int:

@@ -69,6 +69,16 @@ def test_show_launches_lists_each_dotted_key_as_written(tmp_path):
     ]
 
 
+def test_show_launches_names_the_model_of_an_api_server_given_with_model(tmp_path):
+    (tmp_path / "serve.sh").write_text(
+        "python -m vllm.entrypoints.openai.api_server --model TheBloke/Mistral-7B-v0.1-AWQ --port 8000\n"
+    )
+    r = run("--show-launches", "--output-format", "json", str(tmp_path))
+    (row,) = json.loads(r.output)
+    assert row["model"] == "TheBloke/Mistral-7B-v0.1-AWQ"
+    assert {"name": "--model", "value": "TheBloke/Mistral-7B-v0.1-AWQ", "line": 1, "column": 46} in row["options"]
+
+
 def test_explain_and_list_rules():
     r = run("--explain", "VL301")
     assert r.exit_code == 0 and "Fix safety" in r.output and "0.32" in r.output
