@@ -143,7 +143,7 @@ def requirements_comments(text: str) -> list[Comment]:
 
 
 def markdown_comments(text: str) -> list[Comment]:
-    from linter.sources.markdown import DOCKER_LANGS, PYTHON_LANGS, SHELL_LANGS, YAML_LANGS, fenced_blocks
+    from linter.sources.markdown import DOCKER_LANGS, POWERSHELL_LANGS, PYTHON_LANGS, SHELL_LANGS, YAML_LANGS, fenced_blocks
 
     out: list[Comment] = []
     for block in fenced_blocks(text):
@@ -156,7 +156,7 @@ def markdown_comments(text: str) -> list[Comment]:
             finder = dockerfile_comments
         elif lang in PYTHON_LANGS:
             finder = python_comments
-        elif lang in SHELL_LANGS or lang == "":
+        elif lang in SHELL_LANGS or lang in POWERSHELL_LANGS or lang == "":
             finder = shell_comments
         else:
             continue

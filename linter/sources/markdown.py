@@ -28,7 +28,9 @@ unknown words, never wrong ones; a block that cannot be read is reported only wh
 in it was lost.  An untagged block may be prose: it is read without parse complaints, and
 prose that names ``vllm serve`` mid-line is no launch.  A ``console`` block written without
 prompts is read as an untagged one; a ``text`` block is read only when it is a session pasted
-with its prompts.  A systemd unit in an ``ini`` block runs its ``ExecStart=`` command.
+with its prompts.  A systemd unit in an ``ini`` block runs its ``ExecStart=`` command.  A
+PowerShell block (``powershell``, ``pwsh``) is read as a shell's words, a backtick that ends a
+line continuing it (``docker run ... `` on Windows), its ``PS C:\\>`` prompts dropped.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
@@ -59,6 +61,8 @@ DOCKER_LANGS = frozenset({"dockerfile", "docker", "containerfile"})
 PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
 # a systemd unit shown in an ``ini`` (or ``systemd``) block: its ``ExecStart=`` runs the service
 UNIT_LANGS = frozenset({"ini", "systemd", "service"})
+# Windows PowerShell: its commands are words as a shell's, a line continued by a backtick at its end
+POWERSHELL_LANGS = frozenset({"powershell", "pwsh", "ps1", "ps", "posh"})
 # plain text: output, diagrams, prose -- or a session pasted with its prompts (read as one then)
 TEXT_LANGS = frozenset({"text", "txt", "plaintext", "plain"})
 
@@ -306,13 +310,15 @@ def _masked(src: SourceFile, ranges: list[tuple[int, int]], blank: str | None = 
     return out
 
 
-def _script(src: SourceFile, ranges: list[tuple[int, int]], substitutions: bool = False) -> tuple[str, OffsetMap]:
+def _script(src: SourceFile, ranges: list[tuple[int, int]], substitutions: bool = False, backticks: bool = False) -> tuple[str, OffsetMap]:
     """A shell block's script: its command lines (``ranges``, one a line) each ended by a line
     break, and the map placing the script's characters in the file.  The indentation of a block
     in a list item or an MkDocs container, a block quote's ``>`` and a session's prompts are
     not part of it: a heredoc's body (a manifest with its ``---``, a Python script) is read as
     the command writes it, not shifted by the document's layout.  With ``substitutions``, a MyST
-    substitution (``|version|``, a shell pipe to bash) stands as an unknown variable as long."""
+    substitution (``|version|``, a shell pipe to bash) stands as an unknown variable as long.
+    With ``backticks`` (a PowerShell block), a backtick that ends a line continues it, as a
+    backslash does in bash: it is read as one, standing nowhere in the file."""
     text = src.text
     parts: list[str] = []
     offsets = OffsetMap(fallback=ranges[0][0])
@@ -325,10 +331,13 @@ def _script(src: SourceFile, ranges: list[tuple[int, int]], substitutions: bool 
             line = _SUBSTITUTION.sub(lambda m: "${" + "_" * (len(m.group()) - 3) + "}", line)
             edges = [0, *(x for h in holes for x in h), b - a]
             verbatim = [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)]  # a stand-in stands nowhere
+        elif backticks and line.rstrip(" \t").endswith("`"):
+            line = line.rstrip(" \t")[:-1] + "\\"
+            verbatim = [(0, len(line) - 1)]
         parts.append(line)
         for i, j in verbatim:
             offsets.add(at + i, a + i, j - i)
-        at += b - a
+        at += len(line)
         parts.append("\n")
         if text.startswith("\n", b):  # the line's own break, where it is one
             offsets.add(at, b, 1)
@@ -493,6 +502,34 @@ def _exec_start_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     return ranges
 
 
+# PowerShell's prompt (``PS C:\\Users\\me> ``) and the prompt of a line it continues (``>> ``)
+_PS_PROMPT = re.compile(r"[ \t]*PS(?: [^>\n]*)?> ")
+_PS_CONTINUED = re.compile(r"[ \t]*>> ")
+
+
+def _powershell_ranges(text: str, block: Block) -> list[tuple[int, int]]:
+    """The command lines of a PowerShell block.  A session pasted with its prompts
+    (``PS C:\\> docker run ... `` and its ``>> `` lines) is its prompted lines, prompts dropped,
+    with the lines a trailing backtick continues them onto; its other lines are output.  A
+    script is every line but a server's log output."""
+    prompted = any(_PS_PROMPT.match(text, a, b) for a, b in block.lines)
+    ranges: list[tuple[int, int]] = []
+    continued = False
+    for a, b in block.lines:
+        m = _PS_PROMPT.match(text, a, b)
+        if continued:
+            c = _PS_CONTINUED.match(text, a, b)
+            ranges.append((c.end() if c is not None else a, b))
+        elif m is not None:
+            ranges.append((m.end(), b))
+        elif prompted or _LOG_LINE.match(text, a, b):
+            continue  # output
+        else:
+            ranges.append((a, b))
+        continued = text[a:b].rstrip(" \t").endswith("`")
+    return ranges
+
+
 def _module(name: str):
     try:
         return importlib.import_module(f"linter.sources.{name}")
@@ -597,10 +634,13 @@ def extract(src: SourceFile) -> Extraction:
             lang, sniffed = "console", True  # a session shown as plain text: its prompted lines are commands
         group = f"{src.path}#L{block.fence_line}"
         ex: Extraction | None = None
-        if lang in SHELL_LANGS or lang in UNIT_LANGS:
+        if lang in SHELL_LANGS or lang in UNIT_LANGS or lang in POWERSHELL_LANGS:
             if lang in UNIT_LANGS:  # a systemd unit: the commands of its ExecStart= lines
                 ranges = _exec_start_ranges(src.text, block)
                 sniffed = True  # systemd splits the line, not bash: no parse complaints
+            elif lang in POWERSHELL_LANGS:  # ``docker run ... ` `` continued lines: a command's words
+                ranges = _powershell_ranges(src.text, block)
+                sniffed = True  # PowerShell's own syntax (``$env:X = 1``, ``if (...) {}``) is no parse error
             else:
                 prompted = lang in PROMPT_LANGS or _has_prompts(src.text, block)
                 if prompted and lang in PROMPT_LANGS and _no_prompt(src.text, block):
@@ -610,7 +650,7 @@ def extract(src: SourceFile) -> Extraction:
             from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map
-                script, offsets = _script(src, ranges, "substitutions" in block.options)
+                script, offsets = _script(src, ranges, "substitutions" in block.options, backticks=lang in POWERSHELL_LANGS)
                 ex = _run(lambda: embedded_shell.extract(src, script, offsets, kind="markdown", group=group), out, block, src)
                 if ex is not None:  # documentation: ``<MODEL>``, ``...``, ``[--port PORT]``, ``{auto,half}`` are holes
                     # a usage synopsis (``vllm serve [-h] [--port PORT] model``) is no command; a

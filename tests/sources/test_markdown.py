@@ -859,3 +859,58 @@ def test_the_documents_of_a_yaml_block_in_a_list_item_are_read_without_a_parse_e
     (launch,) = ex.launches
     assert [t.value for t in launch.args] == ["Qwen/Qwen3-8B", "--max-model-len", "8192"]
     assert launch.args[2].value_start == LISTED_MANIFESTS.index("8192")
+
+
+WINDOWS = """\
+On Windows, start the server from PowerShell:
+
+```powershell
+$env:HF_TOKEN = "<your token>"
+docker run --gpus all `
+  -v $env:USERPROFILE\\.cache\\huggingface:/root/.cache/huggingface `
+  -p 8000:8000 `
+  vllm/vllm-openai:v0.11.0 `
+  Qwen/Qwen3-8B `
+  --max-model-len 8192 `
+  --max-num-seq 16
+```
+
+or, in a session:
+
+```pwsh
+PS C:\\work> vllm serve Qwen/Qwen3-0.6B `
+>>   --port 8001
+INFO:     Uvicorn running on http://0.0.0.0:8001
+PS C:\\work> Invoke-RestMethod http://localhost:8001/v1/models
+```
+"""
+
+
+def test_a_powershell_block_continued_by_backticks_is_a_command() -> None:
+    """A ``powershell`` block (``pwsh``, ``ps1``) continues a line with a backtick at its end, as
+    bash does with a backslash: its ``docker run`` is one command, its words where the document
+    writes them; a session's ``PS C:\\>`` prompts are dropped and its output is no command."""
+    src = SourceFile.from_text("docs/windows.md", WINDOWS)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [(l.entrypoint, [t.value for t in l.args]) for l in ex.launches] == [
+        ("image", ["Qwen/Qwen3-8B", "--max-model-len", "8192", "--max-num-seq", "16"]),
+        ("vllm serve", ["Qwen/Qwen3-0.6B", "--port", "8001"]),
+    ]
+    assert ex.launches[0].args[4].value_start == WINDOWS.index("16\n")
+    assert ex.launches[0].image is not None and ex.launches[0].image.value == "vllm/vllm-openai:v0.11.0"
+
+
+def test_a_fix_in_a_powershell_block_keeps_its_backticks(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from linter.cli import main
+
+    path = tmp_path / "windows.md"
+    path.write_text(WINDOWS)
+    CliRunner().invoke(main, [str(path), "--no-cache", "--fix", "--select", "VL201"])
+    fixed = path.read_text()
+    assert "  --max-num-seqs 16\n```" in fixed
+    assert fixed.replace("--max-num-seqs", "--max-num-seq") == WINDOWS
