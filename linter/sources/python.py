@@ -2186,20 +2186,38 @@ def _mask_magics(text: str) -> tuple[str, list[tuple[int, int]]]:
     """IPython line magics (``!pip install vllm``, ``%env X=1``) turned into comments of the same length.
 
     They are not Python (CPython refuses the cell), but a notebook cell or a Markdown
-    block copied from one is read around them; a ``!`` line is a shell command, and so is
-    ``%pip install ...`` (IPython runs ``pip`` with the rest of the line: its pins count).
+    block copied from one is read around them; a ``!`` line is a shell command, with the lines
+    a trailing backslash continues it onto (IPython joins them before it runs the command), and
+    so is ``%pip install ...`` (IPython runs ``pip`` with the rest of the line: its pins count).
     Each stays a statement, as IPython makes it one (``0#...``, ``x = 0#...``): the only line
     of an ``if`` body (``if colab:\n    !pip install vllm``) keeps the block a block.
     Returns the masked text and the ``(start, end)`` of each such command.
     """
     chars = list(text)
     shell: list[tuple[int, int]] = []
+    end = 0  # the end of the last ``!`` command: the lines it continued onto are its own
     for m in _MAGIC_RE.finditer(text):
+        if m.start() < end:
+            continue
         chars[m.start(1)] = "0"
         if m.start(1) + 1 < m.end():
             chars[m.start(1) + 1] = "#"
-        if m.group(1) == "!" or _PIP_MAGIC.match(text, m.start(1)):
-            shell.append((m.start(1) + 1, m.end()))
+        if not (m.group(1) == "!" or _PIP_MAGIC.match(text, m.start(1))):
+            continue
+        start, end = m.start(1) + 1, m.end()
+        line = text[m.start() : end]
+        # IPython joins a line that ends with a backslash to the next before it runs the command
+        # (``!vllm serve m \`` then ``  --port 8000``): the lines it continues onto are the command's
+        while line.rstrip(" \t").endswith("\\") and end < len(text):
+            a = end + (2 if text.startswith("\r\n", end) else 1)
+            b = text.find("\n", a)
+            b = len(text) if b == -1 else b - (text[b - 1] == "\r")
+            line = text[a:b]
+            lead = len(line) - len(line.lstrip(" \t"))
+            if lead < len(line):
+                chars[a + lead] = "#"  # a comment to Python, the same length
+            end = b
+        shell.append((start, end))
     return "".join(chars), shell
 
 

@@ -1438,3 +1438,24 @@ llm = LLM(**engine_kwargs)
     [removed] = [d for d in result.diagnostics if d.code == "VL101"]
     fixed = apply_edits(text, list(removed.fix.edits))
     assert "engine_kwargs.update(enforce_eager=True)\n" in fixed and ast.parse(fixed)
+
+
+def test_a_shell_magic_continued_by_backslashes_is_one_command() -> None:
+    """IPython joins a ``!`` line that ends with a backslash to the next one before it runs it
+    (a Colab or Kaggle cell that starts the server on several lines): the continued lines are
+    the command's words, not Python."""
+    text = (
+        "# start the server in the background\n"
+        "!vllm serve Qwen/Qwen3-0.6B \\\n"
+        "    --port 8000 \\\n"
+        "    --max-model-len 4096 &\n"
+        "!pip install openai\n"
+        "from openai import OpenAI\n"
+        "client = OpenAI(base_url='http://localhost:8000/v1', api_key='x')\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    [served] = ex.launches
+    assert args_of(served) == ["Qwen/Qwen3-0.6B", "--port", "8000", "--max-model-len", "4096"]
+    check_token(src, served.args[4], "4096")
+    assert served.args[4].editable
