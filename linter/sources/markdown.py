@@ -30,7 +30,9 @@ prose that names ``vllm serve`` mid-line is no launch.  A ``console`` block writ
 prompts is read as an untagged one; a ``text`` block is read only when it is a session pasted
 with its prompts.  A systemd unit in an ``ini`` block runs its ``ExecStart=`` command.  A
 PowerShell block (``powershell``, ``pwsh``) is read as a shell's words, a backtick that ends a
-line continuing it (``docker run ... `` on Windows), its ``PS C:\\>`` prompts dropped.
+line continuing it (``docker run ... `` on Windows), its ``PS C:\\>`` prompts dropped.  A
+notebook cell copied into a shell block keeps IPython's ``!`` before its commands
+(``!vllm serve m``): the command is read without it.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
@@ -286,8 +288,8 @@ def _sniff(src_text: str, block: Block) -> str:
         return "dockerfile"
     if any(ln.startswith(("apiVersion:", "services:", "kind:")) for ln in stripped):
         return "yaml"
-    if any(ln.startswith(("import ", "from ")) for ln in stripped) and ("LLM(" in content or "import" in stripped[0]):
-        return "python"
+    if any(ln.startswith(("import ", "from ")) for ln in stripped) and ("LLM(" in content or "import" in stripped[0] or _SHELL_ESCAPE.match(stripped[0])):
+        return "python"  # a notebook cell: Python, its ``!pip install`` lines shell escapes
     if any(ln.startswith(("$ ", "# ")) for ln in stripped) and not any(ln.startswith("#!") for ln in stripped):
         return "console"
     return "bash"
@@ -502,6 +504,23 @@ def _exec_start_ranges(text: str, block: Block) -> list[tuple[int, int]]:
     return ranges
 
 
+# a notebook's shell escape (``!pip install vllm``, ``!vllm serve m``) at the start of a command line
+_SHELL_ESCAPE = re.compile(r"[ \t]*!(?=[A-Za-z_./~$\"'])")
+
+
+def _without_shell_escapes(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Command lines copied from a notebook cell (a Colab or Kaggle session shown as a ``bash``
+    block) without the ``!`` that makes IPython run them: bash reads ``!vllm`` as a command of
+    that name, and ``! cmd``, its negation, keeps its space."""
+    out: list[tuple[int, int]] = []
+    continued = False
+    for a, b in ranges:
+        m = None if continued else _SHELL_ESCAPE.match(text, a, b)
+        out.append((m.end(), b) if m is not None else (a, b))
+        continued = text[a:b].rstrip().endswith("\\")
+    return out
+
+
 # PowerShell's prompt (``PS C:\\Users\\me> ``) and the prompt of a line it continues (``>> ``)
 _PS_PROMPT = re.compile(r"[ \t]*PS(?: [^>\n]*)?> ")
 _PS_CONTINUED = re.compile(r"[ \t]*>> ")
@@ -647,6 +666,7 @@ def extract(src: SourceFile) -> Extraction:
                     prompted = False  # commands without prompts (or output): read as an untagged block is
                     sniffed = True
                 ranges = _console_ranges(src.text, block) if prompted else _without_log_lines(src.text, block.lines)
+                ranges = _without_shell_escapes(src.text, ranges)
             from linter.sources import embedded_shell
 
             if ranges:  # only the block's own text is parsed, placed by an offset map

@@ -914,3 +914,40 @@ def test_a_fix_in_a_powershell_block_keeps_its_backticks(tmp_path) -> None:
     fixed = path.read_text()
     assert "  --max-num-seqs 16\n```" in fixed
     assert fixed.replace("--max-num-seqs", "--max-num-seq") == WINDOWS
+
+
+NOTEBOOK_CELLS = """\
+In a Kaggle notebook (T4 x2):
+
+```bash
+!pip install -q "vllm==0.30.0"
+!vllm serve Qwen/Qwen3-4B-Instruct-2507 \\
+  --port 8000 --dtype half \\
+  --max-model-len 4096
+! grep -q ready server.log
+```
+
+Then, in the next cell:
+
+```
+!vllm serve Qwen/Qwen3-0.6B --port 8001 --max-num-seqs 8 &
+from openai import OpenAI
+client = OpenAI(base_url="http://localhost:8001/v1", api_key="x")
+```
+"""
+
+
+def test_notebook_shell_escapes_in_a_shell_block_or_an_untagged_cell_are_commands() -> None:
+    """A Colab or Kaggle cell copied into a ``bash`` block keeps IPython's ``!`` before each
+    command (``! cmd`` with its space is bash's negation); an untagged block that mixes ``!``
+    lines with imports is a notebook cell, read as Python whose ``!`` lines are commands."""
+    src = SourceFile.from_text("docs/kaggle.md", NOTEBOOK_CELLS)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [[t.value for t in l.args] for l in ex.launches] == [
+        ["Qwen/Qwen3-4B-Instruct-2507", "--port", "8000", "--dtype", "half", "--max-model-len", "4096"],
+        ["Qwen/Qwen3-0.6B", "--port", "8001", "--max-num-seqs", "8"],
+    ]
+    assert [src.text[p.span.start : p.span.end] for p in ex.pins] == ["0.30.0"]
