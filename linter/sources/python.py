@@ -27,6 +27,10 @@ What is found:
   ``model_id``) the model, ``runtime_env["env_vars"]`` the environment; and
   ``Deployment.bind(**kw)`` into a class whose ``__init__(**kw)`` builds
   ``AsyncEngineArgs(**kw)``: bind's keywords are that launch's settings.
+* LangChain's ``VLLM(...)`` and LlamaIndex's ``Vllm(...)``, which build ``vllm.LLM``:
+  their ``model``, ``tensor_parallel_size``, ``trust_remote_code``, ``dtype``,
+  ``download_dir`` and the entries of ``vllm_kwargs`` are the settings (the wrapper's
+  own field names never edited); their sampling fields are not vLLM's.
 * containers: docker-py ``containers.run/create(image, command, entrypoint=,
   environment=)``, Kubernetes and KServe client models (``V1Container``,
   ``V1beta1ModelSpec`` ... with ``command``/``args``/``image``/``env``).  The
@@ -1648,6 +1652,38 @@ class _Extractor:
             evidence="LLMConfig imported from ray.serve.llm (engine_kwargs are vLLM's engine arguments)", strong=True,
         ), local=False)
 
+    def wrapper_launch(self, call: ast.Call, qn: str) -> None:
+        """LangChain's ``VLLM(...)`` and LlamaIndex's ``Vllm(...)`` build ``vllm.LLM`` in the process:
+        their ``model``, ``tensor_parallel_size``, ``trust_remote_code``, ``dtype`` and
+        ``download_dir`` are passed to it as they are, with the entries of ``vllm_kwargs``; their
+        other fields (``max_new_tokens``, ``temperature``) are sampling parameters, not vLLM's
+        engine arguments.  The wrapper's own field names are not edited (a field vLLM renamed
+        is still the wrapper's); the entries of ``vllm_kwargs`` are vLLM's own keywords."""
+        settings: list[Setting] = []
+        notes: list[str] = []
+        for kw in call.keywords:
+            if kw.arg in WRAPPER_ENGINE_FIELDS:
+                value, kind = self.setting_value(kw.value)
+                name = self.keyword_token(kw)
+                settings.append(Setting(Token(name.value, name.span, None), value, kind))  # type: ignore[arg-type]
+            elif kw.arg == "vllm_kwargs":
+                items = self.dict_items(kw.value)
+                if items is None:
+                    notes.append(f"vllm_kwargs={self.code(kw.value)} not known statically")
+                else:
+                    settings.extend(Setting(k, v, kind) for k, v, kind in items[0])  # type: ignore[arg-type]
+                    notes.extend(items[1])
+            elif kw.arg is None:
+                notes.append(f"**{self.code(kw.value)}: keyword arguments not known statically")
+        cls = qn.rsplit(".", 1)[-1]
+        self.add_launch(Launch(
+            path=self.src.path, kind="python", span=self.span(call), entrypoint=cls, style="settings",
+            entry=[Token(self.code(call.func), self.span(call.func), self.span(call.func).start)],
+            settings=settings, group=self.src.path, notes=notes,
+            evidence=f"{cls} imported from {qn.rsplit('.', 1)[0]}, which builds vllm.LLM from its engine fields and vllm_kwargs",
+            strong=True,
+        ), local=False)
+
     def mapping_get(self, expr: ast.expr, key: str) -> ast.expr | None:
         """The value of ``key`` in a dict literal, ``dict(...)`` or any call's keywords (following a name)."""
         expr = self.resolve(expr)
@@ -1819,6 +1855,9 @@ class _Extractor:
         if qn.startswith("ray.serve.llm") and qn.rsplit(".", 1)[-1] == "LLMConfig":
             self.llm_config_launch(node)
             return True
+        if qn in WRAPPER_CLASSES:
+            self.wrapper_launch(node, qn)
+            return True
         if self.environ_call(node, qn):
             return True
         if qn in ARGV_CALLS:
@@ -1965,6 +2004,16 @@ def _might_launch(text: str) -> bool:
         low = text.lower()
         return any(word in low for word in VLLM_WORDS)
     return _MENTION_RE.search(text) is not None
+
+
+# The wrappers of other libraries that build ``vllm.LLM`` in the process (LangChain's ``VLLM``,
+# LlamaIndex's ``Vllm``), and the fields of theirs that are passed to it unchanged
+WRAPPER_CLASSES = frozenset({
+    "langchain_community.llms.VLLM", "langchain_community.llms.vllm.VLLM",
+    "langchain.llms.VLLM", "langchain.llms.vllm.VLLM",
+    "llama_index.llms.vllm.Vllm", "llama_index.llms.vllm.base.Vllm",
+})
+WRAPPER_ENGINE_FIELDS = frozenset({"model", "tensor_parallel_size", "trust_remote_code", "dtype", "download_dir"})
 
 
 # What a reading needs to find in the text, wherever the module writes it: a call read whatever

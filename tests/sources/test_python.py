@@ -165,7 +165,8 @@ def test_aliased_imports() -> None:
 
 def test_names_not_from_vllm_are_ignored() -> None:
     _, ex = run("from langchain_community.llms import VLLM\nfrom mylib import LLM\nLLM(model='vllm')\nVLLM(model='x')\n")
-    assert ex.launches == []
+    # mylib's LLM is not vLLM's; LangChain's VLLM is the wrapper that builds vllm.LLM (its own launch)
+    assert [(l.entrypoint, l.evidence.split(",")[0]) for l in ex.launches] == [("VLLM", "VLLM imported from langchain_community.llms")]
 
 
 def test_star_import() -> None:
@@ -1043,6 +1044,35 @@ def test_a_notebook_exported_to_python_runs_its_shell_lines_through_get_ipython(
     own = "def get_ipython():\n    return Shell()\n\nget_ipython().system('vllm serve m --dtype {DTYPE}')\n"
     [launch] = run(own)[1].launches  # still a command string handed to a runner, read as written
     assert args_of(launch) == ["m", "--dtype", "{DTYPE}"]
+
+
+def test_the_vllm_wrappers_of_langchain_and_llama_index_are_launches() -> None:
+    """LangChain's ``VLLM`` and LlamaIndex's ``Vllm`` build ``vllm.LLM`` in the process from
+    their engine fields and ``vllm_kwargs``; their sampling fields are not vLLM's engine
+    arguments, and their own field names are never edited."""
+    text = (
+        "from langchain_community.llms import VLLM\n"
+        "from llama_index.llms.vllm import Vllm\n"
+        "chat = VLLM(model='Qwen/Qwen3-8B', trust_remote_code=True, max_new_tokens=256,\n"
+        "            temperature=0.2, tensor_parallel_size=2, vllm_kwargs={'max_model_len': 8192})\n"
+        "index_llm = Vllm(model='microsoft/Orca-2-7b', dtype='float16', max_new_tokens=100,\n"
+        "                 vllm_kwargs=dict(swap_space=1, gpu_memory_utilization=0.5))\n"
+    )
+    src, ex = run(text)
+    assert ex.problems == []
+    chat, index_llm = ex.launches
+    assert (chat.entrypoint, index_llm.entrypoint) == ("VLLM", "Vllm")
+    assert settings_of(chat) == {
+        "model": ("str", "Qwen/Qwen3-8B"), "trust_remote_code": ("bool", "True"),
+        "tensor_parallel_size": ("int", "2"), "max_model_len": ("int", "8192"),
+    }
+    assert settings_of(index_llm) == {
+        "model": ("str", "microsoft/Orca-2-7b"), "dtype": ("str", "float16"),
+        "swap_space": ("int", "1"), "gpu_memory_utilization": ("float", "0.5"),
+    }
+    assert not chat.settings[2].name.editable  # the wrapper's own field
+    assert chat.settings[3].name.editable  # a key of vllm_kwargs: vLLM's own keyword
+    check_token(src, index_llm.settings[2].name, "swap_space")
 
 
 def test_magics_do_not_hide_a_real_syntax_error() -> None:
