@@ -724,7 +724,7 @@ def extract(src: SourceFile) -> Extraction:
             # nor a bare ``vllm serve`` with nothing to check (a list of concepts, a call graph)
             ex.launches = [
                 launch for launch in ex.launches
-                if (launch.args or launch.env or launch.config is not None) and not _mid_line_past_an_error(src.text, launch)
+                if (launch.args or launch.settings or launch.env or launch.config is not None) and not _mid_line_past_an_error(src.text, launch)
             ]
         if lang in YAML_LANGS and any(launch.entrypoint == "config" for launch in ex.launches):
             if not named:

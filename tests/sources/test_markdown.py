@@ -951,3 +951,16 @@ def test_notebook_shell_escapes_in_a_shell_block_or_an_untagged_cell_are_command
         ["Qwen/Qwen3-0.6B", "--port", "8001", "--max-num-seqs", "8"],
     ]
     assert [src.text[p.span.start : p.span.end] for p in ex.pins] == ["0.30.0"]
+
+
+def test_an_untagged_python_block_keeps_its_llm_call() -> None:
+    """An untagged block sniffed as Python (it imports vLLM) keeps the ``LLM(...)`` it calls:
+    settings are something to check, as a command's words are."""
+    text = "Offline inference:\n\n```\nfrom vllm import LLM\nllm = LLM(model=\"Qwen/Qwen3-8B\", max_model_len=8192)\n```\n"
+    src = SourceFile.from_text("README.md", text)
+    ex = markdown.extract(src)
+    assert not ex.problems
+    (launch,) = ex.launches
+    assert launch.entrypoint == "LLM"
+    assert [(s.name.value, s.value.value) for s in launch.settings] == [("model", "Qwen/Qwen3-8B"), ("max_model_len", "8192")]
+    assert launch.settings[1].value.value_start == text.index("8192")
