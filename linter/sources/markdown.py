@@ -32,7 +32,9 @@ with its prompts.  A systemd unit in an ``ini`` block runs its ``ExecStart=`` co
 PowerShell block (``powershell``, ``pwsh``) is read as a shell's words, a backtick that ends a
 line continuing it (``docker run ... `` on Windows), its ``PS C:\\>`` prompts dropped.  A
 notebook cell copied into a shell block keeps IPython's ``!`` before its commands
-(``!vllm serve m``): the command is read without it.
+(``!vllm serve m``): the command is read without it.  A Python block that calls a name an earlier
+block imported from vLLM (``from vllm import LLM`` in one cell, ``LLM(...)`` in the next) is
+read with that import.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
@@ -622,6 +624,34 @@ def _named_as_config(text: str, block: Block, since: int) -> bool:
     return any(n in before for n in names)
 
 
+# an import of vLLM, or of a library's wrapper of it, on a line of its own at the start of a line:
+# ``from vllm import LLM, SamplingParams``, ``import vllm``, ``from langchain_community.llms import VLLM``
+_IMPORT_LINE = re.compile(r"(?:from[ \t]+[\w.]+[ \t]+import[ \t]+([\w \t,]+?)|import[ \t]+([\w. \t,]+?))[ \t]*(?:#[^\r\n]*)?")
+
+
+def _vllm_imports(text: str, block: Block) -> list[tuple[tuple[int, int], list[str]]]:
+    """The lines of a Python block that import vLLM (or a wrapper of it) at the file's column 0,
+    each with the names it binds."""
+    out: list[tuple[tuple[int, int], list[str]]] = []
+    for a, b in block.lines:
+        if a and text[a - 1] not in "\r\n":
+            continue  # indented in the file (a list item): not a statement at the top
+        m = _IMPORT_LINE.fullmatch(text, a, b)
+        if m is None or "vllm" not in text[a:b].lower():
+            continue
+        names = [part.split()[-1].split(".")[0] for part in (m.group(1) or m.group(2)).split(",") if part.strip()]
+        out.append(((a, b), names))
+    return out
+
+
+def _calls(text: str, block: Block, names: set[str]) -> bool:
+    """Whether the block calls or uses one of ``names`` (``LLM(``, ``vllm.LLM``)."""
+    if not names:
+        return False
+    pattern = re.compile(r"(?<![\w.])(?:" + "|".join(sorted(map(re.escape, names))) + r")[ \t]*[(.]")
+    return any(pattern.search(text, a, b) for a, b in block.lines)
+
+
 def extract(src: SourceFile) -> Extraction:
     out = Extraction()
     try:
@@ -633,6 +663,9 @@ def extract(src: SourceFile) -> Extraction:
     analysed = 0
     prev_end = 0
     mentions_vllm = "vllm" in src.text.lower()
+    # the vLLM imports of the document's Python blocks so far: a later block (a notebook's next
+    # cell, the next step of a tutorial) that calls ``LLM(...)`` is read with them
+    carried: list[tuple[tuple[int, int], list[str]]] = []
     for block in blocks:
         if not block.lines:
             continue
@@ -641,14 +674,15 @@ def extract(src: SourceFile) -> Extraction:
         named = block.lang in YAML_LANGS and _named_as_config(src.text, block, since)
         # a Ray Serve LLM / RayLLM config block in a document about vLLM: its engine_kwargs are vLLM's
         serve_config = block.lang in YAML_LANGS and "engine_kwargs" in content and mentions_vllm
-        if "vllm" not in content and "lmcache" not in content and not named and not serve_config:
+        uses_carried = (block.lang in PYTHON_LANGS or not block.lang) and _calls(src.text, block, {n for _r, ns in carried for n in ns})
+        if "vllm" not in content and "lmcache" not in content and not named and not serve_config and not uses_carried:
             continue  # nothing to find: no start, no pin (a config block the prose names is read)
         analysed += 1
         if analysed > _MAX_BLOCKS:
             out.problems.append(Problem(Span(block.fence_start, block.fence_start), f"more than {_MAX_BLOCKS} code blocks that mention vLLM; the rest of the file is not checked"))
             break
         sniffed = not block.lang
-        lang = block.lang or _sniff(src.text, block)
+        lang = block.lang or ("python" if uses_carried else _sniff(src.text, block))
         if lang in TEXT_LANGS and _has_prompts(src.text, block):
             lang, sniffed = "console", True  # a session shown as plain text: its prompted lines are commands
         group = f"{src.path}#L{block.fence_line}"
@@ -692,7 +726,10 @@ def extract(src: SourceFile) -> Extraction:
             mod = _module("yaml" if lang in YAML_LANGS else "python")
             if mod is None or not hasattr(mod, "extract"):
                 continue
-            chars = _masked(src, block.lines, blank)
+            with_imports = [r for r, _ns in carried] if lang in PYTHON_LANGS and uses_carried else []
+            chars = _masked(src, [*with_imports, *block.lines], blank)
+            if lang in PYTHON_LANGS:
+                carried.extend(_vllm_imports(src.text, block))
             if lang in PYTHON_LANGS and block.fence_indent > 0:
                 # Indented block (inside a list item): give the parser a header
                 # line at column 0 in the masked fence line so the indentation is legal.

@@ -964,3 +964,50 @@ def test_an_untagged_python_block_keeps_its_llm_call() -> None:
     assert launch.entrypoint == "LLM"
     assert [(s.name.value, s.value.value) for s in launch.settings] == [("model", "Qwen/Qwen3-8B"), ("max_model_len", "8192")]
     assert launch.settings[1].value.value_start == text.index("8192")
+
+
+CELLS = """\
+# Offline inference, step by step
+
+```python
+from vllm import LLM, SamplingParams
+```
+
+Load the model:
+
+```python
+llm = LLM(model="Qwen/Qwen3-8B", max_model_len=8192)
+```
+
+With LangChain instead:
+
+```
+from langchain_community.llms import VLLM
+```
+
+```
+chat = VLLM(model="Qwen/Qwen3-0.6B", max_new_tokens=64, vllm_kwargs={"max_num_seqs": 8})
+```
+
+A client of another library, called the same:
+
+```python
+client = Client("http://localhost:8000")
+```
+"""
+
+
+def test_a_python_block_is_read_with_the_vllm_imports_of_the_blocks_before_it() -> None:
+    """Tutorials and notebooks split a program into cells: one imports ``LLM``, the next calls
+    it.  A Python block (or an untagged one) that calls a name a block before it imported from
+    vLLM (or from a wrapper of it) is read with those imports; a call of another name is not."""
+    src = SourceFile.from_text("docs/offline.md", CELLS)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    assert [(l.entrypoint, [(s.name.value, s.value.value) for s in l.settings]) for l in ex.launches] == [
+        ("LLM", [("model", "Qwen/Qwen3-8B"), ("max_model_len", "8192")]),
+        ("VLLM", [("model", "Qwen/Qwen3-0.6B"), ("max_num_seqs", "8")]),
+    ]
+    assert ex.launches[0].settings[1].value.value_start == CELLS.index("8192")
