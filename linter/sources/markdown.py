@@ -34,7 +34,8 @@ line continuing it (``docker run ... `` on Windows), its ``PS C:\\>`` prompts dr
 notebook cell copied into a shell block keeps IPython's ``!`` before its commands
 (``!vllm serve m``): the command is read without it.  A Python block that calls a name an earlier
 block imported from vLLM (``from vllm import LLM`` in one cell, ``LLM(...)`` in the next) is
-read with that import.
+read with that import.  A YAML excerpt whose aliases name anchors it leaves out (a compose service
+cut from its file, ``<<: *gpu``) is read with those aliases as unknown values.
 
 Launches found in blocks get ``kind="markdown"`` and a ``group`` per block
 (``path#L<fence line>``): the blocks of a README are alternatives, not one
@@ -652,6 +653,23 @@ def _calls(text: str, block: Block, names: set[str]) -> bool:
     return any(pattern.search(text, a, b) for a, b in block.lines)
 
 
+# a YAML alias (``*defaults``) where a node starts, and an anchor (``&defaults``)
+_ALIAS = re.compile(r"(?<=[\s\[{,])\*([^\s,\[\]{}]+)")
+_ANCHOR = re.compile(r"(?<=[\s\[{,])&([^\s,\[\]{}]+)")
+
+
+def _unknown_aliases(text: str, block: Block, masked: str) -> str:
+    """``masked`` with each alias of the block whose anchor the block does not define written as
+    a variable of the same length (``*env_files`` as ``$env_files``): an unknown value."""
+    anchors = {m.group(1) for a, b in block.lines for m in _ANCHOR.finditer(text, a, b)}
+    chars = list(masked)
+    for a, b in block.lines:
+        for m in _ALIAS.finditer(text, a, b):
+            if m.group(1) not in anchors:
+                chars[m.start()] = "$"
+    return "".join(chars)
+
+
 def extract(src: SourceFile) -> Extraction:
     out = Extraction()
     try:
@@ -750,6 +768,17 @@ def extract(src: SourceFile) -> Extraction:
                     got = _run(lambda: mod.extract(part), out, block, src)
                     if got is not None:
                         ex.extend(got)
+                if any("undefined alias" in p.message for p in ex.problems):
+                    # an excerpt of a larger file (a compose service shown alone) names an anchor
+                    # the excerpt leaves out: its aliases stand for unknown values, as ``$name``
+                    masked = _unknown_aliases(src.text, block, masked)
+                    again = Extraction()
+                    for part in indented_documents(SourceFile(src.path, masked, src.encoding, src.bom)):
+                        got = _run(lambda: mod.extract(part), out, block, src)
+                        if got is not None:
+                            again.extend(got)
+                    if not any("undefined alias" in p.message for p in again.problems):
+                        ex = again
         else:
             continue
         if ex is None:

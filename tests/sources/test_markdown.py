@@ -1011,3 +1011,31 @@ def test_a_python_block_is_read_with_the_vllm_imports_of_the_blocks_before_it() 
         ("VLLM", [("model", "Qwen/Qwen3-0.6B"), ("max_num_seqs", "8")]),
     ]
     assert ex.launches[0].settings[1].value.value_start == CELLS.index("8192")
+
+
+EXCERPT = """\
+Add the model server to `services:` (the `x-gpu` and `x-env` anchors are at the top of the file):
+
+```yaml
+  vllm:
+    <<: *gpu
+    env_file: *env
+    image: vllm/vllm-openai:v0.11.0
+    command: ["--model", "Qwen/Qwen3-8B", "--max-model-len", *context, "--max-num-seq", "16"]
+```
+"""
+
+
+def test_a_yaml_excerpt_whose_aliases_name_anchors_left_out_is_read() -> None:
+    """A compose service shown alone uses the anchors of the file it was cut from
+    (``<<: *gpu``, ``*env``): its aliases are unknown values, not a parse error that loses
+    the launch."""
+    src = SourceFile.from_text("docs/compose.md", EXCERPT)
+    ex = markdown.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    assert not ex.problems
+    (launch,) = ex.launches
+    assert [t.value for t in launch.args] == ["--model", "Qwen/Qwen3-8B", "--max-model-len", "$context", "--max-num-seq", "16"]
+    assert launch.args[3].is_opaque
+    assert launch.args[5].value_start == EXCERPT.index('16"')
