@@ -67,8 +67,34 @@ def k8s_opaque(tok: Token) -> Token:
     return Token(tok.value, tok.span, tok.value_start, tok.opaque + ranges, tok.splat)
 
 
-def word_tokens(src: SourceFile, node: Node | None) -> tuple[list[Token], list[Node]]:
-    """The scalar items of a command/args list (a lone scalar counts as one item)."""
+# Kubeflow Pipelines (v1) component placeholders, items of a component's ``command``/``args``
+# that the pipeline replaces by one word (``{inputValue: model}``, ``{concat: [...]}``) or by
+# any number of words (``{if: {cond: ..., then: [...]}}``)
+_KFP_ONE_WORD = frozenset({"inputValue", "inputPath", "outputPath", "inputUri", "outputUri",
+                           "inputMetadata", "outputMetadata", "executorInput", "concat"})
+_KFP_WORDS = frozenset({"if", "isPresent"})
+
+
+def _placeholder_token(src: SourceFile, item: MappingNode) -> Token | None:
+    """A Kubeflow component placeholder item as one unknown word (``splat`` when it may give
+    several, or none), else None."""
+    if len(item.value) != 1 or not isinstance(item.value[0][0], ScalarNode):
+        return None
+    key = item.value[0][0].value
+    if key not in _KFP_ONE_WORD and key not in _KFP_WORDS:
+        return None
+    start, end = item.start_mark.index, min(item.end_mark.index, len(src.text))
+    text = src.text[start:end].rstrip()
+    several = key in _KFP_WORDS  # present only when the condition holds: never the model
+    return Token(text, Span(start, start + len(text)), None, ((0, len(text)),), splat=several, conditional=several)
+
+
+def word_tokens(src: SourceFile, node: Node | None, *, placeholders: bool = False) -> tuple[list[Token], list[Node]]:
+    """The scalar items of a command/args list (a lone scalar counts as one item).
+
+    ``placeholders``: a container's own list, where a Kubeflow component's placeholder item
+    (``- {inputValue: model}``) stands for the word the pipeline puts there: it is kept as an
+    unknown word, so that ``--model {inputValue: model}`` still gives ``--model`` a value."""
     if isinstance(node, ScalarNode):
         if node.tag.endswith(":null") or (node.style is None and node.value in ("", "~", "null")):
             return [], []
@@ -80,6 +106,11 @@ def word_tokens(src: SourceFile, node: Node | None) -> tuple[list[Token], list[N
         if isinstance(item, ScalarNode):
             toks.append(k8s_opaque(scalar_token(src, item)))
             nodes.append(item)
+        elif placeholders and isinstance(item, MappingNode):
+            tok = _placeholder_token(src, item)
+            if tok is not None:
+                toks.append(tok)
+                nodes.append(item)
     return toks, nodes
 
 
@@ -302,8 +333,8 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
     command = get(container, "command")
     args = get(container, "args")
     image_tok, hint = image_hint(src, get(container, "image"))
-    cmd_words, cmd_nodes = word_tokens(src, command)
-    arg_words, arg_nodes = word_tokens(src, args)
+    cmd_words, cmd_nodes = word_tokens(src, command, placeholders=True)
+    arg_words, arg_nodes = word_tokens(src, args, placeholders=True)
     runs_image = not cmd_words and not ray_node and image_tok is not None and likely_vllm_image(image_repository(image_tok.value))
     assumed = runs_image and not commands.is_vllm_image(image_tok.value)
     if not cmd_words and image_tok is None and arg_words and arg_words[0].value.startswith("--model"):

@@ -343,3 +343,50 @@ def test_a_near_miss_flag_is_reported_on_an_image_named_like_vllms(tmp_path):
     assert all(d.fix is None for d in result.diagnostics)
     fork = VENDOR_IMAGE.replace("--max-num-chunked-tokens=512", "--enable-turboquant")
     assert lint(tmp_path, "deploy.yaml", fork, "yaml", target="0.33").launches == []
+
+
+KFP_COMPONENT = """\
+name: Serve with vLLM
+inputs:
+- {name: model_dir, type: String}
+- {name: context_length, type: Integer, default: '8192'}
+- {name: lora_dir, type: String, optional: true}
+implementation:
+  container:
+    image: vllm/vllm-openai:v0.9.1
+    command: [python3, -m, vllm.entrypoints.openai.api_server]
+    args:
+    - --model
+    - {inputPath: model_dir}
+    - --max-model-len
+    - {inputValue: context_length}
+    - --served-model-name
+    - {concat: [served-, {inputValue: context_length}]}
+    - if:
+        cond: {isPresent: lora_dir}
+        then: [--enable-lora, --lora-modules, {inputPath: lora_dir}]
+    - --dtype
+    - bfloat16
+"""
+
+
+def test_kubeflow_component_placeholders_are_unknown_words(tmp_path):
+    """A Kubeflow Pipelines component's ``{inputValue: x}`` / ``{inputPath: x}`` / ``{concat:
+    [...]}`` items are the words the pipeline puts there: unknown values, kept in place.
+    (Dropped before, ``--model --max-model-len ...`` read as two flags without values: false
+    "expects a value" errors on every placeholder.)  An ``{if: ...}`` item may give any number
+    of words: nothing is concluded from the positions after it."""
+    from tests.rules.lint_helpers import lint
+
+    result = lint(tmp_path, "component.yaml", KFP_COMPONENT, "yaml")
+    assert [d.code for d in result.diagnostics] == []
+    (rep,) = result.launches
+    launch = rep.launch
+    check_launch(SourceFile.from_text("component.yaml", KFP_COMPONENT), launch)
+    got = values(launch.args)
+    assert got[:6] == ["--model", "{inputPath: model_dir}", "--max-model-len", "{inputValue: context_length}",
+                       "--served-model-name", "{concat: [served-, {inputValue: context_length}]}"]
+    assert got[-2:] == ["--dtype", "bfloat16"]
+    assert all(t.is_opaque and t.value_start is None for t in launch.args[1:6:2])
+    assert launch.args[6].splat and launch.args[6].conditional
+    assert launch.version_hint.version == "v0.9.1"
