@@ -34,7 +34,8 @@ POD_LIST_KEYS = ("initContainers", "containers")
 # the containers of other workloads, each a mapping with an ``image``: Argo Workflows' template
 # ``container`` (one) and ``sidecars``, Tekton's task ``steps``
 OTHER_LIST_KEYS = ("sidecars", "steps")
-ONE_CONTAINER_KEYS = ("container",)
+# and an Argo script template (``script``: a container whose ``source`` its ``command`` runs)
+ONE_CONTAINER_KEYS = ("container", "script")
 _CONTAINER_KEYS = frozenset((*POD_LIST_KEYS, *OTHER_LIST_KEYS, *ONE_CONTAINER_KEYS, "<<"))
 
 
@@ -324,6 +325,39 @@ def kserve_launch(src: SourceFile, words: list[Token], k: int, *, kind: str, spa
     return launch
 
 
+def script_node(container: MappingNode, cmd: list[Token]) -> ScalarNode | None:
+    """The shell script a container runs instead of its image's entrypoint: a Tekton step's
+    ``script`` or an Argo Workflows script template's ``source`` (run by its ``command``), when
+    the interpreter is a shell (a ``#!`` line or the command says so; none means a shell)."""
+    for key in ("script", "source"):
+        node = get(container, key)
+        if isinstance(node, ScalarNode) and node.tag.endswith(":str") and node.value.strip():
+            break
+    else:
+        return None
+    first = node.value.lstrip().split("\n", 1)[0]
+    if first.startswith("#!"):
+        words = first[2:].split()
+        if words and commands.basename(words[0]) == "env":
+            words = words[1:]
+        return node if words and is_shell(words[0]) else None
+    if cmd and not is_shell(cmd[0].value):
+        return None  # ``command: [python]``: a program in another language
+    return node
+
+
+def _script_launches(src: SourceFile, node: ScalarNode, *, kind: str, group: str) -> Extraction:
+    omap = scalar_offsets(src, node)
+    editable = not approximate(src, node)
+    out = embedded_shell.extract(src, node.value, omap, kind=kind, group=group, editable=editable)
+    for launch in out.launches:
+        launch.folds = fold_spans([node])
+        if not editable:
+            launch.editable = False
+            launch.notes.append("folded scalar: positions approximate")
+    return out
+
+
 def container_launches(src: SourceFile, container: MappingNode, *, kind: str, group: str, ray_node: bool = False) -> Extraction:
     """Launches of one container mapping (``image``, ``command``, ``args``, ``env``).
 
@@ -340,10 +374,15 @@ def container_launches(src: SourceFile, container: MappingNode, *, kind: str, gr
     if not cmd_words and image_tok is None and arg_words and arg_words[0].value.startswith("--model"):
         runs_image = assumed = True  # a patch (kustomize) of a vLLM container: image set elsewhere
     span = Span(container.start_mark.index, container.end_mark.index)
-    out = argv_launches(
-        src, cmd_words + arg_words, cmd_nodes + arg_nodes, kind=kind, span=span, group=group,
-        image=image_tok, image_runs_args=runs_image,
-    )
+    script = script_node(container, cmd_words)
+    if script is not None:
+        # a Tekton step's ``script`` / an Argo script's ``source`` runs, not the image's entrypoint
+        out = _script_launches(src, script, kind=kind, group=group)
+    else:
+        out = argv_launches(
+            src, cmd_words + arg_words, cmd_nodes + arg_nodes, kind=kind, span=span, group=group,
+            image=image_tok, image_runs_args=runs_image,
+        )
     if not out.launches:
         out.extend(env_args_launches(src, get(container, "env"), kind=kind, group=group))
     if not out.launches:

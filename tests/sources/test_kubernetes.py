@@ -390,3 +390,61 @@ def test_kubeflow_component_placeholders_are_unknown_words(tmp_path):
     assert all(t.is_opaque and t.value_start is None for t in launch.args[1:6:2])
     assert launch.args[6].splat and launch.args[6].conditional
     assert launch.version_hint.version == "v0.9.1"
+
+
+SCRIPT_STEPS = """\
+apiVersion: tekton.dev/v1
+kind: Task
+metadata:
+  name: smoke
+spec:
+  steps:
+  - name: serve
+    image: vllm/vllm-openai:v0.10.2
+    env:
+    - name: VLLM_LOGGING_LEVEL
+      value: DEBUG
+    script: |
+      #!/usr/bin/env bash
+      set -e
+      vllm serve $(params.model) --max-model-len 4096 --dtype=bfloat16 &
+      sleep 120
+  - name: report
+    image: python:3.12
+    script: |
+      #!/usr/bin/env python3
+      print("vllm serve done")
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: smoke-
+spec:
+  entrypoint: serve
+  templates:
+  - name: serve
+    script:
+      image: vllm/vllm-openai:v0.9.0
+      command: [bash]
+      source: |
+        vllm serve {{workflow.parameters.model}} --port 8000 --max-num-seqs 64
+"""
+
+
+def test_tekton_script_and_argo_source_run_instead_of_the_entrypoint():
+    """A Tekton step's ``script`` and an Argo script template's ``source`` are what the
+    container runs: their ``vllm serve`` is the launch, pinned by the step's image, with the
+    step's VLLM_* variables.  (Before, the Tekton step read as the image's entrypoint run
+    with no arguments and its script was never read; the Argo launch was found by the
+    generic walk without its image, so checked against the newest release.)  A Python
+    script is not read as shell."""
+    src = SourceFile.from_text("pipeline.yaml", SCRIPT_STEPS)
+    ex = yaml_source.extract(src)
+    for launch in ex.launches:
+        check_launch(src, launch)
+    got = [(launch.entrypoint, values(launch.args), launch.version_hint.version if launch.version_hint else None,
+            [e.name.value for e in launch.env]) for launch in ex.launches]
+    assert got == [
+        ("vllm serve", ["$(params.model)", "--max-model-len", "4096", "--dtype=bfloat16"], "v0.10.2", ["VLLM_LOGGING_LEVEL"]),
+        ("vllm serve", ["{{workflow.parameters.model}}", "--port", "8000", "--max-num-seqs", "64"], "v0.9.0", []),
+    ]
