@@ -449,30 +449,37 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
         return out
     written = getattr(src, "original_text", "") or src.text  # a Helm template's own text
     text = written[container.start_mark.index : container.end_mark.index].lower()
-    if "vllm" not in text:
+    chart = _vllm_chart(written) if getattr(src, "original_text", "") else None
+    if "vllm" not in text and chart is None:
         return out
+    # a container of a chart named vllm (``{{ include "vllm.fullname" . }}``) whose own text
+    # does not say it (``name: {{ .Chart.Name }}``): the chart's name is the evidence
+    by_chart = "" if "vllm" in text else f" (chart {chart})"
     def templated(t: Token) -> bool:
         return t.is_opaque or "{{" in written[t.span.start : t.span.end]
 
-    if cmd and all(templated(t) for t in cmd):
+    image = get(container, "image")
+    if cmd and all(templated(t) for t in cmd) and (not by_chart or _templated_image(written, image) is not None):
         # ``command:`` from a template (``{{ range .Values.extraCmd.command }}``): when
         # it renders nothing, the image's entrypoint takes the args
         out.launches.append(Launch(
             src.path, kind, span, entrypoint="image", args=list(args), group=group,
             notes=["candidate: arguments of a templated command", "the command is set by the template"],
-            evidence="flags of a vLLM container whose command comes from the template", strong=False,
+            evidence=f"flags of a vLLM container whose command comes from the template{by_chart}", strong=False,
         ))
         return out
-    image_value = _vllm_image_value(written, get(container, "image")) if not cmd else None
+    image_value = None if cmd else _vllm_image_value(written, image) or (_templated_image(written, image) if chart else None)
     if image_value is not None:
         # ``image: "{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}"``: the
         # chart's vLLM image, whose entrypoint takes the args
         out.launches.append(Launch(
             src.path, kind, span, entrypoint="image", args=list(args), group=group,
             notes=["candidate: arguments of a templated image", f"image set by the template from {image_value}"],
-            evidence=f"flags handed to the image the template sets from {image_value}", strong=False,
+            evidence=f"flags handed to the image the template sets from {image_value}{by_chart}", strong=False,
         ))
         return out
+    if by_chart:
+        return out  # a start script of its own: only the container's own text says vLLM
     if len(cmd) != 1 or templated(cmd[0]):
         return out
     script = commands.basename(cmd[0].value)
@@ -491,10 +498,10 @@ _TEMPLATE_ACTION = lazy_re(r"\{\{-?\s*(.*?)\s*-?\}\}", re.S)
 _OTHER_IMAGES = ("router", "gateway", "epp", "proxy", "scheduler", "lmcache", "cache", "frontend", "redis")
 
 
-def _vllm_image_value(written: str, image: Node | None) -> str | None:
-    """The template values an image reference is made of, when that is all it is made of and
-    they are vLLM's (``{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}``):
-    the reference as written, else None (a literal part names the image itself)."""
+def _templated_image(written: str, image: Node | None) -> str | None:
+    """An image reference made of template values alone, none of them another component's
+    (``{{ .Values.image.repository }}:{{ .Values.image.tag }}``): the reference as written,
+    else None (a literal part names the image itself)."""
     if not isinstance(image, ScalarNode):
         return None
     text = written[image.start_mark.index : image.end_mark.index].strip("\"' \t")
@@ -503,9 +510,33 @@ def _vllm_image_value(written: str, image: Node | None) -> str | None:
     if not actions or any(c.isalnum() for c in rest):
         return None
     said = " ".join(actions).lower()
-    if "vllm" not in said or any(word in said for word in _OTHER_IMAGES):
+    if any(word in said for word in _OTHER_IMAGES):
         return None
     return text
+
+
+def _vllm_image_value(written: str, image: Node | None) -> str | None:
+    """The template values an image reference is made of, when that is all it is made of and
+    they are vLLM's (``{{ .Values.vllm.image.repository }}:{{ .Values.vllm.image.tag }}``):
+    the reference as written, else None."""
+    text = _templated_image(written, image)
+    return text if text is not None and "vllm" in " ".join(_TEMPLATE_ACTION.findall(text)).lower() else None
+
+
+# the named templates a chart defines after its own name (``helm create vllm``):
+# ``{{ include "vllm.fullname" . }}``, ``{{ template "vllm.labels" . }}``
+_CHART_HELPER = lazy_re(r"\{\{-?\s*(?:include|template)\s+\"([A-Za-z0-9_-]+)\.(?:fullname|name|labels|selectorLabels|chart)\"")
+
+
+def _vllm_chart(written: str) -> str | None:
+    """The name of the chart a Helm template belongs to, when its helpers say it is vLLM's
+    (``vllm``, ``vllm-server``) and not a component beside it (``vllm-router``)."""
+    names = {m.group(1) for m in _CHART_HELPER.finditer(written)}
+    if len(names) != 1:
+        return None
+    (name,) = names
+    low = name.lower()
+    return name if "vllm" in low and not any(word in low for word in _OTHER_IMAGES) else None
 
 
 def object_name(src: SourceFile, node: Node) -> str | None:

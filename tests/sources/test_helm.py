@@ -470,3 +470,54 @@ def test_both_option_branches_of_an_if_else_are_read_conditionally(tmp_path) -> 
     assert not launch.args[5].conditional
     result = lint(tmp_path, "deployment.yaml", IF_ELSE_OPTIONS, "helm-template", target="0.33")
     assert [(d.code, IF_ELSE_OPTIONS[d.span.start : d.span.end]) for d in result.diagnostics] == [("VL104", "--no-enable-prefx-caching")]
+
+
+SCAFFOLDED_CHART = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "vllm.fullname" . }}
+  labels:
+    {{- include "vllm.labels" . | nindent 4 }}
+spec:
+  template:
+    spec:
+      containers:
+        - name: {{ .Chart.Name }}
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}"
+          {{- if .Values.command }}
+          command: {{ .Values.command }}
+          {{- end }}
+          args:
+            - --model
+            - {{ .Values.config.model }}
+            - --max-model-len
+            - {{ .Values.config.maxModelLen | quote }}
+            - --swap-space=4
+        - name: metrics
+          image: "{{ .Values.exporter.image.repository }}:{{ .Values.exporter.image.tag }}"
+          args: ["--web.listen-address=:9400", "--collectors=/etc/collectors.csv"]
+"""
+
+
+def test_args_of_a_templated_image_in_a_chart_named_vllm(tmp_path):
+    """``helm create vllm`` names the chart's helpers after it (``include "vllm.fullname"``)
+    and writes ``name: {{ .Chart.Name }}`` and ``image: "{{ .Values.image.repository }}:..."``:
+    the container's own text never says vLLM, the chart's name does.  Its args-only container
+    is a weak launch (kept when the argument model confirms it, never edited); before, no launch
+    was found.  A sidecar's flags are not vLLM's and are dropped; a chart of another name, or
+    of a component beside vLLM (``vllm-router``), gives no launch."""
+    from tests.rules.lint_helpers import flagged, lint
+
+    _src, out = _extract(SCAFFOLDED_CHART)
+    assert [values(launch.args)[:2] for launch in out.launches][0] == ["--model", "{{ .Values.config.model }}"]
+    assert all(not launch.strong and "(chart vllm)" in launch.evidence for launch in out.launches)
+    (tmp_path / "templates").mkdir()
+    result = lint(tmp_path, "templates/deployment.yaml", SCAFFOLDED_CHART, "helm-template", target="0.33")
+    (rep,) = result.launches
+    assert values(rep.launch.args)[2:] == ["--max-model-len", "{{ .Values.config.maxModelLen | quote }}", "--swap-space=4"]
+    assert flagged(result, "VL101") == ["--swap-space"]
+    assert all(d.fix is None for d in result.diagnostics)
+    for other in ('"myapp.', '"vllm-router.'):
+        text = SCAFFOLDED_CHART.replace('"vllm.', other)
+        assert _extract(text)[1].launches == []
