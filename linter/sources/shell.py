@@ -415,7 +415,7 @@ class _Script(WordEvaluator):
             if t == "ERROR" and not self.recovering:
                 continue  # read again line by line (:meth:`recover`); inside one line, its commands are read
             if t == "command":
-                if not self.shifted(node):
+                if not self.shifted(node) and not self.set_positional(node):
                     self.command(node)
                     self.call(node)
             elif t == "declaration_command":
@@ -429,6 +429,28 @@ class _Script(WordEvaluator):
             stack.extend(reversed(node.children))
         for node in containers:
             self.check_comment_breaks(node)
+
+    def set_positional(self, node: _ts.Node) -> bool:
+        """``set -- WORDS``: the positional parameters from here on, so that a later ``"$@"``
+        gives these words (``set -- serve "$MODEL" --port 8000``, then ``set -- "$@"
+        --trust-remote-code`` under a condition, then ``exec vllm "$@"``).  The words a branch,
+        a loop or an ``&&``/``||`` adds are conditional; ``"$@"`` keeps the words it stands for."""
+        name = node.child_by_field_name("name")
+        if name is None or self.ntext(name) != "set":
+            return False
+        args = node.children_by_field_name("argument")
+        if not args or self.ntext(args[0]) != "--" or self.recovering:
+            return False
+        branch = bool(self._branches(node))
+        words: list[Word] = []
+        for arg in args[1:]:
+            got = self.eval_word(arg)
+            if self.ntext(arg) not in ('"$@"', "$@", '"${@}"', "${@}"):
+                for w in got:
+                    w.conditional = w.conditional or branch
+            words.extend(got)
+        self.positional = words
+        return True
 
     def call(self, node: _ts.Node) -> None:
         """A call of a function whose body starts vLLM with its arguments (``run_serve "$MODEL"

@@ -304,3 +304,34 @@ def test_branch_images_that_agree_on_the_release_pin_it() -> None:
     assert launch.image.alternatives == ("vllm/vllm-openai-rocm:v0.30.1", "vllm/vllm-openai:v0.30.1")
     hint = launch.version_hint
     assert hint.version == "v0.30.1" and not hint.editable and text[hint.span.start : hint.span.end] == '"$IMG"'
+
+
+SET_POSITIONAL = """\
+#!/bin/bash
+set -euo pipefail
+set -- serve "$MODEL" \\
+  --port 8000 \\
+  --max-model-len "$MAX_LEN"
+if [ "${EAGER:-0}" = 1 ]; then
+  set -- "$@" --enforce-eager
+fi
+[ -n "${API_KEY:-}" ] && set -- "$@" --api-key "$API_KEY"
+exec vllm "$@"
+"""
+
+
+def test_set_dash_dash_builds_the_argv_that_a_later_dollar_at_gives() -> None:
+    """``set -- serve "$MODEL" --port 8000``, then ``set -- "$@" --flag`` under conditions,
+    then ``exec vllm "$@"``: the launch is ``vllm serve`` with those words, each where it is
+    written (editable there), the ones a branch or ``&&`` adds conditional.  (Before, ``vllm
+    "$@"`` was not a launch: no subcommand was seen.)  ``set -e`` / ``set -o`` are not argv."""
+    src, ex = run(SET_POSITIONAL)
+    (launch,) = ex.launches
+    assert launch.entrypoint == "vllm serve"
+    assert values(launch.args) == ["$MODEL", "--port", "8000", "--max-model-len", "$MAX_LEN",
+                                   "--enforce-eager", "--api-key", "$API_KEY"]
+    assert [t.conditional for t in launch.args] == [False] * 5 + [True] * 3
+    assert launch.args[1].value_start == SET_POSITIONAL.index("--port")
+    assert launch.args[5].value_start == SET_POSITIONAL.index("--enforce-eager")
+    opts, parsed = options(launch)
+    assert ("--max-model-len", ["$MAX_LEN"]) in opts and ("--enforce-eager", []) in opts
