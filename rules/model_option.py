@@ -32,10 +32,12 @@ def check(ctx):
     moved = ctx.parsed.model_option
     if moved is None:
         return
-    if ctx.launch.entrypoint == "image" and (not ctx.launch.strong or ctx.version < ENTRYPOINT_SINCE):
+    if ctx.launch.entrypoint == "image" and (not ctx.launch.strong or (ctx.pin or ctx.version) < ENTRYPOINT_SINCE):
         # the image's entrypoint is only assumed, or it is an image of a release whose
         # entrypoint was `python3 -m vllm.entrypoints.openai.api_server`: `--model` is that
-        # server's own option there
+        # server's own option there (the image's own tag says so even when it is older than
+        # every release known, `vllm/vllm-openai:v0.5.0`, and the launch is checked against
+        # the newest: as VL801 reads the entrypoint)
         return
     positionals = [p for p in ctx.parsed.positionals if p is not moved]
     span = ctx.item_span(moved)

@@ -189,3 +189,16 @@ def test_dotted_o_key_is_the_optimization_level_where_o_is_its_shorthand(tmp_pat
     d = only(r, "VL106")
     assert "`--optimization-level .cudagraph_mode=NONE`" in d.message
     assert flagged(r, "VL106") == [".cudagraph_mode=NONE"]
+
+
+def test_model_option_of_an_image_older_than_every_known_release_is_its_servers_option(tmp_path):
+    """``args: [--model, X]`` on ``vllm/vllm-openai:v0.5.0.post1``: the tag is older than every
+    release known, so the launch is checked against the newest; but that image's entrypoint
+    is ``python3 -m vllm.entrypoints.openai.api_server``, whose own option ``--model`` is.
+    (Before, VL207 told to write the model positionally, which that server rejects.)  The same
+    args on an image of a release whose entrypoint is ``vllm serve`` still get VL207."""
+    args_only = K8S_SERVE.replace('          command: ["vllm", "serve"]\n', "")
+    r = lint(tmp_path, "deploy.yaml", args_only.format(tag="v0.5.0.post1"), "yaml")
+    assert [rep.reason for rep in r.launches] == ["pin-outside-range"]
+    assert "VL207" not in codes(r)
+    assert "VL207" in codes(lint(tmp_path, "deploy.yaml", args_only.format(tag="v0.32.0"), "yaml"))
