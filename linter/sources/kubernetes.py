@@ -480,6 +480,17 @@ def _script_args_candidate(src: SourceFile, container: MappingNode, cmd: list[To
         return out
     if by_chart:
         return out  # a start script of its own: only the container's own text says vLLM
+    named = text_of(get(container, "name")) or ""
+    if not cmd and image is not None and "vllm" in named.lower() and not any(w in named.lower() for w in _OTHER_IMAGES):
+        # ``- name: vllm`` running an image of the project's own (``llm-serving:gpu``, a CI
+        # placeholder ``IMAGE_PLACEHOLDER``) with flags only: its entrypoint is presumably vLLM's
+        out.launches.append(Launch(
+            src.path, kind, span, entrypoint="image", args=list(args), group=group,
+            notes=["candidate: arguments of a container named after vLLM", "image entrypoint assumed to be vLLM's"],
+            evidence=f"flags of the container {named}, whose name says vLLM (its image's entrypoint is assumed to be vLLM's)",
+            strong=False,
+        ))
+        return out
     if len(cmd) != 1 or templated(cmd[0]):
         return out
     script = commands.basename(cmd[0].value)

@@ -448,3 +448,39 @@ def test_tekton_script_and_argo_source_run_instead_of_the_entrypoint():
         ("vllm serve", ["$(params.model)", "--max-model-len", "4096", "--dtype=bfloat16"], "v0.10.2", ["VLLM_LOGGING_LEVEL"]),
         ("vllm serve", ["{{workflow.parameters.model}}", "--port", "8000", "--max-num-seqs", "64"], "v0.9.0", []),
     ]
+
+
+NAMED_CONTAINER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: chat}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: registry.local/llm-serving:gpu
+          args: ["--model", "Qwen/Qwen2.5-0.5B-Instruct", "--max-model-len", "1024", "--swap-space", "4"]
+        - name: vllm-router
+          image: registry.local/router:1
+          args: ["--model", "Qwen/Qwen2.5-0.5B-Instruct", "--port", "8001"]
+        - name: vllm-sim
+          image: registry.local/inference-sim:1
+          args: ["--model", "m", "--max-num-seqs", "8", "--inter-token-latency", "20ms", "--prefill-overhead", "25ms"]
+"""
+
+
+def test_args_of_a_container_named_vllm_on_an_image_of_its_own(tmp_path):
+    """``- name: vllm`` running the project's own image (``llm-serving:gpu``, a CI placeholder)
+    with flags only: a weak launch, its image's entrypoint assumed vLLM's, kept when the
+    argument model confirms the flags and never edited.  (Before, no launch: nothing but the
+    name says vLLM.)  A router named after vLLM gives none; a simulator's own flags drop it."""
+    from tests.rules.lint_helpers import flagged, lint
+
+    result = lint(tmp_path, "deploy.yaml", NAMED_CONTAINER, "yaml", target="0.33")
+    (rep,) = result.launches
+    assert (rep.launch.entrypoint, rep.launch.strong) == ("image", False)
+    assert values(rep.launch.args)[:2] == ["--model", "Qwen/Qwen2.5-0.5B-Instruct"]
+    assert "container vllm" in rep.launch.evidence
+    assert flagged(result, "VL101") == ["--swap-space"]
+    assert all(d.fix is None for d in result.diagnostics)
