@@ -625,26 +625,6 @@ def _named_as_config(text: str, block: Block, since: int) -> bool:
     return any(n in before for n in names)
 
 
-# an import of vLLM, or of a library's wrapper of it, on a line of its own at the start of a line:
-# ``from vllm import LLM, SamplingParams``, ``import vllm``, ``from langchain_community.llms import VLLM``
-_IMPORT_LINE = re.compile(r"(?:from[ \t]+[\w.]+[ \t]+import[ \t]+([\w \t,]+?)|import[ \t]+([\w. \t,]+?))[ \t]*(?:#[^\r\n]*)?")
-
-
-def _vllm_imports(text: str, block: Block) -> list[tuple[tuple[int, int], list[str]]]:
-    """The lines of a Python block that import vLLM (or a wrapper of it) at the file's column 0,
-    each with the names it binds."""
-    out: list[tuple[tuple[int, int], list[str]]] = []
-    for a, b in block.lines:
-        if a and text[a - 1] not in "\r\n":
-            continue  # indented in the file (a list item): not a statement at the top
-        m = _IMPORT_LINE.fullmatch(text, a, b)
-        if m is None or "vllm" not in text[a:b].lower():
-            continue
-        names = [part.split()[-1].split(".")[0] for part in (m.group(1) or m.group(2)).split(",") if part.strip()]
-        out.append(((a, b), names))
-    return out
-
-
 def _calls(text: str, block: Block, names: set[str]) -> bool:
     """Whether the block calls or uses one of ``names`` (``LLM(``, ``vllm.LLM``)."""
     if not names:
@@ -681,9 +661,10 @@ def extract(src: SourceFile) -> Extraction:
     analysed = 0
     prev_end = 0
     mentions_vllm = "vllm" in src.text.lower()
-    # the vLLM imports of the document's Python blocks so far: a later block (a notebook's next
-    # cell, the next step of a tutorial) that calls ``LLM(...)`` is read with them
-    carried: list[tuple[tuple[int, int], list[str]]] = []
+    # what the document's Python blocks imported so far (:class:`linter.sources.python.Imports`):
+    # a later block (a notebook's next cell, the next step of a tutorial) that calls ``LLM(...)``
+    # is read with them
+    imports = None
     for block in blocks:
         if not block.lines:
             continue
@@ -692,7 +673,7 @@ def extract(src: SourceFile) -> Extraction:
         named = block.lang in YAML_LANGS and _named_as_config(src.text, block, since)
         # a Ray Serve LLM / RayLLM config block in a document about vLLM: its engine_kwargs are vLLM's
         serve_config = block.lang in YAML_LANGS and "engine_kwargs" in content and mentions_vllm
-        uses_carried = (block.lang in PYTHON_LANGS or not block.lang) and _calls(src.text, block, {n for _r, ns in carried for n in ns})
+        uses_carried = (block.lang in PYTHON_LANGS or not block.lang) and imports is not None and _calls(src.text, block, imports.vllm_names())
         if "vllm" not in content and "lmcache" not in content and not named and not serve_config and not uses_carried:
             continue  # nothing to find: no start, no pin (a config block the prose names is read)
         analysed += 1
@@ -744,10 +725,7 @@ def extract(src: SourceFile) -> Extraction:
             mod = _module("yaml" if lang in YAML_LANGS else "python")
             if mod is None or not hasattr(mod, "extract"):
                 continue
-            with_imports = [r for r, _ns in carried] if lang in PYTHON_LANGS and uses_carried else []
-            chars = _masked(src, [*with_imports, *block.lines], blank)
-            if lang in PYTHON_LANGS:
-                carried.extend(_vllm_imports(src.text, block))
+            chars = _masked(src, block.lines, blank)
             if lang in PYTHON_LANGS and block.fence_indent > 0:
                 # Indented block (inside a list item): give the parser a header
                 # line at column 0 in the masked fence line so the indentation is legal.
@@ -761,7 +739,11 @@ def extract(src: SourceFile) -> Extraction:
             msrc = SourceFile(src.path, masked, src.encoding, src.bom)
             # pseudo-code (``max_model_len=<MAX_LEN>``, ``...``) is read by the Python reader's doc mode
             if lang in PYTHON_LANGS:
-                ex = _run(lambda: mod.extract(msrc, doc=True), out, block, src)
+                prior = imports if uses_carried else None
+                ex = _run(lambda: mod.extract(msrc, doc=True, imports=prior), out, block, src)
+                if imports is None:
+                    imports = mod.Imports()
+                imports.add("\n".join(src.text[a:b] for a, b in block.lines))
             else:  # a block in a list item keeps its indentation (blanked): its ``---`` separate no documents
                 ex = Extraction()
                 for part in indented_documents(msrc):

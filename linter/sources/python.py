@@ -2518,9 +2518,11 @@ class Imports:
         self.star_vllm = reader.star_vllm
 
     def vllm_names(self) -> set[str]:
-        """The names bound to something of vLLM, LMCache or Ray Serve LLM."""
+        """The names bound to something of vLLM, LMCache or Ray Serve LLM, or to a library's
+        wrapper of vLLM (:data:`WRAPPER_CLASSES`)."""
         out = {name for name, qn in self.names.items()
-               if qn.split(".", 1)[0] in ("vllm", "lmcache") or qn == "ray.serve.llm" or qn.startswith("ray.serve.llm.")}
+               if qn.split(".", 1)[0] in ("vllm", "lmcache") or qn == "ray.serve.llm" or qn.startswith("ray.serve.llm.")
+               or qn in WRAPPER_CLASSES}
         if self.star_vllm:
             out.update(SETTINGS_CLASSES)
         return out

@@ -211,3 +211,9 @@ def test_a_cell_uses_what_an_earlier_cell_imported() -> None:
 
     other = _notebook([_code("from mylib import LLM\n"), _code("llm = LLM(model=\"x/y\", max_model_len=4096)  # not vllm's\n")])
     assert _extract(other)[1].launches == []
+
+    # a library's wrapper of vLLM imported in one cell is vLLM's in the next, as in Markdown blocks
+    wrapped = _notebook([_code("from langchain_community.llms import VLLM as Engine\n"),
+                         _code("llm = Engine(model=\"Qwen/Qwen2.5-1.5B-Instruct\", tensor_parallel_size=1, temperature=0.2)\n")])
+    (launch,) = _extract(wrapped)[1].launches
+    assert launch.entrypoint == "VLLM" and sorted(s.name.value for s in launch.settings) == ["model", "tensor_parallel_size"]
