@@ -742,12 +742,15 @@ class _Extractor:
             self._bind(node.optional_vars, None)
 
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        name = _bound_name(target)
+        scope: dict[str, _Binding] | None = None
         if isinstance(target, ast.Name):
+            scope = self.scopes[-1]
+        elif name is not None and self.class_scopes and self.functions:
+            scope = self.class_scopes[-1]  # ``self.x = ...`` in a method: kept in its class's scope
+        if scope is not None:
             elements = self.list_elements(value) if value is not None else None
-            self.scopes[-1][target.id] = _Binding(expr=value, elements=elements, branch=self.branch)
-        elif _bound_name(target) is not None and self.class_scopes and self.functions:
-            elements = self.list_elements(value) if value is not None else None
-            self.class_scopes[-1][_bound_name(target)] = _Binding(expr=value, elements=elements, branch=self.branch)
+            scope[name] = _Binding(expr=value, elements=elements, branch=self.branch)  # type: ignore[index]
         elif isinstance(target, (ast.Tuple, ast.List)):
             for el in target.elts:
                 self._bind(el.value if isinstance(el, ast.Starred) else el, None)
@@ -840,8 +843,10 @@ class _Extractor:
         """``kw["name"] = value`` on a dict built as a literal: a key it holds from here on."""
         if value is None or not isinstance(b.expr, (ast.Dict, ast.Call)):
             return False
-        if not isinstance(key, ast.keyword) and (self.string(key) is None or self.string(key).opaque):  # type: ignore[union-attr]
-            return False
+        if not isinstance(key, ast.keyword):
+            s = self.string(key)
+            if s is None or s.opaque:
+                return False
         if isinstance(b.expr, ast.Call) and self.qualname(b.expr.func) != "dict":
             return False
         b.added.append((key, value, self.branch != b.branch, item))
@@ -911,8 +916,8 @@ class _Extractor:
 
     def resolve(self, expr: ast.expr, depth: int = 0) -> ast.expr:
         """Follow a name to the expression last assigned to it in scope."""
-        while _bound_name(expr) is not None and depth < 20:
-            b = self.lookup(_bound_name(expr))  # type: ignore[arg-type]
+        while (name := _bound_name(expr)) is not None and depth < 20:
+            b = self.lookup(name)
             if b is None or b.expr is None or b.elements is not None or b.mutated:
                 return expr
             expr = b.expr
@@ -1259,9 +1264,10 @@ class _Extractor:
         self.calls_read[func.id] = self.calls_read.get(func.id, 0) + 1
         line = node.lineno
         for launch in launches:
-            if _reading(launch) in self.readings:  # ``start()`` called again as before: nothing new to check
+            reading = _reading(launch)
+            if reading in self.readings:  # ``start()`` called again as before: nothing new to check
                 continue
-            self.readings.add(_reading(launch))
+            self.readings.add(reading)
             launch.notes.append(f"read through the call of `{func.id}` on line {line}: its arguments are the function's parameters")
             if self.defining is not None:
                 self.own.setdefault(self.defining, []).append(launch)
