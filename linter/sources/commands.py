@@ -252,6 +252,9 @@ _WRAPPER_OPTS: dict[str, frozenset[str]] = {
 }
 _WRAPPER_OPTS["mpiexec"] = _WRAPPER_OPTS["mpirun"]
 _TWO_VALUE_OPTS = frozenset({"--mca", "-mca", "--gmca", "-gmca"})
+# a wrapper's options whose value (the next word) is ``NAME=VALUE`` set for the command it runs:
+# exported to the ranks (mpirun), the transient unit's environment (systemd-run)
+_WRAPPER_ENV_OPTS = {"mpirun": ("-x",), "mpiexec": ("-x",), "systemd-run": ("-E", "--setenv")}
 _WRAPPERS_WITH_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1, "flock": 1}
 _SCREEN_VALUE_LETTERS = frozenset("Scehps")
 
@@ -535,7 +538,8 @@ def docker_build(words: list[Token]) -> DockerBuild | None:
 
 
 def _env_option(rest: list[Token], j: int, takes: bool, env: list) -> None:
-    """``-e K=V`` / ``--env K=V`` / ``--env=K=V`` at ``rest[j]`` (``takes``: its value is the next word): added to ``env``."""
+    """An option at ``rest[j]`` whose value is ``K=V`` (``-e K=V``, ``--env=K=V``, ``mpirun -x K=V``;
+    ``takes``: its value is the next word): the assignment added to ``env``."""
     v = rest[j].value
     name = v.split("=", 1)[0]
     val = rest[j + 1] if takes and j + 1 < len(rest) else (_sub_token(rest[j], len(name) + 1, len(v)) if "=" in v else None)
@@ -626,11 +630,10 @@ def _apptainer(rest: list[Token], env: list) -> Match | None:
     while j < len(rest) and rest[j].value.startswith("-") and len(rest[j].value) > 1:
         v = rest[j].value
         name = v.split("=", 1)[0]
-        if name == "--env" and "=" not in v[len(name):] and j + 1 < len(rest):
-            a = _split_assignment(rest[j + 1])
-            if a is not None:
-                env.append(a)
-        j += 2 if name in _APPTAINER_VALUE_OPTS and "=" not in v else 1
+        takes = name in _APPTAINER_VALUE_OPTS and "=" not in v
+        if name == "--env" and takes:
+            _env_option(rest, j, takes, env)
+        j += 2 if takes else 1
     if j >= len(rest):
         return None
     image = rest[j]
@@ -822,14 +825,8 @@ def match_words(words: list[Token], *, image_entrypoint: bool = False) -> Match 
                 if v in _TWO_VALUE_OPTS:
                     i += 3
                     continue
-                if word in ("mpirun", "mpiexec") and v == "-x" and i + 1 < n:
-                    a = _split_assignment(words[i + 1])  # ``-x VLLM_X=1``: exported to the ranks
-                    if a is not None:
-                        env.append(a)
-                if word == "systemd-run" and v in ("-E", "--setenv") and i + 1 < n:
-                    a = _split_assignment(words[i + 1])  # ``-E VLLM_X=1``: the unit's environment
-                    if a is not None:
-                        env.append(a)
+                if v in _WRAPPER_ENV_OPTS.get(word, ()):
+                    _env_option(words, i, True, env)  # ``mpirun -x VLLM_X=1``, ``systemd-run -E VLLM_X=1``
                 if v.startswith("-") and v != "-":
                     combined = word == "screen" and not v.startswith("--") and len(v) > 2 and v[-1] in _SCREEN_VALUE_LETTERS
                     i += 2 if v in value_opts or combined else 1
