@@ -21,7 +21,7 @@ each saying whether it stands alone on its cell's line (:attr:`Comment.alone`).
 from __future__ import annotations
 
 from linter.lazy_re import lazy_re
-from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
+from linter.launch import Span, VersionHint
 from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Comment, Extraction, Problem
@@ -148,12 +148,14 @@ def _read_cell(src: SourceFile, cell: _Cell, shell_kernel: bool, out: Extraction
     except Exception as exc:  # noqa: BLE001 - one cell's failure must not stop the notebook
         out.problems.append(Problem(Span(cell.start, cell.start), f"notebook cell: extraction failed: {type(exc).__name__}: {exc}"))
         return
-    for launch in sub.launches:
-        out.launches.append(_placed(launch, cell, src.text))
+    from linter.sources.yaml_scalars import remap_launch
+
+    for launch in sub.launches:  # (its kind stays the cell's: a Markdown cell's placeholders are read as Markdown's)
+        out.launches.append(remap_launch(launch, cell.omap, src.text, editable=False, note=_NOTE, verbatim=False))
     for p in sub.problems:
         out.problems.append(Problem(_span(p.span, cell.omap), f"notebook cell: {p.message}"))
-    for pin in sub.pins:
-        out.pins.append(_hint(pin, cell.omap))
+    for pin in sub.pins:  # (``!pip install vllm==X``: the notebook's release, never edited)
+        out.pins.append(VersionHint(pin.version, _span(pin.span, cell.omap), pin.origin, editable=False))
     # the cell's comments (``# vllm-lint: ignore[...]``), as its own syntax reads them
     out.comments.extend(_comment(c, cell) for c in notes)  # type: ignore[union-attr]
 
@@ -163,39 +165,7 @@ def _span(span: Span, omap: OffsetMap) -> Span:
     return Span(s, max(s, omap.span_end(span.end)))
 
 
-def _token(tok: Token | None, omap: OffsetMap, text: str) -> Token | None:
-    """A token of the cell's text, placed in the file; never editable (a notebook is not edited)."""
-    if tok is None:
-        return None
-    return Token(tok.value, _span(tok.span, omap), None, tok.opaque, tok.splat, tok.conditional, tok.alternatives)
-
-
-def _hint(hint: VersionHint | None, omap: OffsetMap) -> VersionHint | None:
-    if hint is None:
-        return None
-    return VersionHint(hint.version, _span(hint.span, omap), hint.origin, editable=False)
-
-
 def _comment(c: Comment, cell: _Cell) -> Comment:
     span = _span(Span(c.start, c.end), cell.omap)
     line_start = cell.text.rfind("\n", 0, c.start) + 1
     return Comment(span.start, span.end, c.text, alone=not cell.text[line_start : c.start].strip())
-
-
-def _placed(launch: Launch, cell: _Cell, text: str) -> Launch:
-    omap = cell.omap
-
-    def t(tok: Token | None) -> Token | None:
-        return _token(tok, omap, text)
-
-    launch.entry = [t(x) for x in launch.entry]  # type: ignore[misc]
-    launch.args = [t(x) for x in launch.args]  # type: ignore[misc]
-    launch.env = [EnvVar(t(e.name), t(e.value)) for e in launch.env]
-    launch.settings = [Setting(t(s.name), t(s.value), s.kind) for s in launch.settings]
-    launch.image = t(launch.image)
-    launch.version_hint = _hint(launch.version_hint, omap)
-    launch.span = _span(launch.span, omap)
-    launch.folds = [_span(f, omap) for f in launch.folds]
-    launch.editable = False  # (its kind stays the cell's: a Markdown cell's placeholders are read as Markdown's)
-    launch.notes.append(_NOTE)
-    return launch

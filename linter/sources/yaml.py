@@ -33,7 +33,7 @@ from linter.offset_map import OffsetMap
 from linter.source_file import SourceFile
 from linter.sources import Extraction, Problem, actions, commands, compose, embedded_shell, helm, kserve, kubernetes, vllm_config
 from linter.sources.yaml_nodes import MappingNode, Node, ScalarNode, SequenceNode, compose_documents, get, items, refused, text_of, walk
-from linter.sources.yaml_scalars import approximate, fold_spans, remap_token, scalar_offsets, scalar_token
+from linter.sources.yaml_scalars import approximate, fold_spans, remap_launch, remap_token, scalar_offsets, scalar_token
 
 _ARGS_KEYS = frozenset({"args", "extraArgs", "extra_args", "engineArgs", "engine_args", "vllmArgs", "vllm_args", "serverArgs", "arguments"})
 _SETTINGS_KEY = lazy_re(r"^(vllm([-_]?(config|configs|args|options|settings|engine[-_]?args))?|engine[-_]?args)$", re.I)
@@ -617,7 +617,7 @@ class _Generic:
             if path and path[-1] in _SERVE_CONFIG_KEYS:  # a Serve config is never a vLLM ``--config`` file
                 sub.launches = [x for x in sub.launches if x.entrypoint != "config"]
         for launch in sub.launches:
-            self.out.launches.append(remap_launch(launch, omap, self.src.text, node))
+            self.out.launches.append(remap_launch(launch, omap, self.src.text, editable=node.style != ">", note="file held in a YAML string"))
         for p in sub.problems:
             self.out.problems.append(Problem(Span(omap.nearest(p.span.start), max(omap.nearest(p.span.start), omap.span_end(p.span.end))), p.message))
 
@@ -642,7 +642,7 @@ class _Generic:
             group=self._group(path), notes=["candidate: arguments of a container patch", f"JSON patch operations: {'.'.join(path)}"],
             evidence="flags a Kustomization's JSON patch writes into a container's args (the image is set elsewhere)", strong=False,
         )
-        self.out.launches.append(remap_launch(launch, omap, self.src.text, node))
+        self.out.launches.append(remap_launch(launch, omap, self.src.text, editable=node.style != ">", note="file held in a YAML string"))
 
     def _scalar(self, path: tuple[str, ...], node: ScalarNode, parent: Node | None, above: tuple[Node, ...] = ()) -> None:
         if self.kustomization and _inline_patch(path, node):
@@ -675,33 +675,6 @@ class _Generic:
             names = {e.name.value for e in launch.env}
             launch.env.extend(e for e in env if e.name.value not in names)
         self.out.extend(sub)
-
-
-def remap_launch(launch: Launch, omap: OffsetMap, text: str, node: ScalarNode) -> Launch:
-    """Move a launch found in a scalar's value (embedded YAML) into the file's coordinates; its
-    version hint (an image tag) comes along, editable where the tag stands verbatim in the file."""
-    def t(tok: Token | None) -> Token | None:
-        return None if tok is None else remap_token(tok, omap, text)
-
-    launch.entry = [t(x) for x in launch.entry]
-    launch.args = [t(x) for x in launch.args]
-    launch.env = [EnvVar(t(e.name), t(e.value)) for e in launch.env]
-    launch.settings = [Setting(t(s.name), t(s.value), s.kind) for s in launch.settings]
-    launch.image = t(launch.image)
-    hint = launch.version_hint
-    if hint is not None:  # an image tag of the held file pins the launch as in a file of its own
-        start = omap.contiguous(hint.span.start, hint.span.end)
-        span = Span(start, start + len(hint.version)) if start is not None else None
-        exact = span is not None and text[span.start : span.end] == hint.version and node.style != ">"
-        launch.version_hint = VersionHint(hint.version, span if exact else Span(omap.nearest(hint.span.start), omap.span_end(hint.span.end)),
-                                          hint.origin, hint.editable and exact)
-    s = omap.nearest(launch.span.start)
-    launch.span = Span(s, max(s, omap.span_end(launch.span.end)))
-    launch.folds = [Span(omap.nearest(f.start), max(omap.nearest(f.start), omap.span_end(f.end))) for f in launch.folds]
-    if node.style == ">":
-        launch.editable = False
-    launch.notes.append("file held in a YAML string")
-    return launch
 
 
 def extract_document(src: SourceFile, doc: Node, *, kind: str) -> Extraction:

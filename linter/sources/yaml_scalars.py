@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from linter.launch import Span, Token
+from linter.launch import EnvVar, Launch, Setting, Span, Token, VersionHint
 from linter.lazy_re import lazy_re
 from linter.offset_map import OffsetMap
 
@@ -287,13 +287,46 @@ def sub_token(text: str, omap: OffsetMap, value: str, start: int, end: int, opaq
     return Token(piece, Span(s, e), vs, tuple(opaque), splat)
 
 
-def remap_token(tok: Token, omap: OffsetMap, text: str) -> Token:
-    """Move a token found in an extracted string (offsets into that string) into the file."""
+def remap_token(tok: Token, omap: OffsetMap, text: str, *, editable: bool = True) -> Token:
+    """Move a token found in an extracted string (offsets into that string) into the file;
+    ``editable``: where it stands verbatim, a fix may write there."""
     s = omap.nearest(tok.span.start)
     e = max(s, omap.span_end(tok.span.end))
     vs = None
-    if tok.value_start is not None:
+    if tok.value_start is not None and editable:
         vs = omap.contiguous(tok.value_start, tok.value_start + len(tok.value))
         if vs is not None and text[vs : vs + len(tok.value)] != tok.value:
             vs = None
-    return Token(tok.value, Span(s, e), vs, tok.opaque, tok.splat)
+    return Token(tok.value, Span(s, e), vs, tok.opaque, tok.splat, tok.conditional, tok.alternatives)
+
+
+def remap_launch(launch: Launch, omap: OffsetMap, text: str, *, editable: bool, note: str, verbatim: bool = True) -> Launch:
+    """Move a launch found in a string held in the file (a script in a YAML scalar, a notebook
+    cell in a JSON string) into the file's coordinates, with ``note``.  Its version hint (an
+    image tag, a pip pin) comes along, editable where it stands verbatim; ``editable`` False:
+    the launch is not edited (a folded scalar, a notebook); ``verbatim`` False: its tokens keep
+    no place to write at either (a notebook's JSON string)."""
+    def t(tok: Token | None) -> Token | None:
+        return None if tok is None else remap_token(tok, omap, text, editable=verbatim)
+
+    def span(sp: Span) -> Span:
+        s = omap.nearest(sp.start)
+        return Span(s, max(s, omap.span_end(sp.end)))
+
+    launch.entry = [t(x) for x in launch.entry]  # type: ignore[misc]
+    launch.args = [t(x) for x in launch.args]  # type: ignore[misc]
+    launch.env = [EnvVar(t(e.name), t(e.value)) for e in launch.env]  # type: ignore[arg-type]
+    launch.settings = [Setting(t(s.name), t(s.value), s.kind) for s in launch.settings]
+    launch.image = t(launch.image)
+    hint = launch.version_hint
+    if hint is not None:
+        start = omap.contiguous(hint.span.start, hint.span.end)
+        exact = start is not None and text[start : start + len(hint.version)] == hint.version and editable
+        launch.version_hint = VersionHint(hint.version, Span(start, start + len(hint.version)) if exact else span(hint.span),  # type: ignore[operator]
+                                          hint.origin, hint.editable and exact)
+    launch.span = span(launch.span)
+    launch.folds = [span(f) for f in launch.folds]
+    if not editable:
+        launch.editable = False
+    launch.notes.append(note)
+    return launch
